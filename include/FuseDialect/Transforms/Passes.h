@@ -1,0 +1,20 @@
+//===- Passes.h - fuse dialect transformation passes ------------*- C++ -*-===//
+
+#ifndef FUSEDIALECT_TRANSFORMS_PASSES_H
+#define FUSEDIALECT_TRANSFORMS_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::fuse {
+
+class FuseDialect;
+
+#define GEN_PASS_DECL
+#include "FuseDialect/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "FuseDialect/Transforms/Passes.h.inc"
+
+} // namespace mlir::fuse
+
+#endif // FUSEDIALECT_TRANSFORMS_PASSES_H

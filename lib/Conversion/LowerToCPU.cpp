@@ -1,0 +1,73 @@
+//===- LowerToCPU.cpp - The --fuse-lower-to-cpu pipeline ------------------===//
+//
+// Lowers a module of TOSA, linalg-on-tensors and `fuse.group` ops to the LLVM
+// dialect so that it runs under `mlir-runner`. After dissolving the groups the
+// stages are exactly the upstream TOSA → linalg → loops lowering, so the
+// output of a fused program can be compared number for number with the
+// unfused one (utils/fuse-diff).
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuseDialect/Conversion/Pipelines.h"
+
+#include "FuseDialect/Conversion/Passes.h"
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/TosaToArith/TosaToArith.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+using namespace mlir::fuse;
+
+void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
+                                         const LowerToCPUOptions &options) {
+  (void)options;
+  // 1. One group is one kernel; on the CPU path its body is emitted in place.
+  pm.addPass(createFuseInlineGroupsPass());
+
+  // 2. TOSA to linalg-on-tensors, arith and tensor.
+  OpPassManager &funcPm = pm.nest<func::FuncOp>();
+  funcPm.addPass(tosa::createTosaToLinalgNamed());
+  funcPm.addPass(tosa::createTosaToLinalg());
+  funcPm.addPass(createTosaToArithPass());
+  funcPm.addPass(createTosaToTensorPass());
+
+  // 3. Bufferize the whole module, function boundaries included, with
+  //    identity layouts so that `printMemrefF32` and friends can be called.
+  bufferization::OneShotBufferizePassOptions bufferizeOptions;
+  bufferizeOptions.bufferizeFunctionBoundaries = true;
+  bufferizeOptions.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
+
+  // 4. Free what bufferization allocated.
+  bufferization::buildBufferDeallocationPipeline(pm);
+
+  // 5. Loops, then the LLVM dialect.
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void mlir::fuse::registerLowerToCPUPipeline() {
+  PassPipelineRegistration<LowerToCPUOptions>(
+      "fuse-lower-to-cpu",
+      "Lower TOSA, linalg-on-tensors and fuse.group ops to the LLVM dialect "
+      "for execution with mlir-runner",
+      buildLowerToCPUPipeline);
+}

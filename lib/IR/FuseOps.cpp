@@ -1,0 +1,210 @@
+//===- FuseOps.cpp - fuse dialect operations ------------------------------===//
+
+#include "FuseDialect/IR/FuseOps.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+using namespace mlir;
+using namespace mlir::fuse;
+
+void FuseDialect::registerOps() {
+  addOperations<
+#define GET_OP_LIST
+#include "FuseDialect/IR/FuseOps.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// GroupOp
+//===----------------------------------------------------------------------===//
+
+GroupOp GroupOp::createWithEmptyBody(OpBuilder &builder, Location loc,
+                                     TypeRange resultTypes, ValueRange inputs) {
+  auto group = GroupOp::create(builder, loc, resultTypes, inputs,
+                               /*mapping=*/MappingTypeAttr());
+  Block *block = new Block();
+  group.getBody().push_back(block);
+  for (Value input : inputs)
+    block->addArgument(input.getType(), input.getLoc());
+  // The terminator is left to the caller, which knows what to yield.
+  return group;
+}
+
+YieldOp GroupOp::getYield() {
+  return cast<YieldOp>(getBodyBlock().getTerminator());
+}
+
+LogicalResult GroupOp::verify() {
+  Block &block = getBodyBlock();
+  if (block.getNumArguments() != getInputs().size())
+    return emitOpError() << "expects " << getInputs().size()
+                         << " body arguments (one per input), got "
+                         << block.getNumArguments();
+  for (auto [idx, input, arg] :
+       llvm::enumerate(getInputs(), block.getArguments())) {
+    if (input.getType() != arg.getType())
+      return emitOpError() << "input #" << idx << " has type "
+                           << input.getType()
+                           << " but its body argument has type "
+                           << arg.getType();
+  }
+  return success();
+}
+
+LogicalResult GroupOp::verifyRegions() {
+  YieldOp yield = getYield();
+  if (yield.getValues().size() != getNumResults())
+    return yield.emitOpError()
+           << "yields " << yield.getValues().size() << " values but the group "
+           << "has " << getNumResults() << " results";
+  for (auto [idx, value, result] :
+       llvm::enumerate(yield.getValues(), getResults())) {
+    if (value.getType() != result.getType())
+      return yield.emitOpError()
+             << "value #" << idx << " has type " << value.getType()
+             << " but group result #" << idx << " has type "
+             << result.getType();
+  }
+  // The group promises to be free of side effects, and one group is one
+  // kernel, so groups do not nest.
+  WalkResult walk = getBody().walk([&](Operation *op) {
+    if (isa<GroupOp>(op)) {
+      op->emitOpError() << "cannot be nested inside another 'fuse.group'";
+      return WalkResult::interrupt();
+    }
+    if (!isMemoryEffectFree(op)) {
+      op->emitOpError()
+          << "has memory effects and cannot be part of a 'fuse.group'";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+namespace {
+
+/// Drops results that have no uses, together with the values yielded for
+/// them.
+struct EraseUnusedGroupResults : OpRewritePattern<GroupOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GroupOp group,
+                                PatternRewriter &rewriter) const override {
+    llvm::SmallBitVector keep(group.getNumResults());
+    for (OpResult result : group.getResults())
+      keep[result.getResultNumber()] = !result.use_empty();
+    if (keep.all())
+      return rewriter.notifyMatchFailure(group, "all results are used");
+
+    YieldOp yield = group.getYield();
+    SmallVector<Value> keptValues;
+    SmallVector<Type> keptTypes;
+    for (auto [idx, value] : llvm::enumerate(yield.getValues())) {
+      if (!keep[idx])
+        continue;
+      keptValues.push_back(value);
+      keptTypes.push_back(value.getType());
+    }
+    auto newGroup = GroupOp::create(rewriter, group.getLoc(), keptTypes,
+                                    group.getInputs(), group.getMappingAttr());
+    newGroup->setDiscardableAttrs(group->getDiscardableAttrDictionary());
+    rewriter.inlineRegionBefore(group.getBody(), newGroup.getBody(),
+                                newGroup.getBody().end());
+    rewriter.setInsertionPoint(yield);
+    rewriter.replaceOpWithNewOp<YieldOp>(yield, keptValues);
+
+    SmallVector<Value> replacements(group.getNumResults(), nullptr);
+    unsigned next = 0;
+    for (unsigned idx = 0, e = group.getNumResults(); idx < e; ++idx)
+      if (keep[idx])
+        replacements[idx] = newGroup.getResult(next++);
+    rewriter.replaceOp(group, replacements);
+    return success();
+  }
+};
+
+/// Replaces results that merely forward a body argument with the
+/// corresponding input: no kernel needs to copy them.
+struct ForwardPassThroughResults : OpRewritePattern<GroupOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GroupOp group,
+                                PatternRewriter &rewriter) const override {
+    bool changed = false;
+    for (auto [value, result] :
+         llvm::zip_equal(group.getYield().getValues(), group.getResults())) {
+      auto arg = dyn_cast<BlockArgument>(value);
+      if (!arg || arg.getOwner() != &group.getBodyBlock() || result.use_empty())
+        continue;
+      rewriter.replaceAllUsesWith(result,
+                                  group.getInputs()[arg.getArgNumber()]);
+      changed = true;
+    }
+    return success(changed);
+  }
+};
+
+/// Removes inputs whose body argument is unused, merges duplicate inputs and
+/// clones constant inputs into the body.
+struct SimplifyGroupInputs : OpRewritePattern<GroupOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GroupOp group,
+                                PatternRewriter &rewriter) const override {
+    Block &block = group.getBodyBlock();
+    bool changed = false;
+    DenseMap<Value, BlockArgument> firstArgForInput;
+    rewriter.setInsertionPointToStart(&block);
+    for (auto [input, arg] :
+         llvm::zip_equal(group.getInputs(), block.getArguments())) {
+      if (arg.use_empty())
+        continue;
+      Operation *def = input.getDefiningOp();
+      if (def && def->hasTrait<OpTrait::ConstantLike>() &&
+          def->getNumResults() == 1) {
+        Operation *clone = rewriter.clone(*def);
+        rewriter.replaceAllUsesWith(arg, clone->getResult(0));
+        changed = true;
+        continue;
+      }
+      auto [it, inserted] = firstArgForInput.try_emplace(input, arg);
+      if (!inserted) {
+        rewriter.replaceAllUsesWith(arg, it->second);
+        changed = true;
+      }
+    }
+
+    llvm::BitVector dead(block.getNumArguments());
+    for (BlockArgument arg : block.getArguments())
+      dead[arg.getArgNumber()] = arg.use_empty();
+    if (dead.none())
+      return success(changed);
+
+    SmallVector<Value> liveInputs;
+    for (auto [idx, input] : llvm::enumerate(group.getInputs()))
+      if (!dead[idx])
+        liveInputs.push_back(input);
+    rewriter.modifyOpInPlace(group, [&] {
+      group.getInputsMutable().assign(liveInputs);
+      block.eraseArguments(dead);
+    });
+    return success();
+  }
+};
+
+} // namespace
+
+void GroupOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                          MLIRContext *context) {
+  results.add<EraseUnusedGroupResults, ForwardPassThroughResults,
+              SimplifyGroupInputs>(context);
+}
+
+#define GET_OP_CLASSES
+#include "FuseDialect/IR/FuseOps.cpp.inc"

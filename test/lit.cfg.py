@@ -1,0 +1,65 @@
+# -*- Python -*-
+"""lit configuration for the FuseDialect regression tests."""
+
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "FUSE"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".py"]
+config.excludes = ["lib", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.fuse_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+# Tools: ours first, then LLVM's.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.fuse_tools_dir, append_path=True)
+tools = [
+    "fuse-opt",
+    ToolSubst("mlir-opt", unresolved="fatal"),
+    ToolSubst("mlir-runner", unresolved="fatal"),
+]
+llvm_config.add_tool_substitutions(tools, [config.fuse_tools_dir, config.llvm_tools_dir])
+
+# Running lowered code on the CPU.
+runner_libs = ",".join(
+    os.path.join(config.llvm_lib_dir, lib)
+    for lib in ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))
+config.substitutions.append(("%mlir_runner_libs", runner_libs))
+config.substitutions.append((
+    "%run-cpu",
+    "mlir-runner -e main -entry-point-result=void -shared-libs=" + runner_libs))
+
+# The differential harness: the unfused program vs. the program after a
+# fuse-opt pipeline, both run on the CPU.
+python = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else config.python_executable
+config.substitutions.append((
+    "%fuse-diff",
+    "%s %s --fuse-opt %s --mlir-opt %s --mlir-runner %s --lib-dir %s" % (
+        python,
+        os.path.join(config.fuse_src_root, "utils", "fuse-diff"),
+        os.path.join(config.fuse_tools_dir, "fuse-opt"),
+        os.path.join(config.llvm_tools_dir, "mlir-opt"),
+        os.path.join(config.llvm_tools_dir, "mlir-runner"),
+        config.llvm_lib_dir)))
+config.substitutions.append(("%python", python))
+config.substitutions.append(("%examples", os.path.join(config.fuse_src_root, "examples")))
+
+# Optional features: tests that need them are skipped, never faked.
+ptxas = shutil.which("ptxas") or (
+    "/usr/local/cuda/bin/ptxas" if os.path.exists("/usr/local/cuda/bin/ptxas") else None)
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+if os.path.exists("/dev/nvidia0") or os.path.exists("/dev/nvidiactl"):
+    config.available_features.add("cuda-gpu")
