@@ -147,17 +147,23 @@ static SmallVector<Value> getElementwiseDataOperands(Operation *op) {
       });
 }
 
+/// Elementwise by trait; the few TOSA ops that compute elementwise but do not
+/// carry TOSA's broadcasting-elementwise trait (it would reject their
+/// parameter operands) are listed by class.
 static bool isElementwise(Operation *op) {
   return op->hasTrait<OpTrait::Elementwise>() ||
          op->hasTrait<OpTrait::tosa::TosaElementwiseOperator>() ||
-         isa<tosa::CastOp, tosa::RescaleOp, tosa::TableOp, tosa::IdentityOp>(
-             op);
+         isa<tosa::MulOp, tosa::CastOp, tosa::RescaleOp, tosa::TableOp,
+             tosa::IdentityOp>(op);
 }
 
 /// Elementwise with equal shapes is one-to-one; any broadcast operand makes
 /// it one-to-many. A dynamic dimension that could be a runtime broadcast
 /// (TOSA broadcasts size-1 dimensions) is treated as one.
 static MappingType classifyElementwise(Operation *op) {
+  // The verifier already guarantees equal shapes, static or not.
+  if (op->hasTrait<OpTrait::SameOperandsAndResultShape>())
+    return MappingType::OneToOne;
   auto resultType = dyn_cast<ShapedType>(op->getResult(0).getType());
   if (!resultType || !resultType.hasRank())
     return MappingType::OneToMany;

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs what is missing on Debian 12, configures and builds FuseDialect.
+# Idempotent: a second run only rebuilds what changed.
+#
+#   scripts/bootstrap.sh            # build fuse-opt and the test passes
+#   FUSE_BUILD_DIR=... scripts/bootstrap.sh
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="${FUSE_BUILD_DIR:-$ROOT/build}"
+LLVM_PREFIX=/usr/lib/llvm-22
+
+PACKAGES=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
+          ninja-build ccache cmake g++ lld python3)
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" \
+    || missing+=("$pkg")
+done
+if ((${#missing[@]})); then
+  echo "bootstrap: installing ${missing[*]}"
+  SUDO=""
+  [[ "$(id -u)" -ne 0 ]] && SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
+    --no-install-recommends "${missing[@]}"
+fi
+
+if [[ ! -f "$BUILD/build.ninja" ]]; then
+  cmake -S "$ROOT" -B "$BUILD" -G Ninja \
+    -DCMAKE_BUILD_TYPE=Release \
+    -DMLIR_DIR="$LLVM_PREFIX/lib/cmake/mlir" \
+    -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit" \
+    -DMLIR_LINK_MLIR_DYLIB=ON \
+    -DLLVM_USE_LINKER=lld >/dev/null
+fi
+ninja -C "$BUILD" -j"$(nproc)" fuse-opt mlir-doc
