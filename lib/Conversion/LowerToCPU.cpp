@@ -38,12 +38,15 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
   // 1. One group is one kernel; on the CPU path its body is emitted in place.
   pm.addPass(createFuseInlineGroupsPass());
 
-  // 2. TOSA to linalg-on-tensors, arith and tensor.
+  // 2. TOSA to linalg-on-tensors, arith and tensor; elementwise arith/math on
+  //    tensors to linalg.
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   funcPm.addPass(tosa::createTosaToLinalgNamed());
   funcPm.addPass(tosa::createTosaToLinalg());
   funcPm.addPass(createTosaToArithPass());
   funcPm.addPass(createTosaToTensorPass());
+  // arith/math ops on tensors become linalg.generic so they bufferize.
+  funcPm.addPass(createConvertElementwiseToLinalgPass());
 
   // 3. Bufferize the whole module, function boundaries included, with
   //    identity layouts so that `printMemrefF32` and friends can be called.

@@ -3,6 +3,7 @@
 #include "FuseDialect/Transforms/Pipelines.h"
 
 #include "FuseDialect/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
@@ -11,15 +12,24 @@ using namespace mlir::fuse;
 
 void mlir::fuse::buildFuseOpsPipeline(OpPassManager &pm,
                                       const FuseOpsOptions &options) {
-  (void)options;
   // 1. Classify every op by mapping type; every later stage reads it.
   pm.addPass(createFuseAnnotateMappingPass());
+  // 2. Cut compute with the algebraic rules, per function, then classify
+  //    what the rewrites created.
+  if (options.simplify) {
+    FuseAlgebraicSimplifyPassOptions simplifyOptions;
+    simplifyOptions.strict = options.strict;
+    pm.addNestedPass<func::FuncOp>(
+        createFuseAlgebraicSimplifyPass(simplifyOptions));
+    pm.addPass(createFuseAnnotateMappingPass());
+  }
 }
 
 void mlir::fuse::registerFuseOpsPipeline() {
   PassPipelineRegistration<FuseOpsOptions>(
       "fuse-ops",
-      "The whole fusion pipeline: annotate mapping types (then, as they land: "
-      "simplify, plan, form fuse.group kernels, propagate layouts)",
+      "The whole fusion pipeline: annotate mapping types, algebraic "
+      "simplification (then, as they land: plan, form fuse.group kernels, "
+      "propagate layouts)",
       buildFuseOpsPipeline);
 }

@@ -57,5 +57,9 @@ struct TestPrintLatticePass
 } // namespace
 
 namespace mlir::fuse::test {
-void registerTestPasses() { PassRegistration<TestPrintLatticePass>(); }
+void registerTestAlgebraicRulesPasses();
+void registerTestPasses() {
+  PassRegistration<TestPrintLatticePass>();
+  registerTestAlgebraicRulesPasses();
+}
 } // namespace mlir::fuse::test

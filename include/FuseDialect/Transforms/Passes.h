@@ -3,6 +3,10 @@
 #ifndef FUSEDIALECT_TRANSFORMS_PASSES_H
 #define FUSEDIALECT_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::fuse {

@@ -48,4 +48,72 @@ def FuseAnnotateMappingPass : Pass<"fuse-annotate-mapping"> {
   ];
 }
 
+def FuseAlgebraicSimplifyPass : Pass<"fuse-algebraic-simplify"> {
+  let summary = "Cost-driven algebraic simplification (associative, "
+                "distributive and commutative rules)";
+  let description = [{
+    Rewrites TOSA ops and arith/math ops (linalg.generic payloads, or on
+    tensors) with the rule catalogue of
+    `include/FuseDialect/Transforms/Algebraic/Rules.def`
+    (docs/AlgebraicRules.md lists every rule with its cost). A rewrite is
+    applied only when it lowers the cost model's price of the program
+    (flops with tensor sizes, plus memory traffic), most profitable first;
+    intermediate values used elsewhere stay alive and count against the
+    rewrite, so shared work is never duplicated for a false win.
+    Cost-neutral commutative rewrites are applied only when they enable a
+    profitable one. Constants combine at compile time.
+
+    Rules that reassociate (results may differ in the last bits) or can
+    change NaN/Inf/signed-zero results are on by default and off under
+    `strict=true`. Dynamic shapes, quantized ops (non-zero shifts or zero
+    points) and ops of other dialects are left untouched.
+
+    Example (`factor_mul_over_add`, `a * b + a * c -> a * (b + c)`):
+
+    ```mlir
+    %0 = tosa.mul %a, %b, %shift : (...) -> tensor<64xf32>
+    %1 = tosa.mul %a, %c, %shift : (...) -> tensor<64xf32>
+    %2 = tosa.add %0, %1 : (...) -> tensor<64xf32>
+    ```
+
+    becomes
+
+    ```mlir
+    %0 = tosa.add %b, %c : (...) -> tensor<64xf32>
+    %1 = tosa.mul %a, %0, %shift : (...) -> tensor<64xf32>
+    ```
+  }];
+  let options = [
+    Option<"strict", "strict", "bool", /*default=*/"false",
+           "Apply only rules that are exact under IEEE arithmetic">,
+    ListOption<"onlyRules", "only", "std::string",
+               "Apply only these rules (by name)">,
+    Option<"ignoreCost", "ignore-cost", "bool", /*default=*/"false",
+           "Testing: apply every match once, profitable or not">,
+    Option<"maxIterations", "max-iterations", "unsigned", /*default=*/"1000",
+           "Upper bound on rewrite rounds">,
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Print rules fired per family and cost saved to stderr">
+  ];
+  let statistics = [
+    Statistic<"numAssociative", "associative", "Associative rules fired">,
+    Statistic<"numDistributive", "distributive", "Distributive rules fired">,
+    Statistic<"numCommutative", "commutative", "Commutative rules fired">,
+    Statistic<"numFlopsSaved", "flops-saved", "Flops saved">
+  ];
+}
+
+def FusePrintAlgebraicRulesPass : Pass<"fuse-print-algebraic-rules", "::mlir::ModuleOp"> {
+  let summary = "Print the algebraic rule catalogue as Markdown";
+  let description = [{
+    Prints docs/AlgebraicRules.md to stdout: one row per rule with family,
+    pattern, exactness and the cost of its canonical instance before and
+    after the rewrite. The IR is not changed.
+  }];
+  let dependentDialects = ["::mlir::tosa::TosaDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 #endif // FUSEDIALECT_TRANSFORMS_PASSES_TD

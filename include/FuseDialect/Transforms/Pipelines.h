@@ -13,14 +13,23 @@ namespace mlir::fuse {
 
 /// Options of the whole fusion pipeline (`--fuse-ops`).
 struct FuseOpsOptions : public PassPipelineOptions<FuseOpsOptions> {
-  // Later stages (algebraic simplification, planning, layout) add their
-  // options here.
+  PassOptions::Option<bool> simplify{
+      *this, "simplify",
+      llvm::cl::desc("Run cost-driven algebraic simplification"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> strict{
+      *this, "strict",
+      llvm::cl::desc("Only algebraic rules that are exact under IEEE "
+                     "arithmetic (no reassociation, no change of NaN/Inf)"),
+      llvm::cl::init(false)};
 };
 
 /// Builds the fusion pipeline on a module:
-///   1. annotate mapping types (`--fuse-annotate-mapping`).
-/// Algebraic simplification, planning, group formation and layout
-/// propagation are appended here as they land; see docs/Architecture.md.
+///   1. annotate mapping types (`--fuse-annotate-mapping`),
+///   2. algebraic simplification (`--fuse-algebraic-simplify`), then
+///      annotate again the ops it created.
+/// Planning, group formation and layout propagation are appended here as
+/// they land; see docs/Architecture.md.
 void buildFuseOpsPipeline(OpPassManager &pm, const FuseOpsOptions &options);
 
 /// Registers `--fuse-ops` with the global pass-pipeline registry.

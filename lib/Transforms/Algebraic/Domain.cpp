@@ -1,0 +1,60 @@
+//===- Domain.cpp - Shared pieces of the algebra domains ------------------===//
+
+#include "FuseDialect/Transforms/Algebraic/Domain.h"
+
+#include "mlir/IR/OperationSupport.h"
+
+using namespace mlir;
+using namespace mlir::fuse::algebra;
+
+AlgebraDomain::~AlgebraDomain() = default;
+
+int64_t mlir::fuse::algebra::getFlopsPerElement(OpKind kind) {
+  switch (kind) {
+  // Division, square roots and reciprocals: a few multiply-adds each.
+  case OpKind::Div:
+  case OpKind::Sqrt:
+  case OpKind::Rsqrt:
+  case OpKind::Recip:
+    return 4;
+  // Transcendentals: a polynomial or a library call.
+  case OpKind::Exp:
+  case OpKind::Log:
+  case OpKind::Tanh:
+  case OpKind::Sigmoid:
+  case OpKind::Erf:
+  case OpKind::Sin:
+  case OpKind::Cos:
+    return 8;
+  case OpKind::Pow:
+    return 16;
+  default:
+    return 1;
+  }
+}
+
+bool AlgebraDomain::haveSameAttributes(Operation *lhs, Operation *rhs) const {
+  if (lhs == rhs)
+    return true;
+  if (lhs->getName() != rhs->getName() ||
+      lhs->getNumOperands() != rhs->getNumOperands())
+    return false;
+  // Compare inherent attributes (properties) and non-data operands that are
+  // constants (shape operands, zero points) by value.
+  if (lhs->getPropertiesAsAttribute() != rhs->getPropertiesAsAttribute())
+    return false;
+  for (auto [a, b] : llvm::zip(lhs->getOperands(), rhs->getOperands())) {
+    if (a == b)
+      continue;
+    Operation *da = a.getDefiningOp(), *db = b.getDefiningOp();
+    if (da && db && da->hasTrait<OpTrait::ConstantLike>() &&
+        OperationEquivalence::isEquivalentTo(
+            da, db, OperationEquivalence::IgnoreLocations))
+      continue;
+    // A data operand: the caller matches those separately.
+    if (!da || !da->hasTrait<OpTrait::ConstantLike>())
+      continue;
+    return false;
+  }
+  return true;
+}

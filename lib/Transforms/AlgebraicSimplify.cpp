@@ -1,0 +1,85 @@
+//===- AlgebraicSimplify.cpp - The --fuse-algebraic-simplify pass ---------===//
+//
+// A thin pass over the engine in lib/Transforms/Algebraic (rules, domains,
+// cost model, driver); see FuseDialect/Transforms/AlgebraicSimplify.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuseDialect/Transforms/AlgebraicSimplify.h"
+
+#include "FuseDialect/Transforms/Algebraic/Instances.h"
+#include "FuseDialect/Transforms/Passes.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/Support/raw_ostream.h"
+
+#define DEBUG_TYPE "fuse-algebraic-simplify"
+
+namespace mlir::fuse {
+#define GEN_PASS_DEF_FUSEALGEBRAICSIMPLIFYPASS
+#define GEN_PASS_DEF_FUSEPRINTALGEBRAICRULESPASS
+#include "FuseDialect/Transforms/Passes.h.inc"
+} // namespace mlir::fuse
+
+using namespace mlir;
+using namespace mlir::fuse;
+
+namespace {
+
+struct FuseAlgebraicSimplifyPass final
+    : fuse::impl::FuseAlgebraicSimplifyPassBase<FuseAlgebraicSimplifyPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    AlgebraicSimplifyOptions options;
+    options.strict = strict;
+    options.ignoreCost = ignoreCost;
+    options.maxIterations = maxIterations;
+    for (const std::string &name : onlyRules)
+      options.onlyRules.push_back(name);
+    for (const std::string &name : onlyRules) {
+      if (llvm::none_of(algebra::getRuleCatalogue(),
+                        [&](const algebra::Rule &r) { return r.name == name; })) {
+        getOperation()->emitError() << "unknown algebraic rule '" << name << "'";
+        return signalPassFailure();
+      }
+    }
+
+    algebra::OpCost before = computeAlgebraicCost(getOperation());
+    AlgebraicSimplifyStats stats = simplifyAlgebraically(getOperation(), options);
+    numAssociative += stats.fired[0];
+    numDistributive += stats.fired[1];
+    numCommutative += stats.fired[2];
+    numFlopsSaved += stats.flopsSaved;
+    if (!report)
+      return;
+    algebra::OpCost after = computeAlgebraicCost(getOperation());
+    std::string name = "<op>";
+    if (auto symbol = dyn_cast<SymbolOpInterface>(getOperation()))
+      name = "@" + symbol.getName().str();
+    llvm::errs() << "fuse-algebraic-simplify " << name << ": fired "
+                 << stats.totalFired() << " (associative " << stats.fired[0]
+                 << ", distributive " << stats.fired[1] << ", commutative "
+ << stats.fired[2] << "); folded " << stats.folded
+                 << "; flops " << before.flops << " -> "
+                 << after.flops << "; bytes " << before.bytes << " -> "
+                 << after.bytes << "\n";
+    SmallVector<std::pair<StringRef, int64_t>> perRule;
+    for (auto &entry : stats.firedPerRule)
+      perRule.push_back({entry.getKey(), entry.getValue()});
+    llvm::sort(perRule);
+    for (auto &[rule, count] : perRule)
+      llvm::errs() << "  " << rule << " x" << count << "\n";
+  }
+};
+
+struct FusePrintAlgebraicRulesPass final
+    : fuse::impl::FusePrintAlgebraicRulesPassBase<FusePrintAlgebraicRulesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    algebra::printRuleCatalogue(&getContext(), llvm::outs());
+    markAllAnalysesPreserved();
+  }
+};
+
+} // namespace
