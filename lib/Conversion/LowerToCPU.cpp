@@ -43,7 +43,10 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   funcPm.addPass(tosa::createTosaToLinalgNamed());
   funcPm.addPass(tosa::createTosaToLinalg());
-  funcPm.addPass(createTosaToArithPass());
+  // Quantized ops (mul with a shift, rescale) lower through tosa.apply_scale.
+  TosaToArithPassOptions arithOptions;
+  arithOptions.includeApplyRescale = true;
+  funcPm.addPass(createTosaToArithPass(arithOptions));
   funcPm.addPass(createTosaToTensorPass());
   // arith/math ops on tensors become linalg.generic so they bufferize.
   funcPm.addPass(createConvertElementwiseToLinalgPass());

@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace mlir::fuse;
@@ -21,6 +22,7 @@ void mlir::fuse::buildFuseOpsPipeline(OpPassManager &pm,
     simplifyOptions.strict = options.strict;
     pm.addNestedPass<func::FuncOp>(
         createFuseAlgebraicSimplifyPass(simplifyOptions));
+    pm.addPass(createCSEPass());
     pm.addPass(createFuseAnnotateMappingPass());
   }
 }

@@ -565,6 +565,17 @@ bool applyEnabler(std::vector<Candidate> &candidates,
   return false;
 }
 
+/// Erases constants nothing uses (left by folding and by rewrites).
+void eraseDeadConstants(Operation *scope) {
+  SmallVector<Operation *> dead;
+  scope->walk([&](Operation *op) {
+    if (op != scope && op->hasTrait<OpTrait::ConstantLike>() && op->use_empty())
+      dead.push_back(op);
+  });
+  for (Operation *op : dead)
+    op->erase();
+}
+
 /// Replaces elementwise ops all of whose operands are constants by
 /// constants, to a fixpoint (chains fold in one walk, in program order).
 int64_t foldConstantOps(Operation *scope) {
@@ -594,14 +605,7 @@ int64_t foldConstantOps(Operation *scope) {
     op->erase();
     ++folded;
   }
-  // Constants that fed only folded ops are dead now.
-  SmallVector<Operation *> dead;
-  scope->walk([&](Operation *op) {
-    if (op->hasTrait<OpTrait::ConstantLike>() && op->use_empty())
-      dead.push_back(op);
-  });
-  for (Operation *op : dead)
-    op->erase();
+  eraseDeadConstants(scope);
   return folded;
 }
 
@@ -652,6 +656,8 @@ mlir::fuse::simplifyAlgebraically(Operation *scope,
     if (!changed)
       break;
   }
+  if (stats.totalFired())
+    eraseDeadConstants(scope);
   return stats;
 }
 
