@@ -116,4 +116,58 @@ def FusePrintAlgebraicRulesPass : Pass<"fuse-print-algebraic-rules", "::mlir::Mo
                            "::mlir::func::FuncDialect"];
 }
 
+def FuseFormGroupsPass : Pass<"fuse-form-groups", "::mlir::ModuleOp"> {
+  let summary = "Plan fusion by mapping type and form one fuse.group per kernel";
+  let description = [{
+    Runs the DNNFusion planner (FuseDialect/Transforms/FusionPlanner.h) on the
+    top-level block of every function: One-to-One seeds with the smallest
+    results grow through consumers, then producers; the mapping-type lattice
+    decides the certain cells, the analytical `FusionCostModel` the uncertain
+    ones (and the reductions that a row-wise kernel can chain), and a profile
+    database (`profile=FILE`, JSON `{"producer(type)->consumer(type)": bool}`)
+    overrides both. Groups stay convex and below `max-group-size` ops.
+
+    Then every planned group becomes a `fuse.group` whose inputs are the
+    values it reads from outside, whose results are the values used outside,
+    and into which the constants it uses are cloned. Every classified op with
+    static shapes ends up in exactly one group; ops with dynamic shapes,
+    unclassified ops and existing groups are left as they are, so running
+    the pass twice changes nothing.
+
+    ```mlir
+    %0 = tosa.conv2d %x, %w, %b, %zp, %zp {...}
+    %1 = tosa.clamp %0 {...}
+    ```
+
+    becomes
+
+    ```mlir
+    %g = fuse.group ins(%x : tensor<...>) -> (tensor<...>)
+        attributes {mapping = #fuse.mapping<many_to_many>} {
+    ^bb0(%in: tensor<...>):
+      %w = "tosa.const"() ...
+      %0 = tosa.conv2d %in, %w, ...
+      %1 = tosa.clamp %0 {...}
+      fuse.yield %1 : tensor<...>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::fuse::FuseDialect"];
+  let options = [
+    Option<"maxGroupSize", "max-group-size", "unsigned", /*default=*/"64",
+           "Largest number of ops in one group">,
+    Option<"profile", "profile", "std::string", /*default=*/"\"\"",
+           "JSON profile database whose measured decisions override the "
+           "cost model">,
+    Option<"report", "report", "std::string", /*default=*/"\"\"",
+           "Write a JSON report of the plan to this file ('-' for stdout)">,
+    Option<"dot", "dot", "std::string", /*default=*/"\"\"",
+           "Write a Graphviz picture of the plan to this file">
+  ];
+  let statistics = [
+    Statistic<"numGroups", "groups", "fuse.group ops formed">,
+    Statistic<"numOpsGrouped", "ops-grouped", "Ops placed in groups">
+  ];
+}
+
 #endif // FUSEDIALECT_TRANSFORMS_PASSES_TD

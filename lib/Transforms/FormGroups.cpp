@@ -1,0 +1,243 @@
+//===- FormGroups.cpp - The --fuse-form-groups pass -----------------------===//
+//
+// Plans every function (Fusion/Planner.cpp), materializes the plan
+// (Fusion/Materialize.cpp) and writes the JSON report and Graphviz picture
+// of the result.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuseDialect/IR/FuseOps.h"
+#include "FuseDialect/Transforms/Fusion/OpTraits.h"
+#include "FuseDialect/Transforms/FusionPlanner.h"
+#include "FuseDialect/Transforms/Passes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+#define DEBUG_TYPE "fuse-form-groups"
+
+namespace mlir::fuse {
+#define GEN_PASS_DEF_FUSEFORMGROUPSPASS
+#include "FuseDialect/Transforms/Passes.h.inc"
+} // namespace mlir::fuse
+
+using namespace mlir;
+using namespace mlir::fuse;
+
+namespace {
+
+struct FunctionSummary {
+  std::string name;
+  int64_t opsBefore = 0;
+  int64_t ungrouped = 0;
+  SmallVector<GroupOp> groups;
+};
+
+llvm::json::Value describeGroup(GroupOp group, unsigned id) {
+  llvm::json::Array ops;
+  std::string root;
+  MappingType type =
+      group.getMapping() ? *group.getMapping() : MappingType::OneToOne;
+  for (Operation &op : group.getBodyBlock().without_terminator()) {
+    if (op.hasTrait<OpTrait::ConstantLike>())
+      continue;
+    ops.push_back(op.getName().getStringRef().str());
+  }
+  // The root: the first op whose own mapping type is the group's.
+  for (Operation &op : group.getBodyBlock().without_terminator()) {
+    auto attr = op.getAttrOfType<MappingTypeAttr>(FuseDialect::kMappingAttrName);
+    if (attr && attr.getValue() == type) {
+      root = op.getName().getStringRef().str();
+      break;
+    }
+  }
+  if (root.empty() && !ops.empty())
+    root = *ops.front().getAsString();
+  return llvm::json::Object{
+      {"id", id},
+      {"ops", std::move(ops)},
+      {"mapping", stringifyMappingType(type).str()},
+      {"root", root},
+      {"inputs", static_cast<int64_t>(group.getInputs().size())},
+      {"outputs", static_cast<int64_t>(group.getNumResults())},
+      {"intermediate_bytes_saved", getSavedIntermediateBytes(group)},
+  };
+}
+
+StringRef colorFor(MappingType type) {
+  switch (type) {
+  case MappingType::OneToOne:
+    return "#cfe8cf";
+  case MappingType::Shuffle:
+    return "#f6e3b4";
+  case MappingType::Reorganize:
+    return "#fff3c4";
+  case MappingType::OneToMany:
+    return "#cfe0f6";
+  case MappingType::ManyToMany:
+    return "#f6cfcf";
+  }
+  return "#ffffff";
+}
+
+void writeDot(ArrayRef<FunctionSummary> functions, llvm::raw_ostream &os) {
+  os << "digraph fusion {\n  rankdir=TB;\n  node [shape=box, style=filled, "
+        "fillcolor=white, fontname=\"Helvetica\"];\n";
+  DenseMap<Operation *, std::string> names;
+  unsigned next = 0;
+  auto nameOf = [&](Operation *op) -> std::string {
+    auto [it, inserted] = names.try_emplace(op, "");
+    if (inserted)
+      it->second = "n" + std::to_string(next++);
+    return it->second;
+  };
+  for (const FunctionSummary &f : functions) {
+    os << "  subgraph cluster_fn_" << f.name << " {\n    label=\"@" << f.name
+       << "\";\n";
+    for (auto [i, constGroup] : llvm::enumerate(f.groups)) {
+      GroupOp group = constGroup;
+      MappingType type =
+          group.getMapping() ? *group.getMapping() : MappingType::OneToOne;
+      os << "    subgraph cluster_" << f.name << "_" << i << " {\n"
+         << "      label=\"group " << i << " (" << stringifyMappingType(type)
+         << ")\"; style=filled; fillcolor=\"" << colorFor(type) << "\";\n";
+      for (Operation &op : group.getBodyBlock().without_terminator())
+        if (!op.hasTrait<OpTrait::ConstantLike>())
+          os << "      " << nameOf(&op) << " [label=\""
+             << op.getName().getStringRef() << "\"];\n";
+      os << "    }\n";
+    }
+    os << "  }\n";
+    // Edges inside groups, and between groups through their results.
+    for (GroupOp group : f.groups) {
+      for (Operation &op : group.getBodyBlock().without_terminator())
+        for (Value operand : op.getOperands())
+          if (Operation *def = operand.getDefiningOp();
+              def && names.count(def))
+            os << "  " << names[def] << " -> " << names[&op] << ";\n";
+      for (auto [value, result] : llvm::zip(group.getYield().getValues(),
+                                            group.getResults())) {
+        Operation *from = value.getDefiningOp();
+        if (!from || !names.count(from))
+          continue;
+        for (Operation *user : result.getUsers()) {
+          auto consumer = dyn_cast<GroupOp>(user);
+          if (!consumer)
+            continue;
+          for (auto [input, arg] : llvm::zip(consumer.getInputs(),
+                                            consumer.getBodyBlock().getArguments()))
+            if (input == result)
+              for (Operation *argUser : arg.getUsers())
+                if (names.count(argUser))
+                  os << "  " << names[from] << " -> " << names[argUser]
+                     << " [style=dashed];\n";
+        }
+      }
+    }
+  }
+  os << "}\n";
+}
+
+LogicalResult writeFile(StringRef path, function_ref<void(llvm::raw_ostream &)> fn,
+                        Operation *anchor) {
+  if (path == "-") {
+    fn(llvm::outs());
+    return success();
+  }
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
+  if (!file)
+    return anchor->emitError() << "cannot write '" << path << "': " << error;
+  fn(file->os());
+  file->keep();
+  return success();
+}
+
+struct FuseFormGroupsPass final
+    : fuse::impl::FuseFormGroupsPassBase<FuseFormGroupsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    std::optional<ProfileOverrides> overrides;
+    if (!profile.empty()) {
+      std::string error;
+      FailureOr<ProfileOverrides> loaded = ProfileOverrides::load(profile, error);
+      if (failed(loaded)) {
+        module.emitError() << error;
+        return signalPassFailure();
+      }
+      overrides = std::move(*loaded);
+    }
+    FusionCostModel costModel;
+    FusionPlannerOptions options;
+    options.maxGroupSize = std::max(1u, static_cast<unsigned>(maxGroupSize));
+    options.costModel = &costModel;
+    options.profile = overrides ? &*overrides : nullptr;
+
+    SmallVector<FunctionSummary> functions;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      FusionPlan plan = planFusion(func, options);
+      FunctionSummary summary;
+      summary.name = func.getSymName().str();
+      for (const PlannedGroup &group : plan.groups)
+        summary.opsBefore += group.ops.size();
+      summary.ungrouped = plan.ungrouped.size();
+      summary.opsBefore += summary.ungrouped;
+      numOpsGrouped += summary.opsBefore - summary.ungrouped;
+      summary.groups = materializeFusionPlan(func, plan);
+      numGroups += summary.groups.size();
+      functions.push_back(std::move(summary));
+    }
+
+    if (!report.empty()) {
+      llvm::json::Array fns;
+      int64_t before = 0, after = 0, saved = 0;
+      for (const FunctionSummary &f : functions) {
+        llvm::json::Array groups;
+        int64_t fnSaved = 0;
+        for (auto [i, constGroup] : llvm::enumerate(f.groups)) {
+          GroupOp group = constGroup;
+          groups.push_back(describeGroup(group, i));
+          fnSaved += getSavedIntermediateBytes(group);
+        }
+        int64_t kernels = f.groups.size() + f.ungrouped;
+        before += f.opsBefore;
+        after += kernels;
+        saved += fnSaved;
+        fns.push_back(llvm::json::Object{
+            {"name", f.name},
+            {"ops_before", f.opsBefore},
+            {"groups", static_cast<int64_t>(f.groups.size())},
+            {"ungrouped_ops", f.ungrouped},
+            {"kernels_before", f.opsBefore},
+            {"kernels_after", kernels},
+            {"intermediate_bytes_saved", fnSaved},
+            {"group_list", std::move(groups)},
+        });
+      }
+      llvm::json::Object root{
+          {"functions", std::move(fns)},
+          {"totals", llvm::json::Object{{"kernels_before", before},
+                                        {"kernels_after", after},
+                                        {"intermediate_bytes_saved", saved}}}};
+      if (failed(writeFile(report, [&](llvm::raw_ostream &os) {
+            os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root)))
+               << "\n";
+          }, module)))
+        return signalPassFailure();
+    }
+    if (!dot.empty() &&
+        failed(writeFile(dot, [&](llvm::raw_ostream &os) {
+          writeDot(functions, os);
+        }, module)))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,151 @@
+//===- CostModel.cpp - The analytical fusion cost model -------------------===//
+//
+// Prices a fusion step in bytes of global-memory traffic: what fusing saves
+// (the intermediate is neither written nor read back, and one kernel launch
+// disappears) against what it costs (recomputing the producer for every
+// extra read of the consumer). See FusionCostModel::evaluate for the model
+// and docs/CostModel.md for its derivation and limits.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuseDialect/Transforms/Fusion/OpTraits.h"
+#include "FuseDialect/Transforms/FusionPlanner.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace mlir;
+using namespace mlir::fuse;
+
+FusionCostModel::~FusionCostModel() = default;
+
+std::string FusionEdge::getSignature() const {
+  auto describe = [](Operation *op, MappingType type) {
+    return (op->getName().getStringRef() + "(" + stringifyMappingType(type) +
+            ")")
+        .str();
+  };
+  return describe(producer, producerType) + "->" +
+         describe(consumer, consumerType);
+}
+
+/// A reduction in `group` feeding `consumer`, a reduction over the same axis
+/// of a tensor of the same shape: one row-wise kernel computes both.
+static bool isSameRowsReduction(Operation *groupReduction, Operation *consumer) {
+  std::optional<RowReduction> a = getRowReduction(groupReduction);
+  std::optional<RowReduction> b = getRowReduction(consumer);
+  return a && b && a->axis == b->axis && a->inputShape == b->inputShape;
+}
+
+/// A contraction feeding a reduction along the last axis of its result: a
+/// kernel that keeps one row of the result on chip reduces it in place.
+static bool isRowOfContraction(Operation *contraction, Operation *consumer,
+                               const FusionTarget &target) {
+  std::optional<RowReduction> red = getRowReduction(consumer);
+  if (!contraction || !red || contraction->getNumResults() != 1)
+    return false;
+  auto type = dyn_cast<RankedTensorType>(contraction->getResult(0).getType());
+  if (!type || !type.hasStaticShape() || ArrayRef<int64_t>(red->inputShape) != type.getShape() ||
+      red->axis != type.getRank() - 1)
+    return false;
+  int64_t rowBytes = type.getShape().back() * getElementBytes(type);
+  // A block holds a tile of rows; leave room for the operands' tiles.
+  return rowBytes * 32 <= target.onChipBytes;
+}
+
+FusionVerdict FusionCostModel::evaluate(const FusionEdge &edge) const {
+  FusionVerdict verdict;
+  if (edge.lattice == FusionProfitability::Always) {
+    verdict.fuse = true;
+    verdict.reason = "lattice: always";
+    return verdict;
+  }
+  if (edge.lattice == FusionProfitability::Never) {
+    if (edge.groupReduction &&
+        isSameRowsReduction(edge.groupReduction, edge.consumer)) {
+      verdict.fuse = true;
+      verdict.reason = "reduction over the same rows as the group's";
+      return verdict;
+    }
+    if (isContraction(edge.producer) &&
+        isRowOfContraction(edge.producer, edge.consumer, target)) {
+      verdict.fuse = true;
+      verdict.reason = "row reduction of a contraction, row fits on chip";
+      return verdict;
+    }
+    if (edge.groupContraction && !edge.groupReduction &&
+        isRowOfContraction(edge.groupContraction, edge.consumer, target)) {
+      verdict.fuse = true;
+      verdict.reason = "row reduction of a contraction epilogue, row fits on chip";
+      return verdict;
+    }
+    verdict.reason = "lattice: never";
+    return verdict;
+  }
+
+  int64_t elements = getNumElements(edge.value.getType());
+  int64_t bytes = elements * getElementBytes(edge.value.getType());
+  verdict.benefit = 2.0 * bytes + target.launchBytes;
+
+  double reuse = getReadsPerElement(edge.consumer, edge.value);
+  double flops = getFlopsPerResultElement(edge.producer);
+  bool keptOnChip = false;
+  // A row-wise kernel computes a reduction once per row and reuses it for the
+  // broadcast that consumes it along the same rows.
+  Operation *reduction = getRowReduction(edge.producer) ? edge.producer
+                                                        : edge.groupReduction;
+  if (reduction && isElementwiseLike(edge.consumer)) {
+    std::optional<RowReduction> red = getRowReduction(reduction);
+    auto result = dyn_cast<ShapedType>(edge.consumer->getResult(0).getType());
+    keptOnChip = red && result && ArrayRef<int64_t>(red->inputShape) == result.getShape();
+  }
+  if (!keptOnChip && reuse > 1.0)
+    verdict.penalty = flops * elements * (reuse - 1.0) / target.flopsPerByte;
+  verdict.fuse = verdict.benefit > verdict.penalty;
+  verdict.reason = llvm::formatv(
+      "maybe: saves {0:F0} B, recomputes {1:F0} B-equivalent ({2:F1} reads "
+      "per element{3})",
+      verdict.benefit, verdict.penalty, reuse,
+      keptOnChip ? ", reduction kept on chip" : "");
+  return verdict;
+}
+
+FailureOr<ProfileOverrides> ProfileOverrides::load(StringRef path,
+                                                   std::string &error) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer) {
+    error = "cannot read profile '" + path.str() + "'";
+    return failure();
+  }
+  llvm::Expected<llvm::json::Value> json =
+      llvm::json::parse((*buffer)->getBuffer());
+  if (!json) {
+    error = "profile '" + path.str() + "' is not JSON: " +
+            llvm::toString(json.takeError());
+    return failure();
+  }
+  const llvm::json::Object *object = json->getAsObject();
+  if (!object) {
+    error = "profile '" + path.str() + "' must be a JSON object";
+    return failure();
+  }
+  ProfileOverrides overrides;
+  for (const auto &[key, value] : *object) {
+    std::optional<bool> decision = value.getAsBoolean();
+    if (!decision) {
+      error = "profile entry '" + key.str() + "' must be true or false";
+      return failure();
+    }
+    overrides.decisions[key.str()] = *decision;
+  }
+  return overrides;
+}
+
+std::optional<bool> ProfileOverrides::lookup(const FusionEdge &edge) const {
+  auto it = decisions.find(edge.getSignature());
+  if (it == decisions.end())
+    return std::nullopt;
+  return it->second;
+}
