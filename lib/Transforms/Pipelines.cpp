@@ -25,13 +25,21 @@ void mlir::fuse::buildFuseOpsPipeline(OpPassManager &pm,
     pm.addPass(createCSEPass());
     pm.addPass(createFuseAnnotateMappingPass());
   }
+  // 3. Decide the kernels, then form one fuse.group per kernel.
+  if (options.formGroups) {
+    FuseFormGroupsPassOptions groupOptions;
+    groupOptions.maxGroupSize = options.maxGroupSize;
+    groupOptions.profile = options.profile;
+    groupOptions.report = options.report;
+    groupOptions.dot = options.dot;
+    pm.addPass(createFuseFormGroupsPass(groupOptions));
+  }
 }
 
 void mlir::fuse::registerFuseOpsPipeline() {
   PassPipelineRegistration<FuseOpsOptions>(
       "fuse-ops",
       "The whole fusion pipeline: annotate mapping types, algebraic "
-      "simplification (then, as they land: plan, form fuse.group kernels, "
-      "propagate layouts)",
+      "simplification, plan and form fuse.group kernels",
       buildFuseOpsPipeline);
 }

@@ -22,14 +22,33 @@ struct FuseOpsOptions : public PassPipelineOptions<FuseOpsOptions> {
       llvm::cl::desc("Only algebraic rules that are exact under IEEE "
                      "arithmetic (no reassociation, no change of NaN/Inf)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> formGroups{
+      *this, "form-groups",
+      llvm::cl::desc("Plan fusion and form fuse.group kernels"),
+      llvm::cl::init(true)};
+  PassOptions::Option<unsigned> maxGroupSize{
+      *this, "max-group-size", llvm::cl::desc("Largest number of ops in a group"),
+      llvm::cl::init(64)};
+  PassOptions::Option<std::string> profile{
+      *this, "profile",
+      llvm::cl::desc("JSON profile database overriding the fusion cost model"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> report{
+      *this, "report",
+      llvm::cl::desc("Write the fusion report (JSON) to this file ('-': stdout)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> dot{
+      *this, "dot", llvm::cl::desc("Write a Graphviz picture of the plan"),
+      llvm::cl::init("")};
 };
 
 /// Builds the fusion pipeline on a module:
 ///   1. annotate mapping types (`--fuse-annotate-mapping`),
 ///   2. algebraic simplification (`--fuse-algebraic-simplify`), then
-///      annotate again the ops it created.
-/// Planning, group formation and layout propagation are appended here as
-/// they land; see docs/Architecture.md.
+///      annotate again the ops it created,
+///   3. plan and form `fuse.group` kernels (`--fuse-form-groups`).
+/// Layout propagation is appended here when it lands; see
+/// docs/Architecture.md.
 void buildFuseOpsPipeline(OpPassManager &pm, const FuseOpsOptions &options);
 
 /// Registers `--fuse-ops` with the global pass-pipeline registry.
