@@ -23,9 +23,12 @@ void mlir::fuse::buildFuseOpsPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(
         createFuseAlgebraicSimplifyPass(simplifyOptions));
     pm.addPass(createCSEPass());
-    pm.addPass(createFuseAnnotateMappingPass());
   }
-  // 3. Decide the kernels, then form one fuse.group per kernel.
+  // 3. TensorRT-style vertical fusion: BatchNorm scales and shifts into the
+  //    conv/matmul weights.
+  pm.addNestedPass<func::FuncOp>(createFuseFoldConvAffinePass());
+  pm.addPass(createFuseAnnotateMappingPass());
+  // 4. Decide the kernels, then form one fuse.group per kernel.
   if (options.formGroups) {
     FuseFormGroupsPassOptions groupOptions;
     groupOptions.maxGroupSize = options.maxGroupSize;

@@ -170,4 +170,26 @@ def FuseFormGroupsPass : Pass<"fuse-form-groups", "::mlir::ModuleOp"> {
   ];
 }
 
+def FuseFoldConvAffinePass : Pass<"fuse-fold-conv-affine"> {
+  let summary = "Fold per-channel scales and shifts into conv and matmul weights";
+  let description = [{
+    TensorRT-style vertical fusion of inference BatchNorm: after algebraic
+    simplification a BatchNorm following a convolution is `conv * s + t`
+    with constant per-output-channel `s` and `t`. This pass folds
+
+    * `mul(conv2d(x, W, b), s)` into `conv2d(x, W * s, b * s)`,
+    * `add(conv2d(x, W, b), t)` / `sub(..., t)` into `conv2d(x, W, b ± t)`,
+    * the same for `depthwise_conv2d` (channel `c * M + m`) and
+      `mul(matmul(x, W), s)` into `matmul(x, W * s)` (scales along columns),
+
+    when the weights and bias are constants, `s`/`t` are constants that vary
+    only along the output channel (shape `[1, ..., 1, C]` or a splat), and
+    the convolution has no other user. The folded constants are computed
+    once at compile time in f32: each output differs from the unfolded
+    program by the rounding of one product per weight (see
+    docs/CostModel.md for the measured error). Quantized convolutions
+    (non-zero zero points, integer types) are left alone.
+  }];
+}
+
 #endif // FUSEDIALECT_TRANSFORMS_PASSES_TD
