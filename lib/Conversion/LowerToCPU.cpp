@@ -53,6 +53,9 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
 
   // 3. Bufferize the whole module, function boundaries included, with
   //    identity layouts so that `printMemrefF32` and friends can be called.
+  //    Ops that fill a tensor.empty later inserted into a bigger tensor
+  //    write into that tensor directly (concats become in-place writes).
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizePassOptions bufferizeOptions;
   bufferizeOptions.bufferizeFunctionBoundaries = true;
   bufferizeOptions.functionBoundaryTypeConversion =

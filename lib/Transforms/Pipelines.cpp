@@ -27,8 +27,12 @@ void mlir::fuse::buildFuseOpsPipeline(OpPassManager &pm,
   // 3. TensorRT-style vertical fusion: BatchNorm scales and shifts into the
   //    conv/matmul weights.
   pm.addNestedPass<func::FuncOp>(createFuseFoldConvAffinePass());
+  // 4. Horizontal fusion: same-input convs/matmuls become one wider op.
+  pm.addNestedPass<func::FuncOp>(createFuseHorizontalPass());
+  // 5. Concats become inserts that their producers' kernels do in place.
+  pm.addNestedPass<func::FuncOp>(createFuseEliminateConcatPass());
   pm.addPass(createFuseAnnotateMappingPass());
-  // 4. Decide the kernels, then form one fuse.group per kernel.
+  // 6. Decide the kernels, then form one fuse.group per kernel.
   if (options.formGroups) {
     FuseFormGroupsPassOptions groupOptions;
     groupOptions.maxGroupSize = options.maxGroupSize;

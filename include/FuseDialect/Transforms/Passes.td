@@ -192,4 +192,58 @@ def FuseFoldConvAffinePass : Pass<"fuse-fold-conv-affine"> {
   }];
 }
 
+def FuseHorizontalPass : Pass<"fuse-horizontal"> {
+  let summary = "Merge same-input, same-kind convolutions and matmuls into one wider op";
+  let description = [{
+    TensorRT-style horizontal fusion: convolutions (`tosa.conv2d`) that read
+    the same input with the same kernel size, stride, padding and dilation,
+    and matmuls (`tosa.matmul`) that share their left operand, with constant
+    weights (and biases) and zero zero-points, become one op whose output
+    channels are the concatenation of theirs; each original result becomes a
+    `tosa.slice` (a view) of the wide result. The 1x1 convolutions of an
+    Inception block and the Q/K/V projections of attention are the typical
+    cases. The weights are concatenated at compile time; results are exact.
+
+    ```mlir
+    %a = tosa.conv2d %x, %wa, %ba, ...   // 8 output channels
+    %b = tosa.conv2d %x, %wb, %bb, ...   // 4 output channels
+    ```
+
+    becomes
+
+    ```mlir
+    %ab = tosa.conv2d %x, %wab, %bab, ... // 12 output channels
+    %a = tosa.slice %ab, [0, 0, 0, 0], [1, H, W, 8]
+    %b = tosa.slice %ab, [0, 0, 0, 8], [1, H, W, 4]
+    ```
+  }];
+  let statistics = [
+    Statistic<"numMerged", "merged", "Ops merged into wider ones">
+  ];
+}
+
+def FuseEliminateConcatPass : Pass<"fuse-eliminate-concat"> {
+  let summary = "Let concat producers write straight into their slice";
+  let description = [{
+    Rewrites a statically shaped `tosa.concat` into a `tensor.empty`
+    destination and one `tensor.insert_slice` per operand. The fusion
+    planner puts each insert into the kernel of the value it inserts, and the
+    lowering (`eliminate-empty-tensors` before bufferization) makes that
+    kernel write its result in place: no kernel copies data for the concat.
+
+    ```mlir
+    %c = tosa.concat %a, %b {axis = 3 : i32}
+    ```
+
+    becomes
+
+    ```mlir
+    %e = tensor.empty() : tensor<1x8x8x24xf32>
+    %0 = tensor.insert_slice %a into %e[0, 0, 0, 0] [1, 8, 8, 8] [1, 1, 1, 1]
+    %c = tensor.insert_slice %b into %0[0, 0, 0, 8] [1, 8, 8, 16] [1, 1, 1, 1]
+    ```
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 #endif // FUSEDIALECT_TRANSFORMS_PASSES_TD

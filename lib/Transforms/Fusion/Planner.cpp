@@ -24,6 +24,7 @@
 #include "FuseDialect/Analysis/MappingAnalysis.h"
 #include "FuseDialect/IR/FuseOps.h"
 #include "FuseDialect/Transforms/Fusion/OpTraits.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
@@ -244,6 +245,13 @@ private:
   bool tryAdd(unsigned id, Operation *candidate, bool asConsumer) {
     if (groups[id].ops.size() >= options.maxGroupSize)
       return false;
+    // An insert into a concat destination belongs to the kernel that
+    // computes what it inserts: that kernel then writes in place.
+    if (auto insert = dyn_cast<tensor::InsertSliceOp>(candidate)) {
+      Operation *source = insert.getSource().getDefiningOp();
+      if (!source || !groups[id].ops.contains(source))
+        return false;
+    }
     FusionEdge edge = makeEdge(id, candidate, asConsumer);
     if (!edge.producer || !edge.consumer)
       return false;

@@ -1,0 +1,245 @@
+//===- HorizontalFusion.cpp - Merge same-input convs and matmuls ----------===//
+//
+// For every value, its users that are mergeable (same op kind and
+// attributes, constant weights, zero zero-points) are grouped by a key of
+// their attributes and kernel shape; each group of two or more becomes one
+// op over concatenated weights, followed by one `tosa.slice` per original
+// result.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuseDialect/Transforms/Passes.h"
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/MapVector.h"
+
+#include <map>
+
+#define DEBUG_TYPE "fuse-horizontal"
+
+namespace mlir::fuse {
+#define GEN_PASS_DEF_FUSEHORIZONTALPASS
+#include "FuseDialect/Transforms/Passes.h.inc"
+} // namespace mlir::fuse
+
+using namespace mlir;
+
+namespace {
+
+DenseElementsAttr getConstant(Value value) {
+  DenseElementsAttr attr;
+  if (!matchPattern(value, m_Constant(&attr)))
+    return {};
+  return attr;
+}
+
+bool isZero(Value value) {
+  DenseElementsAttr attr = getConstant(value);
+  if (!attr || !attr.isSplat())
+    return false;
+  if (isa<FloatType>(attr.getElementType()))
+    return attr.getSplatValue<APFloat>().isZero();
+  return attr.getSplatValue<APInt>().isZero();
+}
+
+/// Concatenates constants along `axis` (all other dims equal).
+DenseElementsAttr concatConstants(ArrayRef<DenseElementsAttr> parts,
+                                  int64_t axis) {
+  auto first = cast<RankedTensorType>(parts.front().getType());
+  SmallVector<int64_t> shape(first.getShape());
+  shape[axis] = 0;
+  for (DenseElementsAttr part : parts)
+    shape[axis] += cast<ShapedType>(part.getType()).getDimSize(axis);
+  int64_t outer = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= shape[d];
+  SmallVector<SmallVector<Attribute>> values;
+  SmallVector<int64_t> chunk;
+  for (DenseElementsAttr part : parts) {
+    values.emplace_back(part.getValues<Attribute>().begin(),
+                        part.getValues<Attribute>().end());
+    chunk.push_back(values.back().size() / outer);
+  }
+  SmallVector<Attribute> out;
+  for (int64_t o = 0; o < outer; ++o)
+    for (auto [k, part] : llvm::enumerate(values))
+      out.append(part.begin() + o * chunk[k], part.begin() + (o + 1) * chunk[k]);
+  return DenseElementsAttr::get(
+      RankedTensorType::get(shape, first.getElementType()), out);
+}
+
+Value buildShape(OpBuilder &b, Location loc, ArrayRef<int64_t> values) {
+  auto type = tosa::shapeType::get(b.getContext(), values.size());
+  auto attrType = RankedTensorType::get({static_cast<int64_t>(values.size())},
+                                        b.getIndexType());
+  return tosa::ConstShapeOp::create(b, loc, type,
+                                    DenseIntElementsAttr::get(attrType, values));
+}
+
+/// Replaces `ops` (results concatenated along the last axis into `wide`) by
+/// slices of `wide`.
+void replaceBySlices(OpBuilder &b, ArrayRef<Operation *> ops, Value wide) {
+  auto wideType = cast<RankedTensorType>(wide.getType());
+  int64_t offset = 0;
+  for (Operation *op : ops) {
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    SmallVector<int64_t> start(type.getRank(), 0);
+    start.back() = offset;
+    Value slice = tosa::SliceOp::create(
+        b, op->getLoc(), type, wide, buildShape(b, op->getLoc(), start),
+        buildShape(b, op->getLoc(), type.getShape()));
+    op->getResult(0).replaceAllUsesWith(slice);
+    offset += type.getShape().back();
+  }
+  (void)wideType;
+  for (Operation *op : ops)
+    op->erase();
+}
+
+/// Convolutions mergeable with others: constant weights and bias, zero
+/// zero-points, float. Key: attributes and kernel shape.
+std::optional<std::string> convKey(tosa::Conv2DOp conv) {
+  if (!getConstant(conv.getWeight()) || !getConstant(conv.getBias()) ||
+      !isZero(conv.getInputZp()) || !isZero(conv.getWeightZp()))
+    return std::nullopt;
+  auto w = cast<RankedTensorType>(conv.getWeight().getType());
+  auto bias = cast<RankedTensorType>(conv.getBias().getType());
+  auto result = cast<RankedTensorType>(conv.getType());
+  if (!w.hasStaticShape() || !result.hasStaticShape() ||
+      bias.getDimSize(0) != w.getDimSize(0))
+    return std::nullopt;
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  os << conv->getPropertiesAsAttribute() << w.getDimSize(1) << "x"
+     << w.getDimSize(2) << "x" << w.getDimSize(3) << w.getElementType();
+  return key;
+}
+
+std::optional<std::string> matmulKey(tosa::MatMulOp matmul) {
+  if (!getConstant(matmul.getB()) || !isZero(matmul.getAZp()) ||
+      !isZero(matmul.getBZp()))
+    return std::nullopt;
+  auto b = cast<RankedTensorType>(matmul.getB().getType());
+  if (!b.hasStaticShape())
+    return std::nullopt;
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  os << "matmul" << b.getDimSize(0) << "x" << b.getDimSize(1)
+     << b.getElementType();
+  return key;
+}
+
+struct FuseHorizontalPass final
+    : fuse::impl::FuseHorizontalPassBase<FuseHorizontalPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    // Merging erases users (which may themselves have results to merge
+    // on), so restart the walk after every merge.
+    bool merged = true;
+    while (merged) {
+      merged = false;
+      getOperation()->walk([&](Operation *op) {
+        for (Region &region : op->getRegions())
+          for (Block &block : region)
+            for (BlockArgument arg : block.getArguments())
+              if (mergeUsers(arg)) {
+                merged = true;
+                return WalkResult::interrupt();
+              }
+        for (Value result : op->getResults())
+          if (mergeUsers(result)) {
+            merged = true;
+            return WalkResult::interrupt();
+          }
+        return WalkResult::advance();
+      });
+    }
+  }
+
+  /// Merges one bucket of `value`'s users; true if it did.
+  bool mergeUsers(Value value) {
+    llvm::MapVector<std::string, SmallVector<Operation *>,
+                    std::map<std::string, unsigned>>
+        buckets;
+    for (Operation *user : value.getUsers()) {
+      if (auto conv = dyn_cast<tosa::Conv2DOp>(user);
+          conv && conv.getInput() == value)
+        if (std::optional<std::string> key = convKey(conv))
+          buckets[*key].push_back(user);
+      if (auto matmul = dyn_cast<tosa::MatMulOp>(user);
+          matmul && matmul.getA() == value && matmul.getB() != value)
+        if (std::optional<std::string> key = matmulKey(matmul))
+          buckets[*key].push_back(user);
+    }
+    for (auto &[key, ops] : buckets) {
+      // Users may sit in different blocks; merge those of one block only.
+      llvm::erase_if(ops, [&](Operation *op) {
+        return op->getBlock() != ops.front()->getBlock();
+      });
+      if (ops.size() < 2)
+        continue;
+      // Insert before the first of them: the shared input and the zero
+      // points (constants) dominate it, and so will every slice's users.
+      llvm::sort(ops, [](Operation *a, Operation *b) {
+        return a->isBeforeInBlock(b);
+      });
+      OpBuilder b(ops.front());
+      if (isa<tosa::Conv2DOp>(ops.front()))
+        mergeConvs(b, ops);
+      else
+        mergeMatmuls(b, ops);
+      numMerged += ops.size();
+      return true;
+    }
+    return false;
+  }
+
+  void mergeConvs(OpBuilder &b, SmallVector<Operation *> &ops) {
+    auto first = cast<tosa::Conv2DOp>(ops.front());
+    SmallVector<DenseElementsAttr> weights, biases;
+    for (Operation *op : ops) {
+      auto conv = cast<tosa::Conv2DOp>(op);
+      weights.push_back(getConstant(conv.getWeight()));
+      biases.push_back(getConstant(conv.getBias()));
+    }
+    DenseElementsAttr w = concatConstants(weights, 0);
+    DenseElementsAttr bias = concatConstants(biases, 0);
+    Location loc = first.getLoc();
+    auto resultType = cast<RankedTensorType>(first.getType());
+    SmallVector<int64_t> shape(resultType.getShape());
+    shape.back() = cast<ShapedType>(w.getType()).getDimSize(0);
+    Value wConst = tosa::ConstOp::create(b, loc, w.getType(), w);
+    Value bConst = tosa::ConstOp::create(b, loc, bias.getType(), bias);
+    auto wide = cast<tosa::Conv2DOp>(b.clone(*first));
+    wide.getWeightMutable().assign(wConst);
+    wide.getBiasMutable().assign(bConst);
+    wide.getResult().setType(
+        RankedTensorType::get(shape, resultType.getElementType()));
+    b.setInsertionPointAfter(wide);
+    replaceBySlices(b, ops, wide.getResult());
+  }
+
+  void mergeMatmuls(OpBuilder &b, SmallVector<Operation *> &ops) {
+    auto first = cast<tosa::MatMulOp>(ops.front());
+    SmallVector<DenseElementsAttr> weights;
+    for (Operation *op : ops)
+      weights.push_back(getConstant(cast<tosa::MatMulOp>(op).getB()));
+    DenseElementsAttr w = concatConstants(weights, 2);
+    Location loc = first.getLoc();
+    auto resultType = cast<RankedTensorType>(first.getType());
+    SmallVector<int64_t> shape(resultType.getShape());
+    shape.back() = cast<ShapedType>(w.getType()).getDimSize(2);
+    Value wConst = tosa::ConstOp::create(b, loc, w.getType(), w);
+    auto wide = cast<tosa::MatMulOp>(b.clone(*first));
+    wide.getBMutable().assign(wConst);
+    wide.getResult().setType(
+        RankedTensorType::get(shape, resultType.getElementType()));
+    b.setInsertionPointAfter(wide);
+    replaceBySlices(b, ops, wide.getResult());
+  }
+};
+
+} // namespace
