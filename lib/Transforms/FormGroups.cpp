@@ -11,6 +11,7 @@
 #include "FuseDialect/Transforms/FusionPlanner.h"
 #include "FuseDialect/Transforms/Passes.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/JSON.h"
@@ -156,6 +157,27 @@ LogicalResult writeFile(StringRef path, function_ref<void(llvm::raw_ostream &)> 
   return success();
 }
 
+/// Bytes written by one kernel and read by another: group results used by
+/// other ops, except results of inserts into a shared destination (written
+/// in place, never copied) and values the function returns.
+int64_t getBytesBetweenKernels(ArrayRef<GroupOp> groups) {
+  int64_t bytes = 0;
+  for (GroupOp group : groups) {
+    for (auto [value, result] :
+         llvm::zip(group.getYield().getValues(), group.getResults())) {
+      if (value.getDefiningOp<tensor::InsertSliceOp>())
+        continue;
+      bool readByKernel = llvm::any_of(result.getUsers(), [](Operation *user) {
+        return !user->hasTrait<OpTrait::ReturnLike>();
+      });
+      if (readByKernel)
+        bytes += 2 * getNumElements(result.getType()) *
+                 getElementBytes(result.getType());
+    }
+  }
+  return bytes;
+}
+
 struct FuseFormGroupsPass final
     : fuse::impl::FuseFormGroupsPassBase<FuseFormGroupsPass> {
   using Base::Base;
@@ -197,7 +219,7 @@ struct FuseFormGroupsPass final
 
     if (!report.empty()) {
       llvm::json::Array fns;
-      int64_t before = 0, after = 0, saved = 0;
+      int64_t before = 0, after = 0, saved = 0, between = 0;
       for (const FunctionSummary &f : functions) {
         llvm::json::Array groups;
         int64_t fnSaved = 0;
@@ -207,6 +229,8 @@ struct FuseFormGroupsPass final
           fnSaved += getSavedIntermediateBytes(group);
         }
         int64_t kernels = f.groups.size() + f.ungrouped;
+        int64_t fnBetween = getBytesBetweenKernels(f.groups);
+        between += fnBetween;
         before += f.opsBefore;
         after += kernels;
         saved += fnSaved;
@@ -218,6 +242,7 @@ struct FuseFormGroupsPass final
             {"kernels_before", f.opsBefore},
             {"kernels_after", kernels},
             {"intermediate_bytes_saved", fnSaved},
+            {"bytes_between_kernels", fnBetween},
             {"group_list", std::move(groups)},
         });
       }
@@ -225,7 +250,8 @@ struct FuseFormGroupsPass final
           {"functions", std::move(fns)},
           {"totals", llvm::json::Object{{"kernels_before", before},
                                         {"kernels_after", after},
-                                        {"intermediate_bytes_saved", saved}}}};
+                                        {"intermediate_bytes_saved", saved},
+                                        {"bytes_between_kernels", between}}}};
       if (failed(writeFile(report, [&](llvm::raw_ostream &os) {
             os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root)))
                << "\n";
