@@ -15,9 +15,16 @@ OUT="$BUILD/demo"
 mkdir -p "$OUT"
 FUSED="$OUT/$(basename "${MODEL%.mlir}").fused.mlir"
 
+REPORT="${FUSED%.mlir}.report.json"
+DOT="${FUSED%.mlir}.dot"
 echo "== fuse-opt --fuse-ops $(realpath --relative-to="$ROOT" "$MODEL")"
-"$BUILD/bin/fuse-opt" --fuse-ops "$MODEL" -o "$FUSED"
-echo "   wrote $(realpath --relative-to="$ROOT" "$FUSED")"
+"$BUILD/bin/fuse-opt" --fuse-ops="report=$REPORT dot=$DOT" "$MODEL" -o "$FUSED"
+echo "   wrote $(realpath --relative-to="$ROOT" "$FUSED"), $(basename "$REPORT"), $(basename "$DOT")"
+if command -v dot >/dev/null 2>&1; then
+  dot -Tsvg "$DOT" -o "${DOT%.dot}.svg" && echo "   rendered $(basename "${DOT%.dot}.svg")"
+else
+  echo "   (install graphviz to render the plan: dot -Tsvg $DOT)"
+fi
 echo
 python3 "$ROOT/utils/fuse-summary" "$MODEL" "$FUSED"
 echo
