@@ -83,6 +83,11 @@ def FuseAlgebraicSimplifyPass : Pass<"fuse-algebraic-simplify"> {
     %1 = tosa.mul %a, %0, %shift : (...) -> tensor<64xf32>
     ```
   }];
+  let dependentDialects = ["::mlir::tosa::TosaDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
   let options = [
     Option<"strict", "strict", "bool", /*default=*/"false",
            "Apply only rules that are exact under IEEE arithmetic">,

@@ -20,6 +20,8 @@
 #include "FuseDialect/Transforms/AlgebraicSimplify.h"
 
 #include "FuseDialect/Transforms/Algebraic/Domain.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OperationSupport.h"
@@ -350,10 +352,17 @@ struct Candidate {
   OpCost saved;
 };
 
-/// Which domain prices and rewrites `op`.
+/// Which domain prices and rewrites `op`. The payloads of named linalg ops
+/// are implied by the op name and never rewritten; only linalg.generic
+/// payloads are.
 const AlgebraDomain *getDomainFor(Operation *op) {
   if (!getTosaDomain().getKinds(op).empty())
     return &getTosaDomain();
+  if (!getLinalgDomain().getKinds(op).empty())
+    return &getLinalgDomain();
+  Operation *parent = op->getParentOp();
+  if (parent && isa<linalg::LinalgOp>(parent) && !isa<linalg::GenericOp>(parent))
+    return nullptr;
   if (!getArithDomain().getKinds(op).empty())
     return &getArithDomain();
   return nullptr;
@@ -377,7 +386,8 @@ public:
       if (!options.onlyRules.empty() &&
           !llvm::is_contained(options.onlyRules, rule.name.str()))
         continue;
-      for (const AlgebraDomain *domain : {&getTosaDomain(), &getArithDomain()})
+      for (const AlgebraDomain *domain :
+           {&getTosaDomain(), &getArithDomain(), &getLinalgDomain()})
         if (ruleFitsDomain(rule, *domain))
           byRoot[{domain, rule.lhs.getRoot().op}].push_back(&rule);
     }
@@ -565,11 +575,13 @@ bool applyEnabler(std::vector<Candidate> &candidates,
   return false;
 }
 
-/// Erases constants nothing uses (left by folding and by rewrites).
+/// Erases constants and tensor.empty ops nothing uses (left by folding and
+/// by rewrites).
 void eraseDeadConstants(Operation *scope) {
   SmallVector<Operation *> dead;
   scope->walk([&](Operation *op) {
-    if (op != scope && op->hasTrait<OpTrait::ConstantLike>() && op->use_empty())
+    if (op != scope && op->use_empty() &&
+        (op->hasTrait<OpTrait::ConstantLike>() || isa<tensor::EmptyOp>(op)))
       dead.push_back(op);
   });
   for (Operation *op : dead)

@@ -172,7 +172,7 @@ void mlir::fuse::algebra::printRuleCatalogue(MLIRContext *context,
         "include/FuseDialect/Transforms/Algebraic/Rules.def. Do not edit; "
         "a lit test fails when this file is stale. -->\n\n"
      << "`--fuse-algebraic-simplify` (the first stage of `--fuse-ops`) "
-        "applies these rules to TOSA and to arith/math (linalg.generic "
+        "applies these rules to TOSA, named linalg elementwise ops and arith/math (linalg.generic "
         "payloads, tensors), most profitable first, and only when the cost "
         "model says a rewrite lowers the cost. `strict` keeps only the exact "
         "rules.\n\n"

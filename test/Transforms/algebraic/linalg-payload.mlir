@@ -1,9 +1,10 @@
 // The rules also run on arith/math: inside linalg.generic payloads (priced
-// per element times the loop trip count) and on tensors.
+// per element times the loop trip count) and on tensors; and on named linalg
+// elementwise ops (whose implied payloads are never rewritten).
 //
 // RUN: fuse-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(fuse-algebraic-simplify))" | FileCheck %s
 // RUN: %fuse-diff %s --entry all -p "--pass-pipeline=builtin.module(func.func(fuse-algebraic-simplify))" | FileCheck %s --check-prefix=NUM
-// NUM: fuse-diff: OK 3 outputs
+// NUM: fuse-diff: OK 4 outputs
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 
@@ -64,4 +65,19 @@ func.func @tensors(%a: tensor<32xf32>, %b: tensor<32xf32>) -> tensor<32xf32> {
   %1 = math.absf %b : tensor<32xf32>
   %2 = arith.mulf %0, %1 : tensor<32xf32>
   return %2 : tensor<32xf32>
+}
+
+// Named ops: a*b + a*c -> a*(b+c) with linalg.mul/linalg.add.
+// CHECK-LABEL: func.func @named
+//       CHECK:   %[[E1:.+]] = tensor.empty() : tensor<16xf32>
+//       CHECK:   %[[S:.+]] = linalg.add ins(%arg1, %arg2 : tensor<16xf32>, tensor<16xf32>) outs(%[[E1]]
+//       CHECK:   %[[E2:.+]] = tensor.empty() : tensor<16xf32>
+//       CHECK:   %[[M:.+]] = linalg.mul ins(%arg0, %[[S]] : tensor<16xf32>, tensor<16xf32>) outs(%[[E2]]
+//       CHECK:   return %[[M]]
+func.func @named(%a: tensor<16xf32>, %b: tensor<16xf32>, %c: tensor<16xf32>) -> tensor<16xf32> {
+  %e = tensor.empty() : tensor<16xf32>
+  %0 = linalg.mul ins(%a, %b : tensor<16xf32>, tensor<16xf32>) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+  %1 = linalg.mul ins(%a, %c : tensor<16xf32>, tensor<16xf32>) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+  %2 = linalg.add ins(%0, %1 : tensor<16xf32>, tensor<16xf32>) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+  return %2 : tensor<16xf32>
 }

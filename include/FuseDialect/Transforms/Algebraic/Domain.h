@@ -3,8 +3,9 @@
 // An `AlgebraDomain` connects the dialect-independent rule terms to IR: it
 // says which ops are instances of which `OpKind` (and which of their operands
 // the term's operands bind to), builds ops of a kind, builds constants, and
-// prices ops for the cost model. There is one domain for TOSA and one for
-// arith/math (scalars inside linalg.generic bodies, or tensors).
+// prices ops for the cost model. There is one domain for TOSA, one for
+// arith/math (scalars inside linalg.generic bodies, or tensors) and one for
+// named linalg elementwise ops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -110,6 +111,8 @@ public:
 const AlgebraDomain &getTosaDomain();
 /// The arith/math domain (scalars, or tensors of arith/math ops).
 const AlgebraDomain &getArithDomain();
+/// Named linalg elementwise ops on tensors (linalg.add, linalg.exp, ...).
+const AlgebraDomain &getLinalgDomain();
 
 } // namespace mlir::fuse::algebra
 
