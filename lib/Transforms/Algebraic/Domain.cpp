@@ -2,12 +2,30 @@
 
 #include "FuseDialect/Transforms/Algebraic/Domain.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OperationSupport.h"
 
 using namespace mlir;
 using namespace mlir::fuse::algebra;
 
 AlgebraDomain::~AlgebraDomain() = default;
+
+DenseElementsAttr AlgebraDomain::getConstantElements(Value value) const {
+  DenseElementsAttr attr;
+  if (!matchPattern(value, m_Constant(&attr)) ||
+      !isa<FloatType>(attr.getElementType()))
+    return {};
+  return attr;
+}
+
+Value AlgebraDomain::buildConstantFromAttr(
+    OpBuilder &builder, Location loc, DenseElementsAttr attr,
+    SmallVectorImpl<Operation *> &created) const {
+  Operation *op = arith::ConstantOp::create(builder, loc, attr);
+  created.push_back(op);
+  return op->getResult(0);
+}
 
 int64_t mlir::fuse::algebra::getFlopsPerElement(OpKind kind) {
   switch (kind) {

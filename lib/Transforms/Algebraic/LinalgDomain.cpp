@@ -93,20 +93,6 @@ public:
     return attr.getSplatValue<APFloat>().convertToDouble();
   }
 
-  DenseElementsAttr getConstantElements(Value value) const override {
-    DenseElementsAttr attr;
-    if (!matchPattern(value, m_Constant(&attr)) ||
-        !isa<FloatType>(attr.getElementType()))
-      return {};
-    return attr;
-  }
-
-  Value buildConstantFromAttr(OpBuilder &b, Location loc, DenseElementsAttr attr,
-                              SmallVectorImpl<Operation *> &created) const override {
-    Operation *op = arith::ConstantOp::create(b, loc, attr);
-    created.push_back(op);
-    return op->getResult(0);
-  }
 
   Value build(OpBuilder &b, Location loc, OpKind kind, ArrayRef<Value> operands,
               Operation *attrSource,

@@ -183,14 +183,6 @@ public:
     return getSplat(value);
   }
 
-  DenseElementsAttr getConstantElements(Value value) const override {
-    DenseElementsAttr attr;
-    if (!matchPattern(value, m_Constant(&attr)) ||
-        !isa<FloatType>(attr.getElementType()))
-      return {};
-    return attr;
-  }
-
   Value buildConstantFromAttr(OpBuilder &b, Location loc, DenseElementsAttr attr,
                               SmallVectorImpl<Operation *> &created) const override {
     Operation *op = tosa::ConstOp::create(b, loc, attr.getType(), attr);

@@ -72,12 +72,13 @@ public:
   virtual std::optional<double> getSplatValue(Value value) const = 0;
 
   /// The elements of `value` if it is a float constant (splat or not).
-  virtual DenseElementsAttr getConstantElements(Value value) const = 0;
+  DenseElementsAttr getConstantElements(Value value) const;
 
-  /// Materializes `attr` as a constant of this domain.
+  /// Materializes `attr` as a constant of this domain (default:
+  /// `arith.constant`).
   virtual Value buildConstantFromAttr(OpBuilder &builder, Location loc,
                                       DenseElementsAttr attr,
-                                      SmallVectorImpl<Operation *> &created) const = 0;
+                                      SmallVectorImpl<Operation *> &created) const;
 
   /// Builds `kind` over `operands` (attributes such as an axis come from
   /// `attrSource`, an op of this domain, when given). Returns a null value if
