@@ -11,7 +11,9 @@
 #include "FuseDialect/Transforms/FusionPlanner.h"
 #include "FuseDialect/Transforms/Passes.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/JSON.h"
@@ -220,6 +222,14 @@ struct FuseFormGroupsPass final
     if (!report.empty()) {
       llvm::json::Array fns;
       int64_t before = 0, after = 0, saved = 0, between = 0;
+      int64_t transposes = 0, reshapes = 0;
+      module.walk([&](Operation *op) {
+        if (isa<tosa::TransposeOp, linalg::TransposeOp>(op))
+          ++transposes;
+        if (isa<tosa::ReshapeOp, tensor::ReshapeOp, tensor::ExpandShapeOp,
+                tensor::CollapseShapeOp>(op))
+          ++reshapes;
+      });
       for (const FunctionSummary &f : functions) {
         llvm::json::Array groups;
         int64_t fnSaved = 0;
@@ -251,7 +261,9 @@ struct FuseFormGroupsPass final
           {"totals", llvm::json::Object{{"kernels_before", before},
                                         {"kernels_after", after},
                                         {"intermediate_bytes_saved", saved},
-                                        {"bytes_between_kernels", between}}}};
+                                        {"bytes_between_kernels", between},
+                                        {"transposes", transposes},
+                                        {"reshapes", reshapes}}}};
       if (failed(writeFile(report, [&](llvm::raw_ostream &os) {
             os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root)))
                << "\n";

@@ -4,6 +4,7 @@
 
 #include "FuseDialect/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tosa/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -27,12 +28,17 @@ void mlir::fuse::buildFuseOpsPipeline(OpPassManager &pm,
   // 3. TensorRT-style vertical fusion: BatchNorm scales and shifts into the
   //    conv/matmul weights.
   pm.addNestedPass<func::FuncOp>(createFuseFoldConvAffinePass());
-  // 4. Horizontal fusion: same-input convs/matmuls become one wider op.
+  // 4. Local layout clean-up: transposes move through elementwise ops and
+  //    cancel in inverse pairs; transposes of constants fold (upstream
+  //    tosa-reduce-transposes). Global layout propagation: not yet.
+  if (options.layout)
+    pm.addNestedPass<func::FuncOp>(tosa::createTosaReduceTransposes());
+  // 5. Horizontal fusion: same-input convs/matmuls become one wider op.
   pm.addNestedPass<func::FuncOp>(createFuseHorizontalPass());
-  // 5. Concats become inserts that their producers' kernels do in place.
+  // 6. Concats become inserts that their producers' kernels do in place.
   pm.addNestedPass<func::FuncOp>(createFuseEliminateConcatPass());
   pm.addPass(createFuseAnnotateMappingPass());
-  // 6. Decide the kernels, then form one fuse.group per kernel.
+  // 7. Decide the kernels, then form one fuse.group per kernel.
   if (options.formGroups) {
     FuseFormGroupsPassOptions groupOptions;
     groupOptions.maxGroupSize = options.maxGroupSize;

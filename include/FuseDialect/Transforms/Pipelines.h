@@ -22,6 +22,11 @@ struct FuseOpsOptions : public PassPipelineOptions<FuseOpsOptions> {
       llvm::cl::desc("Only algebraic rules that are exact under IEEE "
                      "arithmetic (no reassociation, no change of NaN/Inf)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> layout{
+      *this, "layout",
+      llvm::cl::desc("Move transposes through elementwise ops and cancel "
+                     "inverse pairs before planning"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> formGroups{
       *this, "form-groups",
       llvm::cl::desc("Plan fusion and form fuse.group kernels"),
@@ -46,9 +51,10 @@ struct FuseOpsOptions : public PassPipelineOptions<FuseOpsOptions> {
 ///   1. annotate mapping types (`--fuse-annotate-mapping`),
 ///   2. algebraic simplification (`--fuse-algebraic-simplify`), then
 ///      annotate again the ops it created,
-///   3. plan and form `fuse.group` kernels (`--fuse-form-groups`).
-/// Layout propagation is appended here when it lands; see
-/// docs/Architecture.md.
+///   3. fold BatchNorm into conv/matmul weights, cancel transposes locally,
+///      merge same-input convs/matmuls, turn concats into in-place inserts,
+///   4. plan and form `fuse.group` kernels (`--fuse-form-groups`).
+/// See docs/Architecture.md for the order and why.
 void buildFuseOpsPipeline(OpPassManager &pm, const FuseOpsOptions &options);
 
 /// Registers `--fuse-ops` with the global pass-pipeline registry.

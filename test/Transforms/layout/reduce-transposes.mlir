@@ -1,0 +1,30 @@
+// Two NCHW conv blocks as an ONNX importer writes them: every conv wrapped in
+// transposes. The layout stage of --fuse-ops moves the transposes through
+// the elementwise ops between the convs (permuting the broadcast constant)
+// and cancels the inverse pairs: 4 transposes -> 2, both at the function
+// boundary, inside the first and last kernels. (Folding those two into the
+// kernels' indexing is not done yet.)
+//
+// RUN: fuse-opt %s --fuse-ops="report=-" -o /dev/null | FileCheck %s --check-prefix=REPORT
+// RUN: fuse-opt %s --fuse-ops="layout=false report=-" -o /dev/null | FileCheck %s --check-prefix=NOLAYOUT
+// RUN: %fuse-diff %s -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
+//
+// REPORT: "transposes": 2
+// NOLAYOUT: "transposes": 4
+// NUM: fuse-diff: OK 1 outputs, 256 values
+func.func @model(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32> {
+  %w = "tosa.const"() <{values = dense<0.1> : tensor<4x3x3x4xf32>}> : () -> tensor<4x3x3x4xf32>
+  %b = "tosa.const"() <{values = dense<0.0> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %bias = "tosa.const"() <{values = dense<[[[[0.1]], [[0.2]], [[0.3]], [[0.4]]]]> : tensor<1x4x1x1xf32>}> : () -> tensor<1x4x1x1xf32>
+  %t0 = tosa.transpose %x {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x4x8x8xf32>) -> tensor<1x8x8x4xf32>
+  %c0 = tosa.conv2d %t0, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x8x8x4xf32>, tensor<4x3x3x4xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x8x4xf32>
+  %t1 = tosa.transpose %c0 {perms = array<i32: 0, 3, 1, 2>} : (tensor<1x8x8x4xf32>) -> tensor<1x4x8x8xf32>
+  %a = tosa.add %t1, %bias : (tensor<1x4x8x8xf32>, tensor<1x4x1x1xf32>) -> tensor<1x4x8x8xf32>
+  %r = tosa.clamp %a {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  %t2 = tosa.transpose %r {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x4x8x8xf32>) -> tensor<1x8x8x4xf32>
+  %c1 = tosa.conv2d %t2, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x8x8x4xf32>, tensor<4x3x3x4xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x8x4xf32>
+  %t3 = tosa.transpose %c1 {perms = array<i32: 0, 3, 1, 2>} : (tensor<1x8x8x4xf32>) -> tensor<1x4x8x8xf32>
+  %y = tosa.add %t3, %x : (tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  return %y : tensor<1x4x8x8xf32>
+}
