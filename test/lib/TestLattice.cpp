@@ -58,8 +58,10 @@ struct TestPrintLatticePass
 
 namespace mlir::fuse::test {
 void registerTestAlgebraicRulesPasses();
+void registerTestFusionCostPass();
 void registerTestPasses() {
   PassRegistration<TestPrintLatticePass>();
   registerTestAlgebraicRulesPasses();
+  registerTestFusionCostPass();
 }
 } // namespace mlir::fuse::test
