@@ -20,6 +20,7 @@
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/TosaToArith/TosaToArith.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Conversion/TosaToSCF/TosaToSCF.h"
 #include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -41,6 +42,7 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
   // 2. TOSA to linalg-on-tensors, arith and tensor; elementwise arith/math on
   //    tensors to linalg.
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
+  funcPm.addPass(createTosaToSCFPass());
   funcPm.addPass(tosa::createTosaToLinalgNamed());
   funcPm.addPass(tosa::createTosaToLinalg());
   // Quantized ops (mul with a shift, rescale) lower through tosa.apply_scale.

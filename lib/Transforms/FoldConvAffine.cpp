@@ -103,7 +103,7 @@ std::optional<FoldableConv> getFoldableConv(Value value) {
   if (!op || !op->hasOneUse())
     return std::nullopt;
   auto resultType = dyn_cast<RankedTensorType>(value.getType());
-  if (!resultType || !resultType.hasStaticShape() ||
+  if (!resultType || !resultType.hasStaticShape() || resultType.getRank() == 0 ||
       !isa<FloatType>(resultType.getElementType()))
     return std::nullopt;
   int64_t channels = resultType.getShape().back();
@@ -141,6 +141,28 @@ std::optional<FoldableConv> getFoldableConv(Value value) {
                         [channels](int64_t i) { return i % channels; }};
   }
   return std::nullopt;
+}
+
+/// The bias as one value per output channel (TOSA allows a single value
+/// broadcast to every channel), and a new bias constant from such values.
+std::optional<SmallVector<double>> getBiasPerChannel(const FoldableConv &conv) {
+  return getChannelConstant(conv.bias, conv.channels);
+}
+
+DenseElementsAttr makeBias(const FoldableConv &conv, ArrayRef<double> values) {
+  auto type = RankedTensorType::get(
+      {conv.channels},
+      cast<ShapedType>(conv.bias.getType()).getElementType());
+  auto floatType = cast<FloatType>(type.getElementType());
+  SmallVector<APFloat> out;
+  for (double v : values) {
+    APFloat r(v);
+    bool losesInfo;
+    r.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+              &losesInfo);
+    out.push_back(r);
+  }
+  return DenseElementsAttr::get(type, out);
 }
 
 /// Rebuilds the conv with new weights and bias (same operands otherwise).
@@ -182,11 +204,14 @@ struct FoldScale : OpRewritePattern<tosa::MulOp> {
             return v * (*scale)[conv->channelOfWeight(i)];
           });
       DenseElementsAttr b;
-      if (conv->bias)
-        b = mapElements(getFloatConstant(conv->bias),
-                        [&](int64_t i, double v) {
-                          return v * (*scale)[i % conv->channels];
-                        });
+      if (conv->bias) {
+        std::optional<SmallVector<double>> bias = getBiasPerChannel(*conv);
+        if (!bias)
+          continue;
+        for (auto [i, v] : llvm::enumerate(*bias))
+          v *= (*scale)[i];
+        b = makeBias(*conv, *bias);
+      }
       replaceConv(rewriter, mul, *conv, w, b);
       return success();
     }
@@ -207,11 +232,13 @@ struct FoldShift : OpRewritePattern<OpTy> {
         getChannelConstant(op.getInput2(), conv->channels);
     if (!shift)
       return rewriter.notifyMatchFailure(op, "not a per-channel constant");
-    DenseElementsAttr b = mapElements(
-        getFloatConstant(conv->bias), [&](int64_t i, double v) {
-          return v + Sign * (*shift)[i % conv->channels];
-        });
-    replaceConv(rewriter, op, *conv, DenseElementsAttr(), b);
+    std::optional<SmallVector<double>> bias = getBiasPerChannel(*conv);
+    if (!bias)
+      return rewriter.notifyMatchFailure(op, "bias is not per channel");
+    for (auto [i, v] : llvm::enumerate(*bias))
+      v += Sign * (*shift)[i];
+    replaceConv(rewriter, op, *conv, DenseElementsAttr(),
+                makeBias(*conv, *bias));
     return success();
   }
 };

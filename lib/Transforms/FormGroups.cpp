@@ -203,7 +203,9 @@ struct FuseFormGroupsPass final
     options.profile = overrides ? &*overrides : nullptr;
 
     SmallVector<FunctionSummary> functions;
-    for (auto func : module.getOps<func::FuncOp>()) {
+    SmallVector<func::FuncOp> funcs;
+    module.walk([&](func::FuncOp func) { funcs.push_back(func); });
+    for (func::FuncOp func : funcs) {
       if (func.isExternal())
         continue;
       FusionPlan plan = planFusion(func, options);

@@ -113,7 +113,8 @@ std::optional<std::string> convKey(tosa::Conv2DOp conv) {
   std::string key;
   llvm::raw_string_ostream os(key);
   os << conv->getPropertiesAsAttribute() << w.getDimSize(1) << "x"
-     << w.getDimSize(2) << "x" << w.getDimSize(3) << w.getElementType();
+     << w.getDimSize(2) << "x" << w.getDimSize(3) << w.getElementType()
+     << bias.getElementType() << result.getElementType();
   return key;
 }
 
@@ -127,7 +128,8 @@ std::optional<std::string> matmulKey(tosa::MatMulOp matmul) {
   std::string key;
   llvm::raw_string_ostream os(key);
   os << "matmul" << b.getDimSize(0) << "x" << b.getDimSize(1)
-     << b.getElementType();
+     << b.getElementType()
+     << cast<ShapedType>(matmul.getType()).getElementType();
   return key;
 }
 

@@ -37,6 +37,8 @@ void mlir::fuse::buildFuseOpsPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createFuseHorizontalPass());
   // 6. Concats become inserts that their producers' kernels do in place.
   pm.addNestedPass<func::FuncOp>(createFuseEliminateConcatPass());
+  // The patterns above create shape constants and destinations per use.
+  pm.addPass(createCSEPass());
   pm.addPass(createFuseAnnotateMappingPass());
   // 7. Decide the kernels, then form one fuse.group per kernel.
   if (options.formGroups) {

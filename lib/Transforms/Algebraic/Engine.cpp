@@ -27,6 +27,7 @@
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Debug.h"
@@ -46,6 +47,10 @@ namespace {
 /// What a left-hand side bound while matching.
 struct Bindings {
   SmallVector<std::pair<StringRef, Value>, 4> vars;
+  /// The ops defining the bound variables (null for block arguments),
+  /// recorded when matching so that overlap checks never touch a value
+  /// whose op an earlier rewrite of the round erased.
+  SmallVector<Operation *, 4> varDefs;
   SmallVector<std::pair<StringRef, Operation *>, 2> labels;
   /// Matched ops in pre-order (the root first); may repeat an op.
   SmallVector<Operation *, 6> ops;
@@ -94,6 +99,7 @@ public:
       if (Value bound = b.lookupVar(node.name))
         return areEquivalent(bound, value);
       b.vars.push_back({node.name, value});
+      b.varDefs.push_back(value.getDefiningOp());
       return true;
     }
     case TermNode::Kind::ConstVar: {
@@ -108,6 +114,7 @@ public:
         return x && x == domain.getSplatValue(value);
       }
       b.vars.push_back({node.name, value});
+      b.varDefs.push_back(value.getDefiningOp());
       return true;
     }
     case TermNode::Kind::Literal: {
@@ -527,8 +534,8 @@ bool overlaps(const Candidate &c, const llvm::DenseSet<Operation *> &touched) {
   for (Operation *op : c.bindings.ops)
     if (touched.contains(op))
       return true;
-  for (auto &[name, value] : c.bindings.vars)
-    if (Operation *def = value.getDefiningOp(); def && touched.contains(def))
+  for (Operation *def : c.bindings.varDefs)
+    if (def && touched.contains(def))
       return true;
   return false;
 }
@@ -588,6 +595,23 @@ void eraseDeadConstants(Operation *scope) {
     op->erase();
 }
 
+/// Erases side-effect-free ops without users, to a fixpoint.
+void eraseDeadOps(Operation *scope) {
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    SmallVector<Operation *> dead;
+    scope->walk([&](Operation *op) {
+      if (op != scope && isOpTriviallyDead(op))
+        dead.push_back(op);
+    });
+    for (Operation *op : dead) {
+      op->erase();
+      changed = true;
+    }
+  }
+}
+
 /// Replaces elementwise ops all of whose operands are constants by
 /// constants, to a fixpoint (chains fold in one walk, in program order).
 int64_t foldConstantOps(Operation *scope) {
@@ -632,6 +656,8 @@ mlir::fuse::simplifyAlgebraically(Operation *scope,
                                   const AlgebraicSimplifyOptions &options) {
   AlgebraicSimplifyStats stats;
   RuleIndex index(options);
+  // Dead ops would count as users and hide profitable rewrites.
+  eraseDeadOps(scope);
   if (options.onlyRules.empty())
     stats.folded = foldConstantOps(scope);
   for (unsigned round = 0; round < options.maxIterations; ++round) {

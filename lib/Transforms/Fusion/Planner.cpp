@@ -26,6 +26,7 @@
 #include "FuseDialect/Transforms/Fusion/OpTraits.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Debug.h"
@@ -126,7 +127,8 @@ public:
     for (Operation &op : block)
       if (!types.count(&op) && !op.hasTrait<OpTrait::ConstantLike>() &&
           !op.hasTrait<OpTrait::IsTerminator>() && op.getNumResults() > 0 &&
-          !isa<GroupOp>(op) && llvm::any_of(op.getResultTypes(), [](Type t) {
+          !isa<GroupOp, tensor::EmptyOp>(op) &&
+          llvm::any_of(op.getResultTypes(), [](Type t) {
             return isa<TensorType>(t);
           }))
         plan.ungrouped.push_back(&op);
@@ -303,6 +305,11 @@ private:
     }
     if (after.empty())
       return true;
+    // Forming the group moves these ops below it; only side-effect-free ops
+    // may move (anything else would reorder side effects).
+    for (Operation *op : after)
+      if (!isMemoryEffectFree(op))
+        return false;
     // ... and backward from the members.
     llvm::DenseSet<Operation *> before;
     work.assign(members.begin(), members.end());
