@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
@@ -29,6 +30,20 @@ namespace mlir::fuse {
 
 using namespace mlir;
 using namespace mlir::fuse;
+
+// Tool-level spellings of the report and picture options, so that
+// `fuse-opt --fuse-ops --fuse-report=plan.json --fuse-dot=plan.dot` works;
+// the pass options of the same name take precedence.
+static llvm::cl::opt<std::string>
+    clFuseReport("fuse-report",
+                 llvm::cl::desc("Write the fusion plan report (JSON) of "
+                                "--fuse-form-groups / --fuse-ops to this file"),
+                 llvm::cl::init(""));
+static llvm::cl::opt<std::string>
+    clFuseDot("fuse-dot",
+              llvm::cl::desc("Write a Graphviz picture of the fusion plan of "
+                             "--fuse-form-groups / --fuse-ops to this file"),
+              llvm::cl::init(""));
 
 namespace {
 
@@ -221,7 +236,9 @@ struct FuseFormGroupsPass final
       functions.push_back(std::move(summary));
     }
 
-    if (!report.empty()) {
+    std::string reportPath = report.empty() ? clFuseReport.getValue() : report;
+    std::string dotPath = dot.empty() ? clFuseDot.getValue() : dot;
+    if (!reportPath.empty()) {
       llvm::json::Array fns;
       int64_t before = 0, after = 0, saved = 0, between = 0;
       int64_t transposes = 0, reshapes = 0;
@@ -266,14 +283,14 @@ struct FuseFormGroupsPass final
                                         {"bytes_between_kernels", between},
                                         {"transposes", transposes},
                                         {"reshapes", reshapes}}}};
-      if (failed(writeFile(report, [&](llvm::raw_ostream &os) {
+      if (failed(writeFile(reportPath, [&](llvm::raw_ostream &os) {
             os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root)))
                << "\n";
           }, module)))
         return signalPassFailure();
     }
-    if (!dot.empty() &&
-        failed(writeFile(dot, [&](llvm::raw_ostream &os) {
+    if (!dotPath.empty() &&
+        failed(writeFile(dotPath, [&](llvm::raw_ostream &os) {
           writeDot(functions, os);
         }, module)))
       return signalPassFailure();

@@ -119,3 +119,26 @@ func.func @matmul_epilogue(%x: tensor<1x8x16xf32>, %res: tensor<1x8x16xf32>) -> 
   %4 = tosa.matmul %3, %w, %zp, %zp : (tensor<1x8x16xf32>, tensor<1x16x16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x16xf32>
   return %4 : tensor<1x8x16xf32>
 }
+
+// -----
+
+// The tool-level flags write the report and the picture.
+// RUN: fuse-opt %s -split-input-file -allow-unregistered-dialect --fuse-ops --fuse-report=%t.json --fuse-dot=%t.dot -o /dev/null
+// RUN: FileCheck %s --check-prefix=JSON < %t.json
+// RUN: FileCheck %s --check-prefix=DOT < %t.dot
+// JSON: "functions": [
+// JSON: "mapping": "many_to_many"
+// JSON: "root": "tosa.matmul"
+// JSON: "kernels_after": 1
+// JSON: "totals": {
+// DOT: digraph fusion {
+// DOT: subgraph cluster_
+// DOT: label="group {{[0-9]+}} (many_to_many)"; style=filled; fillcolor="#f6cfcf";
+// DOT: [label="tosa.matmul"];
+func.func @report_flags(%x: tensor<1x4x8xf32>) -> tensor<1x4x8xf32> {
+  %w = "tosa.const"() <{values = dense<0.1> : tensor<1x8x8xf32>}> : () -> tensor<1x8x8xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.matmul %x, %w, %zp, %zp : (tensor<1x4x8xf32>, tensor<1x8x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x8xf32>
+  %1 = tosa.tanh %0 : (tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
+  return %1 : tensor<1x4x8xf32>
+}
