@@ -211,8 +211,8 @@ static std::optional<MappingType> classifyKnownOp(Operation *op) {
       // One-to-many: an input element may feed several output elements
       // (tiling repeats the input; gathers may repeat indices; nearest
       // resize replicates pixels).
-      .Case<tosa::TileOp, tosa::GatherOp, tensor::GatherOp,
-            tensor::SplatOp>([](Operation *) { return MT::OneToMany; })
+      .Case<tosa::TileOp, tosa::GatherOp, tensor::GatherOp>(
+          [](Operation *) { return MT::OneToMany; })
       // Bilinear resize blends four input pixels into each output pixel,
       // and each input pixel feeds several outputs.
       .Case([](tosa::ResizeOp resize) {

@@ -23,6 +23,26 @@ void FuseDialect::registerOps() {
 // GroupOp
 //===----------------------------------------------------------------------===//
 
+/// `(type, ...)`, possibly empty: a group whose results are all dead still
+/// round-trips.
+static ParseResult parseGroupResultTypes(OpAsmParser &parser,
+                                         SmallVectorImpl<Type> &types) {
+  if (parser.parseLParen())
+    return failure();
+  if (succeeded(parser.parseOptionalRParen()))
+    return success();
+  if (parser.parseTypeList(types) || parser.parseRParen())
+    return failure();
+  return success();
+}
+
+static void printGroupResultTypes(OpAsmPrinter &printer, Operation *,
+                                  TypeRange types) {
+  printer << "(";
+  llvm::interleaveComma(types, printer);
+  printer << ")";
+}
+
 GroupOp GroupOp::createWithEmptyBody(OpBuilder &builder, Location loc,
                                      TypeRange resultTypes, ValueRange inputs) {
   auto group = GroupOp::create(builder, loc, resultTypes, inputs,

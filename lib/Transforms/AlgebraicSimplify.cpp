@@ -44,8 +44,14 @@ struct FuseAlgebraicSimplifyPass final
       }
     }
 
-    algebra::OpCost before = computeAlgebraicCost(getOperation());
+    algebra::OpCost before;
+    if (report)
+      before = computeAlgebraicCost(getOperation());
     AlgebraicSimplifyStats stats = simplifyAlgebraically(getOperation(), options);
+    if (stats.hitIterationLimit)
+      getOperation()->emitWarning()
+          << "algebraic simplification stopped after " << maxIterations
+          << " rounds; raise max-iterations to apply the remaining rewrites";
     numAssociative += stats.fired[0];
     numDistributive += stats.fired[1];
     numCommutative += stats.fired[2];

@@ -231,7 +231,10 @@ struct FuseFormGroupsPass final
       summary.ungrouped = plan.ungrouped.size();
       summary.opsBefore += summary.ungrouped;
       numOpsGrouped += summary.opsBefore - summary.ungrouped;
-      summary.groups = materializeFusionPlan(func, plan);
+      FailureOr<SmallVector<GroupOp>> groups = materializeFusionPlan(func, plan);
+      if (failed(groups))
+        return signalPassFailure();
+      summary.groups = std::move(*groups);
       numGroups += summary.groups.size();
       functions.push_back(std::move(summary));
     }

@@ -14,10 +14,12 @@ using namespace mlir::fuse;
 
 void mlir::fuse::buildFuseOpsPipeline(OpPassManager &pm,
                                       const FuseOpsOptions &options) {
+  // 0. Fold what upstream folders fold, so that no rule or pattern below
+  //    meets a foldable op it would only see on a second run.
+  pm.addPass(createCanonicalizerPass());
   // 1. Classify every op by mapping type; every later stage reads it.
   pm.addPass(createFuseAnnotateMappingPass());
-  // 2. Cut compute with the algebraic rules, per function, then classify
-  //    what the rewrites created.
+  // 2. Cut compute with the algebraic rules, per function.
   if (options.simplify) {
     FuseAlgebraicSimplifyPassOptions simplifyOptions;
     simplifyOptions.strict = options.strict;
@@ -37,7 +39,9 @@ void mlir::fuse::buildFuseOpsPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createFuseHorizontalPass());
   // 6. Concats become inserts that their producers' kernels do in place.
   pm.addNestedPass<func::FuncOp>(createFuseEliminateConcatPass());
-  // The patterns above create shape constants and destinations per use.
+  // The stages above expose folds (cancelled transposes) and create shape
+  // constants and destinations per use.
+  pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createFuseAnnotateMappingPass());
   // 7. Decide the kernels, then form one fuse.group per kernel.
@@ -48,6 +52,10 @@ void mlir::fuse::buildFuseOpsPipeline(OpPassManager &pm,
     groupOptions.report = options.report;
     groupOptions.dot = options.dot;
     pm.addPass(createFuseFormGroupsPass(groupOptions));
+    // Group bodies in canonical form: constants first, no duplicates. With
+    // this, running --fuse-ops again changes nothing.
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
   }
 }
 

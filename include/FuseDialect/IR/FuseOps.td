@@ -11,7 +11,7 @@ include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def Fuse_GroupOp : Fuse_Op<"group", [
-    IsolatedFromAbove, Pure,
+    IsolatedFromAbove, RecursiveMemoryEffects, RecursivelySpeculatable,
     SingleBlockImplicitTerminator<"YieldOp">]> {
   let summary = "A set of ops that becomes exactly one kernel";
   let description = [{
@@ -29,8 +29,10 @@ def Fuse_GroupOp : Fuse_Op<"group", [
       outside needs. Intermediates that are not yielded never reach memory.
     * **No side effects.** Every operation in the body must be free of memory
       effects (tensor semantics: TOSA, linalg on tensors, tensor, arith,
-      math). The group is therefore `Pure`: unused groups are erased and
-      groups may be reordered within the dependences of their operands.
+      math). The group's effects and speculatability are those of its body
+      (`RecursiveMemoryEffects`, `RecursivelySpeculatable`): unused groups are
+      erased, and a group is hoisted out of a guard only if every op in it
+      may be speculated.
     * **Flat.** Groups do not nest: one group is one kernel.
     * `mapping`, when present, is the fused mapping type of the body
       according to the DNNFusion lattice (see `#fuse.mapping`).
@@ -55,7 +57,7 @@ def Fuse_GroupOp : Fuse_Op<"group", [
 
   let assemblyFormat = [{
     (`ins` `(` $inputs^ `:` type($inputs) `)`)?
-    `->` `(` type($results) `)` attr-dict-with-keyword $body
+    `->` custom<GroupResultTypes>(type($results)) attr-dict-with-keyword $body
   }];
 
   let extraClassDeclaration = [{

@@ -37,6 +37,8 @@ struct AlgebraicSimplifyStats {
   int64_t bytesSaved = 0;
   /// Elementwise ops over constants folded to constants.
   int64_t folded = 0;
+  /// The driver stopped at `maxIterations` with rewrites possibly left.
+  bool hitIterationLimit = false;
   llvm::StringMap<int64_t> firedPerRule;
 
   int64_t totalFired() const { return fired[0] + fired[1] + fired[2]; }

@@ -1,10 +1,12 @@
 //===- FusionPlanner.h - Decide fuse.groups, then form them -----*- C++ -*-===//
 //
-// The planner follows DNNFusion: seeds are One-to-One ops with the smallest
-// results; a group grows through its consumers, then its producers; each step
-// asks the mapping-type lattice (FuseDialect/IR/MappingType.h) and, for the
-// uncertain cells, the `FusionCostModel`. Groups stay convex (no path leaves
-// and re-enters a group), are capped in size and may have several outputs.
+// The planner follows DNNFusion, anchors first: every Many-to-Many op takes
+// its epilogue, then DNNFusion's seeds (One-to-One ops, smallest results
+// first) grow through consumers, then producers. Each step asks the
+// mapping-type lattice (FuseDialect/IR/MappingType.h) and, for the uncertain
+// cells, the `FusionCostModel`. Groups stay convex (no path leaves and
+// re-enters a group, region captures included), are capped in size and may
+// have several outputs.
 //
 // The plan is decided in the C++ structures below and only then materialized
 // as `fuse.group` ops: every planned op ends up in exactly one group.
@@ -36,6 +38,10 @@ struct FusionEdge {
   MappingType consumerType = MappingType::OneToOne;
   /// What the lattice says about (producerType, consumerType).
   FusionProfitability lattice = FusionProfitability::Maybe;
+  /// Flops per element of `value` over everything the producing group
+  /// computes it from; negative when unknown (the producer op's own flops
+  /// are used then).
+  double producerFlopsPerElement = -1;
   /// A row reduction and a contraction already in the producer's group, if
   /// any (row-wise kernels can take more reductions over the same rows).
   Operation *groupReduction = nullptr;
@@ -133,10 +139,11 @@ struct FusionPlan {
 FusionPlan planFusion(func::FuncOp func, const FusionPlannerOptions &options);
 
 /// Replaces every planned group by a `fuse.group` (constants are cloned into
-/// the groups that use them) and restores a topological order. Returns the
-/// groups created, in plan order.
-SmallVector<GroupOp> materializeFusionPlan(func::FuncOp func,
-                                           const FusionPlan &plan);
+/// the groups that use them) and restores a topological order that keeps
+/// side effects in order. Returns the groups created, in plan order, or
+/// failure (with a diagnostic) if the plan had a cycle between kernels.
+FailureOr<SmallVector<GroupOp>> materializeFusionPlan(func::FuncOp func,
+                                                      const FusionPlan &plan);
 
 /// Bytes of intermediates that a group keeps out of memory: values produced
 /// and consumed inside it and not yielded, counted once each.

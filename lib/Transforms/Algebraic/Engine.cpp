@@ -89,8 +89,14 @@ bool areEquivalent(Value a, Value b, unsigned depth = 4) {
 
 class Matcher {
 public:
-  Matcher(const AlgebraDomain &domain, const algebra::Pattern &pattern)
-      : domain(domain), pattern(pattern) {}
+  /// `allowDense`: constant variables may bind non-splat constants. Only
+  /// sound when the rule is made of elementwise ops and reductions, where a
+  /// constant keeps its position relative to the indices (a reduction
+  /// changing that position changes the result type, which the rewrite
+  /// checks); a matmul would move it from the summed axis to the output.
+  Matcher(const AlgebraDomain &domain, const algebra::Pattern &pattern,
+          bool allowDense)
+      : domain(domain), pattern(pattern), allowDense(allowDense) {}
 
   bool match(unsigned nodeIdx, Value value, Bindings &b) const {
     const TermNode &node = pattern.nodes[nodeIdx];
@@ -156,7 +162,7 @@ public:
 private:
   bool isConstant(Value value) const {
     return domain.getSplatValue(value) ||
-           static_cast<bool>(domain.getConstantElements(value));
+           (allowDense && static_cast<bool>(domain.getConstantElements(value)));
   }
 
   bool isPositiveConstant(Value value) const {
@@ -180,7 +186,19 @@ private:
 
   const AlgebraDomain &domain;
   const algebra::Pattern &pattern;
+  bool allowDense;
 };
+
+/// Whether every operator of `rule` is elementwise or a reduction.
+bool isIndexAligned(const Rule &rule) {
+  for (const algebra::Pattern *p : {&rule.lhs, &rule.rhs})
+    for (const TermNode &node : p->nodes)
+      if (node.kind == TermNode::Kind::Op && !isElementwise(node.op) &&
+          node.op != OpKind::ReduceSum && node.op != OpKind::ReduceProd &&
+          node.op != OpKind::ReduceMax && node.op != OpKind::ReduceMin)
+        return false;
+  return true;
+}
 
 //===----------------------------------------------------------------------===//
 // Building right-hand sides
@@ -437,7 +455,7 @@ void collectMatchesAt(Operation *op, const RuleIndex &index,
       if (!rootTypeFits(*rule, op))
         continue;
       Bindings bindings;
-      if (!Matcher(*domain, rule->lhs)
+      if (!Matcher(*domain, rule->lhs, isIndexAligned(*rule))
                .match(rule->lhs.root, op->getResult(0), bindings))
         continue;
       out.push_back(Candidate{rule, domain, op, std::move(bindings)});
@@ -656,11 +674,12 @@ mlir::fuse::simplifyAlgebraically(Operation *scope,
                                   const AlgebraicSimplifyOptions &options) {
   AlgebraicSimplifyStats stats;
   RuleIndex index(options);
+  unsigned rounds = 0;
   // Dead ops would count as users and hide profitable rewrites.
   eraseDeadOps(scope);
   if (options.onlyRules.empty())
     stats.folded = foldConstantOps(scope);
-  for (unsigned round = 0; round < options.maxIterations; ++round) {
+  for (unsigned round = 0; round < options.maxIterations; ++round, ++rounds) {
     std::vector<Candidate> candidates;
     scope->walk([&](Operation *op) {
       if (op != scope)
@@ -696,6 +715,7 @@ mlir::fuse::simplifyAlgebraically(Operation *scope,
   }
   if (stats.totalFired())
     eraseDeadConstants(scope);
+  stats.hitIterationLimit = !options.ignoreCost && rounds == options.maxIterations;
   return stats;
 }
 

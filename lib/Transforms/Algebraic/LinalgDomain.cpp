@@ -67,7 +67,8 @@ public:
   SmallVector<OpKind, 2> getKinds(Operation *op) const override {
     auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
     if (!linalgOp || !linalgOp.hasPureTensorSemantics() ||
-        op->getNumResults() != 1)
+        op->getNumResults() != 1 ||
+        !cast<ShapedType>(op->getResult(0).getType()).hasStaticShape())
       return {};
     if (std::optional<OpKind> kind = getNamedKind(op))
       return {*kind};

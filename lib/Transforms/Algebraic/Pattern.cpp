@@ -95,10 +95,11 @@ std::optional<double> mlir::fuse::algebra::evaluate(OpKind kind,
     return x[0] * x[1];
   case OpKind::Div:
     return x[0] / x[1];
+  // NaN-propagating, like tosa.maximum (PROPAGATE) and arith.maximumf.
   case OpKind::Max:
-    return std::fmax(x[0], x[1]);
+    return std::isnan(x[0]) || std::isnan(x[1]) ? NAN : std::fmax(x[0], x[1]);
   case OpKind::Min:
-    return std::fmin(x[0], x[1]);
+    return std::isnan(x[0]) || std::isnan(x[1]) ? NAN : std::fmin(x[0], x[1]);
   case OpKind::Pow:
     return std::pow(x[0], x[1]);
   case OpKind::Neg:

@@ -39,6 +39,13 @@ bool isZero(Value value) {
   return v && *v == 0.0;
 }
 
+/// Max/min-like ops are instances only with NaN propagation (TOSA's
+/// default), the semantics the rules and the builders assume.
+bool propagatesNaN(Operation *op) {
+  auto mode = op->getAttrOfType<tosa::NanPropagationModeAttr>("nan_mode");
+  return !mode || mode.getValue() == tosa::NanPropagationMode::PROPAGATE;
+}
+
 RankedTensorType withShape(RankedTensorType type, ArrayRef<int64_t> shape) {
   return RankedTensorType::get(shape, type.getElementType());
 }
@@ -126,11 +133,11 @@ public:
       return std::nullopt;
     }
     case OpKind::Max:
-      if (auto max = dyn_cast<tosa::MaximumOp>(op))
+      if (auto max = dyn_cast<tosa::MaximumOp>(op); max && propagatesNaN(op))
         return two(max.getInput1(), max.getInput2());
       return std::nullopt;
     case OpKind::Min:
-      if (auto min = dyn_cast<tosa::MinimumOp>(op))
+      if (auto min = dyn_cast<tosa::MinimumOp>(op); min && propagatesNaN(op))
         return two(min.getInput1(), min.getInput2());
       return std::nullopt;
     case OpKind::Pow:
@@ -167,7 +174,8 @@ public:
       break;
     }
     // Single-input ops whose first operand is the data.
-    if (op->getNumOperands() == 0 || !isUnaryInstance(op, kind))
+    if (op->getNumOperands() == 0 || !isUnaryInstance(op, kind) ||
+        !propagatesNaN(op))
       return std::nullopt;
     return one(op->getOperand(0));
   }

@@ -90,7 +90,9 @@ FusionVerdict FusionCostModel::evaluate(const FusionEdge &edge) const {
   verdict.benefit = 2.0 * bytes + target.launchBytes;
 
   double reuse = getReadsPerElement(edge.consumer, edge.value);
-  double flops = getFlopsPerResultElement(edge.producer);
+  double flops = edge.producerFlopsPerElement >= 0
+                     ? edge.producerFlopsPerElement
+                     : getFlopsPerResultElement(edge.producer);
   bool keptOnChip = false;
   // A row-wise kernel computes a reduction once per row and reuses it for the
   // broadcast that consumes it along the same rows.

@@ -3,8 +3,10 @@
 // Each planned group becomes one `fuse.group` placed at its last member: its
 // inputs are the values its members read from outside (constants are cloned
 // into the body instead), its results the member values used outside. Uses
-// that came before the group are then fixed by one topological sort of the
-// block, which convexity guarantees exists.
+// that came before the group are then fixed by one stable topological
+// schedule of the block that keeps ops with side effects in their original
+// order; the planner guarantees one exists (groups are convex with every
+// other group contracted, and only side-effect-free ops need to move).
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,10 +14,13 @@
 #include "FuseDialect/Transforms/Fusion/OpTraits.h"
 #include "FuseDialect/Transforms/FusionPlanner.h"
 
-#include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
+
+#include <queue>
 
 using namespace mlir;
 using namespace mlir::fuse;
@@ -95,19 +100,83 @@ static GroupOp materializeGroup(Block &block, const PlannedGroup &planned) {
   return group;
 }
 
-SmallVector<GroupOp> mlir::fuse::materializeFusionPlan(func::FuncOp func,
-                                                       const FusionPlan &plan) {
+/// Reorders `block` (its terminator stays last) so that every op comes after
+/// what it reads, keeping the original order wherever possible and always
+/// among ops with side effects. Fails, changing nothing, on a cycle.
+static LogicalResult scheduleStably(Block &block) {
+  SmallVector<Operation *> ops;
+  for (Operation &op : block.without_terminator())
+    ops.push_back(&op);
+  DenseMap<Operation *, unsigned> position;
+  for (auto [i, op] : llvm::enumerate(ops))
+    position[op] = i;
+  SmallVector<SmallVector<unsigned>> successors(ops.size());
+  SmallVector<unsigned> pending(ops.size(), 0);
+  auto addEdge = [&](unsigned from, unsigned to) {
+    successors[from].push_back(to);
+    ++pending[to];
+  };
+  std::optional<unsigned> lastEffect;
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    SmallVector<Value> reads(op->getOperands());
+    llvm::SetVector<Value> above;
+    getUsedValuesDefinedAbove(op->getRegions(), above);
+    reads.append(above.begin(), above.end());
+    llvm::SmallDenseSet<unsigned> deps;
+    for (Value v : reads)
+      if (Operation *def = v.getDefiningOp())
+        if (Operation *ancestor = block.findAncestorOpInBlock(*def);
+            ancestor && ancestor != op && position.count(ancestor))
+          deps.insert(position[ancestor]);
+    if (!isMemoryEffectFree(op)) {
+      if (lastEffect)
+        deps.insert(*lastEffect);
+      lastEffect = i;
+    }
+    for (unsigned d : deps)
+      addEdge(d, i);
+  }
+  // Kahn's algorithm, earliest original position first.
+  std::priority_queue<unsigned, std::vector<unsigned>, std::greater<unsigned>>
+      ready;
+  for (unsigned i = 0; i < ops.size(); ++i)
+    if (pending[i] == 0)
+      ready.push(i);
+  SmallVector<Operation *> schedule;
+  while (!ready.empty()) {
+    unsigned i = ready.top();
+    ready.pop();
+    schedule.push_back(ops[i]);
+    for (unsigned s : successors[i])
+      if (--pending[s] == 0)
+        ready.push(s);
+  }
+  if (schedule.size() != ops.size())
+    return failure();
+  Operation *terminator = block.mightHaveTerminator() ? block.getTerminator()
+                                                     : nullptr;
+  for (Operation *op : schedule) {
+    if (terminator)
+      op->moveBefore(terminator);
+    else
+      op->moveBefore(&block, block.end());
+  }
+  return success();
+}
+
+FailureOr<SmallVector<GroupOp>>
+mlir::fuse::materializeFusionPlan(func::FuncOp func, const FusionPlan &plan) {
   SmallVector<GroupOp> groups;
   if (plan.groups.empty())
     return groups;
   Block &block = func.getBody().front();
   for (const PlannedGroup &planned : plan.groups)
     groups.push_back(materializeGroup(block, planned));
-  // Members' results used before the group's position: reorder. Convex
-  // groups keep the graph acyclic, so a topological order exists.
-  bool sorted = sortTopologically(&block);
-  (void)sorted;
-  assert(sorted && "fusion plan created a cycle");
+  // Members' results used before the group's position: reorder.
+  if (failed(scheduleStably(block)))
+    return func.emitError()
+           << "fusion plan has a cycle between kernels (planner bug); "
+              "the function is left in an invalid state";
   // Constants that only fed grouped ops are dead now.
   SmallVector<Operation *> dead;
   for (Operation &op : block)

@@ -109,7 +109,8 @@ double mlir::fuse::getReadsPerElement(Operation *consumer, Value value) {
     if (value == conv.getInput())
       return double(w.getDimSize(0) * w.getDimSize(1) * w.getDimSize(3)) /
              double(stride[0] * stride[1]);
-    return double(resultElements) / double(w.getNumElements());
+    // Each weight element [kh, kw, c, m] is used once per output pixel.
+    return double(resultElements) / double(w.getDimSize(2) * w.getDimSize(3));
   }
   if (getRowReduction(consumer))
     return 1.0;

@@ -27,6 +27,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Debug.h"
@@ -63,10 +64,9 @@ public:
       order[&op] = position++;
       if (isa<GroupOp>(op) || !hasStaticTensorTypes(&op))
         continue;
-      std::optional<MappingType> type = getAnnotatedMappingType(&op);
-      if (!type)
-        type = classifyMappingType(&op);
-      if (type)
+      // Classify afresh: an annotation may be stale if a pass changed the op
+      // after `--fuse-annotate-mapping` (annotations are for display).
+      if (std::optional<MappingType> type = classifyMappingType(&op))
         types[&op] = *type;
     }
   }
@@ -234,6 +234,10 @@ private:
       edge.consumerType = group.type;
     }
     edge.lattice = classifyFusion(edge.producerType, edge.consumerType);
+    // Recomputing the value means recomputing everything it depends on in
+    // the producing group.
+    if (asConsumer)
+      edge.producerFlopsPerElement = getSliceFlopsPerElement(group, edge.value);
     edge.groupReduction = group.reduction;
     edge.groupContraction = group.contraction;
     if (!asConsumer) {
@@ -242,6 +246,25 @@ private:
       edge.groupContraction = nullptr;
     }
     return edge;
+  }
+
+  /// Flops per element of `value` summed over the group members it depends
+  /// on (each member's flops scaled to `value`'s element count).
+  static double getSliceFlopsPerElement(const GroupState &group, Value value) {
+    double elements = std::max<int64_t>(1, getNumElements(value.getType()));
+    double flops = 0;
+    llvm::SmallPtrSet<Operation *, 16> seen;
+    SmallVector<Value> work{value};
+    while (!work.empty()) {
+      Operation *op = work.pop_back_val().getDefiningOp();
+      if (!op || !group.ops.contains(op) || !seen.insert(op).second)
+        continue;
+      double opElements =
+          std::max<int64_t>(1, getNumElements(op->getResult(0).getType()));
+      flops += getFlopsPerResultElement(op) * opElements / elements;
+      work.append(op->operand_begin(), op->operand_end());
+    }
+    return flops;
   }
 
   bool tryAdd(unsigned id, Operation *candidate, bool asConsumer) {
@@ -280,51 +303,81 @@ private:
     return true;
   }
 
-  /// Whether the group plus `candidate` has no path that leaves it and comes
-  /// back: no outside op both depends on a member and is depended on.
+  /// The values `op` reads: its operands and what its regions capture.
+  static SmallVector<Value> getReadValues(Operation *op) {
+    SmallVector<Value> values(op->getOperands());
+    llvm::SetVector<Value> above;
+    getUsedValuesDefinedAbove(op->getRegions(), above);
+    values.append(above.begin(), above.end());
+    return values;
+  }
+
+  /// Whether the group plus `candidate` keeps the kernels acyclic: no path
+  /// leaves the group and comes back, either through plain ops or through
+  /// another group (each group becomes one op, so reaching any member of a
+  /// group reaches all of it). Also refuses when an op with side effects
+  /// would have to move below the group.
   bool staysConvex(unsigned id, Operation *candidate) {
     llvm::SmallPtrSet<Operation *, 16> members(groups[id].ops.begin(),
                                                 groups[id].ops.end());
     members.insert(candidate);
-    unsigned lo = ~0u, hi = 0;
-    for (Operation *op : members) {
-      lo = std::min(lo, order[op]);
+    unsigned hi = 0;
+    for (Operation *op : members)
       hi = std::max(hi, order[op]);
-    }
-    // Outside ops reachable forward from the members (within [lo, hi]).
+    // Reaching a member of another group reaches the whole group.
+    auto visit = [&](Operation *op, llvm::DenseSet<Operation *> &seen,
+                     SmallVectorImpl<Operation *> &work) {
+      if (!op || members.contains(op) || !seen.insert(op).second)
+        return;
+      work.push_back(op);
+      auto it = groupOf.find(op);
+      if (it == groupOf.end() || it->second == id)
+        return;
+      for (Operation *m : groups[it->second].ops)
+        if (seen.insert(m).second)
+          work.push_back(m);
+    };
+    // Everything that depends on the members.
     llvm::DenseSet<Operation *> after;
-    SmallVector<Operation *> work(members.begin(), members.end());
+    SmallVector<Operation *> work;
+    for (Operation *op : members)
+      for (Operation *user : op->getUsers())
+        visit(inBlock(user), after, work);
     while (!work.empty()) {
       Operation *op = work.pop_back_val();
-      for (Operation *user : op->getUsers()) {
-        Operation *u = inBlock(user);
-        if (!u || members.contains(u) || order[u] > hi || !after.insert(u).second)
-          continue;
-        work.push_back(u);
-      }
+      for (Operation *user : op->getUsers())
+        visit(inBlock(user), after, work);
     }
     if (after.empty())
       return true;
-    // Forming the group moves these ops below it; only side-effect-free ops
-    // may move (anything else would reorder side effects).
+    // Dependents placed above the group move below it: only side-effect-free
+    // ops may move (anything else would reorder side effects).
     for (Operation *op : after)
-      if (!isMemoryEffectFree(op))
+      if (order[op] < hi && !isMemoryEffectFree(op))
         return false;
-    // ... and backward from the members.
+    // Nothing the members depend on may depend on them.
     llvm::DenseSet<Operation *> before;
-    work.assign(members.begin(), members.end());
+    auto visitDef = [&](Value v) -> bool {
+      Operation *def = v.getDefiningOp();
+      def = def ? inBlock(def) : nullptr;
+      if (!def || members.contains(def))
+        return true;
+      size_t mark = work.size();
+      visit(def, before, work);
+      for (size_t i = mark; i < work.size(); ++i)
+        if (after.contains(work[i]))
+          return false;
+      return true;
+    };
+    for (Operation *op : members)
+      for (Value v : getReadValues(op))
+        if (!visitDef(v))
+          return false;
     while (!work.empty()) {
       Operation *op = work.pop_back_val();
-      SmallVector<Value> operands(op->getOperands());
-      for (Value v : operands) {
-        Operation *def = v.getDefiningOp();
-        if (!def || members.contains(def) || order[def] < lo ||
-            !before.insert(def).second)
-          continue;
-        if (after.contains(def))
+      for (Value v : getReadValues(op))
+        if (!visitDef(v))
           return false;
-        work.push_back(def);
-      }
     }
     return true;
   }

@@ -15,7 +15,11 @@
 
 namespace mlir::fuse {
 
+/// Elements of a shaped type; 1 for scalars and for dynamic shapes (the
+/// planner only plans static shapes; callers that may see dynamic ones must
+/// not rely on the count).
 int64_t getNumElements(Type type);
+/// Bytes per element; 4 for element types that are not ints or floats.
 int64_t getElementBytes(Type type);
 
 /// A reduction of one axis of a statically shaped tensor.
