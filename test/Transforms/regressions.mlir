@@ -2,8 +2,8 @@
 // verify or changed results).
 //
 // RUN: fuse-opt %s -split-input-file --fuse-ops | FileCheck %s
-// RUN: %fuse-diff %s --entry bias_one_value,cancel_then_commute,mixed_result_types,zero_d -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
-// NUM: fuse-diff: OK 5 outputs
+// RUN: %fuse-diff %s --entry bias_one_value,cancel_then_commute,mixed_result_types,zero_d,matmul_dense_scale -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
+// NUM: fuse-diff: OK 6 outputs
 
 // A conv bias of one value applies to every channel: folding a per-channel
 // scale must expand it.
@@ -76,4 +76,34 @@ func.func @dead_user(%a: tensor<2x4xf32>) -> tensor<2x1xf32> {
   %dead = tosa.add %a, %g : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
   %r = tosa.reduce_max %g {axis = 1 : i32} : (tensor<2x4xf32>) -> tensor<2x1xf32>
   return %r : tensor<2x1xf32>
+}
+
+// -----
+
+// A per-column constant scaling a matmul's left operand multiplies along the
+// summed axis: it must not move to the result (only splats may).
+// CHECK-LABEL: func.func @matmul_dense_scale
+//       CHECK:   tosa.mul %{{.+}}, %{{.+}}, %{{.+}} : (tensor<1x4x4xf32>, tensor<1x1x4xf32>
+//       CHECK:   tosa.matmul
+func.func @matmul_dense_scale(%a: tensor<1x4x4xf32>, %b: tensor<1x4x4xf32>) -> tensor<1x4x4xf32> {
+  %k = "tosa.const"() <{values = dense<[[[1.0, 2.0, 3.0, 4.0]]]> : tensor<1x1x4xf32>}> : () -> tensor<1x1x4xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %s = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %0 = tosa.mul %a, %k, %s : (tensor<1x4x4xf32>, tensor<1x1x4xf32>, tensor<1xi8>) -> tensor<1x4x4xf32>
+  %1 = tosa.matmul %0, %b, %zp, %zp : (tensor<1x4x4xf32>, tensor<1x4x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4xf32>
+  return %1 : tensor<1x4x4xf32>
+}
+
+// -----
+
+// Max/min that ignore NaN are not instances of the rules' max/min.
+// CHECK-LABEL: func.func @nan_ignore
+//       CHECK:   tosa.maximum {{.*}}nan_mode = IGNORE
+//       CHECK:   tosa.maximum {{.*}}nan_mode = IGNORE
+func.func @nan_ignore(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %c1 = "tosa.const"() <{values = dense<1.0> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %c2 = "tosa.const"() <{values = dense<2.0> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %0 = tosa.maximum %a, %c1 {nan_mode = #tosa.nan_mode<IGNORE>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = tosa.maximum %0, %c2 {nan_mode = #tosa.nan_mode<IGNORE>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %1 : tensor<4xf32>
 }

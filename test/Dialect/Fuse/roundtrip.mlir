@@ -58,3 +58,17 @@ func.func @all_mapping_types() attributes {
   "test.op"() {mapping = #fuse.mapping<shuffle>} : () -> ()
   return
 }
+
+// -----
+
+// A group whose results are all dead still round-trips.
+// CHECK-LABEL: func.func @no_results
+//       CHECK:   fuse.group ins(%{{.+}} : tensor<4xf32>) -> () {
+func.func @no_results(%x: tensor<4xf32>) -> tensor<4xf32> {
+  fuse.group ins(%x : tensor<4xf32>) -> () {
+  ^bb0(%a: tensor<4xf32>):
+    %e = tosa.exp %a : (tensor<4xf32>) -> tensor<4xf32>
+    fuse.yield
+  }
+  return %x : tensor<4xf32>
+}
