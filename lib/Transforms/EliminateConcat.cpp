@@ -17,13 +17,18 @@ using namespace mlir;
 
 namespace {
 
-/// Precondition: a concat of statically shaped tensors.
+/// Precondition: a concat of statically shaped tensors, each computed by an
+/// op (not a function argument or a constant) whose kernel can do the
+/// insert; otherwise the inserts would be copy kernels of their own and one
+/// concat kernel is cheaper.
 bool isEliminable(tosa::ConcatOp concat) {
   auto type = dyn_cast<RankedTensorType>(concat.getType());
   return type && type.hasStaticShape() &&
          llvm::all_of(concat.getInput1(), [](Value v) {
            auto t = dyn_cast<RankedTensorType>(v.getType());
-           return t && t.hasStaticShape();
+           Operation *def = v.getDefiningOp();
+           return t && t.hasStaticShape() && def &&
+                  !def->hasTrait<OpTrait::ConstantLike>();
          });
 }
 

@@ -52,11 +52,12 @@ struct FunctionSummary {
   int64_t opsBefore = 0;
   int64_t ungrouped = 0;
   SmallVector<GroupOp> groups;
+  /// The planned root op of each group (what its kernel is tiled around).
+  SmallVector<std::string> roots;
 };
 
-llvm::json::Value describeGroup(GroupOp group, unsigned id) {
+llvm::json::Value describeGroup(GroupOp group, unsigned id, StringRef root) {
   llvm::json::Array ops;
-  std::string root;
   MappingType type =
       group.getMapping() ? *group.getMapping() : MappingType::OneToOne;
   for (Operation &op : group.getBodyBlock().without_terminator()) {
@@ -64,21 +65,11 @@ llvm::json::Value describeGroup(GroupOp group, unsigned id) {
       continue;
     ops.push_back(op.getName().getStringRef().str());
   }
-  // The root: the first op whose own mapping type is the group's.
-  for (Operation &op : group.getBodyBlock().without_terminator()) {
-    auto attr = op.getAttrOfType<MappingTypeAttr>(FuseDialect::kMappingAttrName);
-    if (attr && attr.getValue() == type) {
-      root = op.getName().getStringRef().str();
-      break;
-    }
-  }
-  if (root.empty() && !ops.empty())
-    root = *ops.front().getAsString();
   return llvm::json::Object{
       {"id", id},
       {"ops", std::move(ops)},
       {"mapping", stringifyMappingType(type).str()},
-      {"root", root},
+      {"root", root.str()},
       {"inputs", static_cast<int64_t>(group.getInputs().size())},
       {"outputs", static_cast<int64_t>(group.getNumResults())},
       {"intermediate_bytes_saved", getSavedIntermediateBytes(group)},
@@ -229,6 +220,9 @@ struct FuseFormGroupsPass final
       for (const PlannedGroup &group : plan.groups)
         summary.opsBefore += group.ops.size();
       summary.ungrouped = plan.ungrouped.size();
+      for (const PlannedGroup &group : plan.groups)
+        summary.roots.push_back(
+            group.root ? group.root->getName().getStringRef().str() : "");
       summary.opsBefore += summary.ungrouped;
       numOpsGrouped += summary.opsBefore - summary.ungrouped;
       FailureOr<SmallVector<GroupOp>> groups = materializeFusionPlan(func, plan);
@@ -257,7 +251,7 @@ struct FuseFormGroupsPass final
         int64_t fnSaved = 0;
         for (auto [i, constGroup] : llvm::enumerate(f.groups)) {
           GroupOp group = constGroup;
-          groups.push_back(describeGroup(group, i));
+          groups.push_back(describeGroup(group, i, f.roots[i]));
           fnSaved += getSavedIntermediateBytes(group);
         }
         int64_t kernels = f.groups.size() + f.ungrouped;

@@ -63,9 +63,10 @@ def FuseAlgebraicSimplifyPass : Pass<"fuse-algebraic-simplify"> {
     Cost-neutral commutative rewrites are applied only when they enable a
     profitable one. Constants combine at compile time.
 
-    Rules that reassociate (results may differ in the last bits) or can
-    change NaN/Inf/signed-zero results are on by default and off under
-    `strict=true`. Dynamic shapes, quantized ops (non-zero shifts or zero
+    Rules that reassociate or distribute (results differ by rounding, and by
+    more when operands differ greatly in magnitude: `(a + b) - b` is not `a`
+    in f32 when `|b| >> |a|`) or can change NaN/Inf/signed-zero results are
+    on by default, as DNNFusion applies them, and off under `strict=true`. Dynamic shapes, quantized ops (non-zero shifts or zero
     points) and ops of other dialects are left untouched.
 
     Example (`factor_mul_over_add`, `a * b + a * c -> a * (b + c)`):
@@ -125,12 +126,15 @@ def FuseFormGroupsPass : Pass<"fuse-form-groups", "::mlir::ModuleOp"> {
   let summary = "Plan fusion by mapping type and form one fuse.group per kernel";
   let description = [{
     Runs the DNNFusion planner (FuseDialect/Transforms/FusionPlanner.h) on the
-    top-level block of every function: One-to-One seeds with the smallest
-    results grow through consumers, then producers; the mapping-type lattice
+    top-level block of every function: Many-to-Many anchors take their
+    epilogues first, then One-to-One seeds with the smallest results grow
+    through consumers, then producers; the mapping-type lattice
     decides the certain cells, the analytical `FusionCostModel` the uncertain
     ones (and the reductions that a row-wise kernel can chain), and a profile
     database (`profile=FILE`, JSON `{"producer(type)->consumer(type)": bool}`)
-    overrides both. Groups stay convex and below `max-group-size` ops.
+    overrides both. Groups stay convex (with every other group contracted to
+    one op, so kernels never form a cycle), never require moving an op with
+    side effects, and stay below `max-group-size` ops.
 
     Then every planned group becomes a `fuse.group` whose inputs are the
     values it reads from outside, whose results are the values used outside,
@@ -230,8 +234,10 @@ def FuseHorizontalPass : Pass<"fuse-horizontal"> {
 def FuseEliminateConcatPass : Pass<"fuse-eliminate-concat"> {
   let summary = "Let concat producers write straight into their slice";
   let description = [{
-    Rewrites a statically shaped `tosa.concat` into a `tensor.empty`
-    destination and one `tensor.insert_slice` per operand. The fusion
+    Rewrites a statically shaped `tosa.concat` whose operands are all
+    computed by ops (not arguments or constants, whose inserts would be copy
+    kernels of their own) into a `tensor.empty` destination and one
+    `tensor.insert_slice` per operand. The fusion
     planner puts each insert into the kernel of the value it inserts, and the
     lowering (`eliminate-empty-tensors` before bufferization) makes that
     kernel write its result in place: no kernel copies data for the concat.
