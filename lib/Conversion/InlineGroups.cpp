@@ -3,6 +3,7 @@
 #include "FuseDialect/Conversion/Passes.h"
 #include "FuseDialect/IR/FuseDialect.h"
 #include "FuseDialect/IR/FuseOps.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/PatternMatch.h"
 
 #define DEBUG_TYPE "fuse-inline-groups"
@@ -17,6 +18,20 @@ using namespace mlir::fuse;
 
 namespace {
 
+Value transpose(RewriterBase &rewriter, Location loc, Value value,
+                ArrayRef<int64_t> perm) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape;
+  SmallVector<int32_t> perms;
+  for (int64_t p : perm) {
+    shape.push_back(type.getDimSize(p));
+    perms.push_back(static_cast<int32_t>(p));
+  }
+  return tosa::TransposeOp::create(
+      rewriter, loc, RankedTensorType::get(shape, type.getElementType()), value,
+      rewriter.getDenseI32ArrayAttr(perms));
+}
+
 struct FuseInlineGroupsPass final
     : fuse::impl::FuseInlineGroupsPassBase<FuseInlineGroupsPass> {
   using Base::Base;
@@ -26,10 +41,34 @@ struct FuseInlineGroupsPass final
     getOperation()->walk([&](GroupOp group) { groups.push_back(group); });
     IRRewriter rewriter(&getContext());
     for (GroupOp group : groups) {
+      // Index changes at the boundary become transposes on the CPU path.
+      rewriter.setInsertionPoint(group);
+      SmallVector<Value> args;
+      for (auto [i, input] : llvm::enumerate(group.getInputs())) {
+        ArrayRef<int64_t> perm = group.getInputPermutation(i);
+        args.push_back(perm.empty() ? input
+                                    : transpose(rewriter, group.getLoc(), input,
+                                                perm));
+      }
       YieldOp yield = group.getYield();
-      SmallVector<Value> results(yield.getValues());
-      rewriter.inlineBlockBefore(&group.getBodyBlock(), group,
-                                 group.getInputs());
+      // A yielded body argument stands for the value it is bound to (the
+      // block and its arguments go away when inlined).
+      SmallVector<Value> yielded;
+      for (Value v : yield.getValues()) {
+        auto arg = dyn_cast<BlockArgument>(v);
+        yielded.push_back(arg && arg.getOwner() == &group.getBodyBlock()
+                              ? args[arg.getArgNumber()]
+                              : v);
+      }
+      rewriter.inlineBlockBefore(&group.getBodyBlock(), group, args);
+      rewriter.setInsertionPoint(group);
+      SmallVector<Value> results;
+      for (auto [i, value] : llvm::enumerate(yielded)) {
+        ArrayRef<int64_t> perm = group.getResultPermutation(i);
+        results.push_back(perm.empty() ? value
+                                       : transpose(rewriter, group.getLoc(),
+                                                   value, perm));
+      }
       rewriter.replaceOp(group, results);
       rewriter.eraseOp(yield);
     }

@@ -46,13 +46,85 @@ static void printGroupResultTypes(OpAsmPrinter &printer, Operation *,
 GroupOp GroupOp::createWithEmptyBody(OpBuilder &builder, Location loc,
                                      TypeRange resultTypes, ValueRange inputs) {
   auto group = GroupOp::create(builder, loc, resultTypes, inputs,
-                               /*mapping=*/MappingTypeAttr());
+                               /*mapping=*/MappingTypeAttr(),
+                               /*input_permutations=*/ArrayAttr(),
+                               /*result_permutations=*/ArrayAttr());
   Block *block = new Block();
   group.getBody().push_back(block);
   for (Value input : inputs)
     block->addArgument(input.getType(), input.getLoc());
   // The terminator is left to the caller, which knows what to yield.
   return group;
+}
+
+/// `type` with its dimensions permuted (result dim d is input dim perm[d]).
+static Type permuteType(Type type, ArrayRef<int64_t> perm) {
+  auto ranked = dyn_cast<RankedTensorType>(type);
+  if (!ranked || static_cast<int64_t>(perm.size()) != ranked.getRank())
+    return {};
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm)
+    shape.push_back(ranked.getDimSize(p));
+  return RankedTensorType::get(shape, ranked.getElementType());
+}
+
+static bool isPermutation(ArrayRef<int64_t> perm) {
+  llvm::SmallBitVector seen(perm.size());
+  for (int64_t p : perm) {
+    if (p < 0 || p >= static_cast<int64_t>(perm.size()) || seen[p])
+      return false;
+    seen.set(p);
+  }
+  return true;
+}
+
+/// Checks one permutation list against `count` values; `expected(i, perm)`
+/// returns the error for entry i, or an empty string.
+static LogicalResult
+verifyPermutations(GroupOp op, ArrayAttr perms, unsigned count, StringRef what,
+                   function_ref<std::string(unsigned, ArrayRef<int64_t>)> check) {
+  if (!perms)
+    return success();
+  if (perms.size() != count)
+    return op.emitOpError() << "has " << perms.size() << " " << what
+                            << " permutations for " << count << " " << what
+                            << "s";
+  for (auto [i, attr] : llvm::enumerate(perms)) {
+    auto perm = dyn_cast<DenseI64ArrayAttr>(attr);
+    if (!perm)
+      return op.emitOpError() << what << " permutation #" << i
+                              << " must be an array<i64>";
+    if (perm.empty())
+      continue;
+    if (!isPermutation(perm.asArrayRef()))
+      return op.emitOpError() << what << " permutation #" << i
+                              << " is not a permutation";
+    std::string error = check(i, perm.asArrayRef());
+    if (!error.empty())
+      return op.emitOpError() << error;
+  }
+  return success();
+}
+
+ArrayRef<int64_t> GroupOp::getInputPermutation(unsigned i) {
+  if (ArrayAttr perms = getInputPermutationsAttr())
+    return cast<DenseI64ArrayAttr>(perms[i]).asArrayRef();
+  return {};
+}
+
+ArrayRef<int64_t> GroupOp::getResultPermutation(unsigned i) {
+  if (ArrayAttr perms = getResultPermutationsAttr())
+    return cast<DenseI64ArrayAttr>(perms[i]).asArrayRef();
+  return {};
+}
+
+bool GroupOp::hasIndexChanges() {
+  auto any = [](ArrayAttr perms) {
+    return perms && llvm::any_of(perms, [](Attribute a) {
+             return !cast<DenseI64ArrayAttr>(a).empty();
+           });
+  };
+  return any(getInputPermutationsAttr()) || any(getResultPermutationsAttr());
 }
 
 YieldOp GroupOp::getYield() {
@@ -65,9 +137,24 @@ LogicalResult GroupOp::verify() {
     return emitOpError() << "expects " << getInputs().size()
                          << " body arguments (one per input), got "
                          << block.getNumArguments();
+  if (failed(verifyPermutations(
+          *this, getInputPermutationsAttr(), getInputs().size(), "input",
+          [&](unsigned i, ArrayRef<int64_t> perm) -> std::string {
+            Type expected = permuteType(getInputs()[i].getType(), perm);
+            if (expected && expected == block.getArgument(i).getType())
+              return "";
+            return "input #" + std::to_string(i) +
+                   " read through its permutation does not have the type of "
+                   "its body argument";
+          })))
+    return failure();
+  if (failed(verifyPermutations(
+          *this, getResultPermutationsAttr(), getNumResults(), "result",
+          [](unsigned, ArrayRef<int64_t>) { return std::string(); })))
+    return failure();
   for (auto [idx, input, arg] :
        llvm::enumerate(getInputs(), block.getArguments())) {
-    if (input.getType() != arg.getType())
+    if (getInputPermutation(idx).empty() && input.getType() != arg.getType())
       return emitOpError() << "input #" << idx << " has type "
                            << input.getType()
                            << " but its body argument has type "
@@ -84,6 +171,14 @@ LogicalResult GroupOp::verifyRegions() {
            << "has " << getNumResults() << " results";
   for (auto [idx, value, result] :
        llvm::enumerate(yield.getValues(), getResults())) {
+    if (ArrayRef<int64_t> perm = getResultPermutation(idx); !perm.empty()) {
+      if (permuteType(value.getType(), perm) != result.getType())
+        return yield.emitOpError()
+               << "value #" << idx << " of type " << value.getType()
+               << " written through its permutation does not have the type "
+               << "of group result #" << idx << ", " << result.getType();
+      continue;
+    }
     if (value.getType() != result.getType())
       return yield.emitOpError()
              << "value #" << idx << " has type " << value.getType()
@@ -116,6 +211,8 @@ struct EraseUnusedGroupResults : OpRewritePattern<GroupOp> {
 
   LogicalResult matchAndRewrite(GroupOp group,
                                 PatternRewriter &rewriter) const override {
+    if (group.hasIndexChanges())
+      return rewriter.notifyMatchFailure(group, "has index changes");
     llvm::SmallBitVector keep(group.getNumResults());
     for (OpResult result : group.getResults())
       keep[result.getResultNumber()] = !result.use_empty();
@@ -132,7 +229,9 @@ struct EraseUnusedGroupResults : OpRewritePattern<GroupOp> {
       keptTypes.push_back(value.getType());
     }
     auto newGroup = GroupOp::create(rewriter, group.getLoc(), keptTypes,
-                                    group.getInputs(), group.getMappingAttr());
+                                    group.getInputs(), group.getMappingAttr(),
+                                    /*input_permutations=*/ArrayAttr(),
+                                    /*result_permutations=*/ArrayAttr());
     newGroup->setDiscardableAttrs(group->getDiscardableAttrDictionary());
     rewriter.inlineRegionBefore(group.getBody(), newGroup.getBody(),
                                 newGroup.getBody().end());
@@ -156,6 +255,8 @@ struct ForwardPassThroughResults : OpRewritePattern<GroupOp> {
 
   LogicalResult matchAndRewrite(GroupOp group,
                                 PatternRewriter &rewriter) const override {
+    if (group.hasIndexChanges())
+      return rewriter.notifyMatchFailure(group, "has index changes");
     bool changed = false;
     for (auto [value, result] :
          llvm::zip_equal(group.getYield().getValues(), group.getResults())) {
@@ -177,6 +278,8 @@ struct SimplifyGroupInputs : OpRewritePattern<GroupOp> {
 
   LogicalResult matchAndRewrite(GroupOp group,
                                 PatternRewriter &rewriter) const override {
+    if (group.hasIndexChanges())
+      return rewriter.notifyMatchFailure(group, "has index changes");
     Block &block = group.getBodyBlock();
     bool changed = false;
     DenseMap<Value, BlockArgument> firstArgForInput;

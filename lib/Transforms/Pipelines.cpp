@@ -17,9 +17,15 @@ void mlir::fuse::buildFuseOpsPipeline(OpPassManager &pm,
   // 0. Fold what upstream folders fold, so that no rule or pattern below
   //    meets a foldable op it would only see on a second run.
   pm.addPass(createCanonicalizerPass());
-  // 1. Classify every op by mapping type; every later stage reads it.
+  // 1. Local layout clean-up first, so that the rules and patterns below see
+  //    ops next to each other: transposes move through elementwise ops
+  //    (permuting broadcast constants) and cancel in inverse pairs;
+  //    transposes of constants fold (upstream tosa-reduce-transposes).
+  if (options.layout)
+    pm.addNestedPass<func::FuncOp>(tosa::createTosaReduceTransposes());
+  // 2. Classify every op by mapping type; every later stage reads it.
   pm.addPass(createFuseAnnotateMappingPass());
-  // 2. Cut compute with the algebraic rules, per function.
+  // 3. Cut compute with the algebraic rules, per function.
   if (options.simplify) {
     FuseAlgebraicSimplifyPassOptions simplifyOptions;
     simplifyOptions.strict = options.strict;
@@ -27,14 +33,9 @@ void mlir::fuse::buildFuseOpsPipeline(OpPassManager &pm,
         createFuseAlgebraicSimplifyPass(simplifyOptions));
     pm.addPass(createCSEPass());
   }
-  // 3. TensorRT-style vertical fusion: BatchNorm scales and shifts into the
+  // 4. TensorRT-style vertical fusion: BatchNorm scales and shifts into the
   //    conv/matmul weights.
   pm.addNestedPass<func::FuncOp>(createFuseFoldConvAffinePass());
-  // 4. Local layout clean-up: transposes move through elementwise ops and
-  //    cancel in inverse pairs; transposes of constants fold (upstream
-  //    tosa-reduce-transposes). Global layout propagation: not yet.
-  if (options.layout)
-    pm.addNestedPass<func::FuncOp>(tosa::createTosaReduceTransposes());
   // 5. Horizontal fusion: same-input convs/matmuls become one wider op.
   pm.addNestedPass<func::FuncOp>(createFuseHorizontalPass());
   // 6. Concats become inserts that their producers' kernels do in place.
@@ -52,6 +53,10 @@ void mlir::fuse::buildFuseOpsPipeline(OpPassManager &pm,
     groupOptions.report = options.report;
     groupOptions.dot = options.dot;
     pm.addPass(createFuseFormGroupsPass(groupOptions));
+    // 8. Transposes left at kernel boundaries (the function's declared
+    //    layout meeting the kernels') become index changes of the kernels.
+    if (options.layout)
+      pm.addNestedPass<func::FuncOp>(createFuseFoldBoundaryTransposesPass());
     // Group bodies in canonical form: constants first, no duplicates. With
     // this, running --fuse-ops again changes nothing.
     pm.addPass(createCanonicalizerPass());

@@ -40,3 +40,36 @@ func.func @nested_region(%p: i1, %x: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// Index changes become transposes on the CPU path.
+// CHECK-LABEL: func.func @index_changes
+//       CHECK:   %[[I:.+]] = tosa.transpose %arg0 {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x2x4x4xf32>) -> tensor<1x4x4x2xf32>
+//       CHECK:   %[[E:.+]] = tosa.exp %[[I]]
+//       CHECK:   %[[O:.+]] = tosa.transpose %[[E]] {perms = array<i32: 0, 3, 1, 2>} : (tensor<1x4x4x2xf32>) -> tensor<1x2x4x4xf32>
+//       CHECK:   return %[[O]]
+func.func @index_changes(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %r = fuse.group ins(%x : tensor<1x2x4x4xf32>) -> (tensor<1x2x4x4xf32>)
+      attributes {input_permutations = [array<i64: 0, 2, 3, 1>], result_permutations = [array<i64: 0, 3, 1, 2>]} {
+  ^bb0(%a: tensor<1x4x4x2xf32>):
+    %e = tosa.exp %a : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+    fuse.yield %e : tensor<1x4x4x2xf32>
+  }
+  return %r : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// A yielded body argument stands for its input.
+// CHECK-LABEL: func.func @yield_arg
+//       CHECK:   %[[E:.+]] = tosa.exp %arg0
+//       CHECK:   return %arg0, %[[E]]
+func.func @yield_arg(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %r:2 = fuse.group ins(%x : tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  ^bb0(%a: tensor<4xf32>):
+    %e = tosa.exp %a : (tensor<4xf32>) -> tensor<4xf32>
+    fuse.yield %a, %e : tensor<4xf32>, tensor<4xf32>
+  }
+  return %r#0, %r#1 : tensor<4xf32>, tensor<4xf32>
+}

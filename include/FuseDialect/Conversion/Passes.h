@@ -3,6 +3,7 @@
 #ifndef FUSEDIALECT_CONVERSION_PASSES_H
 #define FUSEDIALECT_CONVERSION_PASSES_H
 
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::fuse {

@@ -9,10 +9,11 @@ def FuseInlineGroupsPass : Pass<"fuse-inline-groups"> {
   let summary = "Dissolve `fuse.group` ops into their parent block";
   let description = [{
     Replaces every `fuse.group` by its body: body arguments become the group's
-    inputs and the group's results become the yielded values. This is the
-    CPU lowering of a group used by `--fuse-lower-to-cpu`: it keeps the
-    program's meaning exactly and lets the upstream TOSA/linalg lowering run
-    on the result.
+    inputs and the group's results become the yielded values; inputs and
+    results read or written through a permutation (index changes) get a
+    `tosa.transpose`. This is the CPU lowering of a group used by
+    `--fuse-lower-to-cpu`: it keeps the program's meaning exactly and lets
+    the upstream TOSA/linalg lowering run on the result.
 
     ```mlir
     %r = fuse.group ins(%x : tensor<4xf32>) -> (tensor<4xf32>) {
@@ -28,6 +29,7 @@ def FuseInlineGroupsPass : Pass<"fuse-inline-groups"> {
     %r = tosa.tanh %x : (tensor<4xf32>) -> tensor<4xf32>
     ```
   }];
+  let dependentDialects = ["::mlir::tosa::TosaDialect"];
 }
 
 #endif // FUSEDIALECT_CONVERSION_PASSES_TD

@@ -36,6 +36,14 @@ def Fuse_GroupOp : Fuse_Op<"group", [
     * **Flat.** Groups do not nest: one group is one kernel.
     * `mapping`, when present, is the fused mapping type of the body
       according to the DNNFusion lattice (see `#fuse.mapping`).
+    * **Index changes.** `input_permutations`, when present, holds one
+      `array<i64: ...>` per input (empty for none): the body reads input `i`
+      through that permutation, i.e. its block argument is
+      `transpose(input_i, perm_i)`. `result_permutations` likewise: result
+      `i` is `transpose(yielded_i, perm_i)`. A kernel applies them in its
+      load and store indexing, so a transpose at a kernel boundary costs no
+      memory traffic (DNNFusion's index change); the CPU lowering
+      materializes them as transposes when it dissolves the group.
 
     Example:
 
@@ -51,7 +59,9 @@ def Fuse_GroupOp : Fuse_Op<"group", [
   }];
 
   let arguments = (ins Variadic<AnyType>:$inputs,
-                       OptionalAttr<Fuse_MappingTypeAttr>:$mapping);
+                       OptionalAttr<Fuse_MappingTypeAttr>:$mapping,
+                       OptionalAttr<ArrayAttr>:$input_permutations,
+                       OptionalAttr<ArrayAttr>:$result_permutations);
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
 
@@ -71,6 +81,12 @@ def Fuse_GroupOp : Fuse_Op<"group", [
                                        ::mlir::ValueRange inputs);
     /// The body block.
     ::mlir::Block &getBodyBlock() { return getBody().front(); }
+    /// The permutation input `i` is read through (empty: none).
+    ::llvm::ArrayRef<int64_t> getInputPermutation(unsigned i);
+    /// The permutation result `i` is written through (empty: none).
+    ::llvm::ArrayRef<int64_t> getResultPermutation(unsigned i);
+    /// Whether any input or result goes through a permutation.
+    bool hasIndexChanges();
   }];
 
   let hasVerifier = 1;

@@ -257,4 +257,38 @@ def FuseEliminateConcatPass : Pass<"fuse-eliminate-concat"> {
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
+def FuseFoldBoundaryTransposesPass : Pass<"fuse-fold-boundary-transposes"> {
+  let summary = "Turn transposes at kernel boundaries into index changes";
+  let description = [{
+    A `tosa.transpose` that is the only reader of a `fuse.group` input
+    becomes an input permutation of the group (the kernel reads the input
+    through it); a `tosa.transpose` whose result is only yielded becomes a
+    result permutation (the kernel writes through it). Either way the
+    transpose op disappears and costs no memory traffic: DNNFusion's index
+    change, applied at the boundary where a layout choice meets the
+    function's declared layout (e.g. NCHW arguments around NHWC convs).
+
+    ```mlir
+    %r = fuse.group ins(%x : tensor<1x8x16x16xf32>) -> (tensor<1x16x16x16xf32>) {
+    ^bb0(%a: tensor<1x8x16x16xf32>):
+      %t = tosa.transpose %a {perms = array<i32: 0, 2, 3, 1>} ...
+      ...
+    }
+    ```
+
+    becomes
+
+    ```mlir
+    %r = fuse.group ins(%x : tensor<1x8x16x16xf32>) -> (tensor<1x16x16x16xf32>)
+        attributes {input_permutations = [array<i64: 0, 2, 3, 1>], ...} {
+    ^bb0(%t: tensor<1x16x16x8xf32>):
+      ...
+    }
+    ```
+  }];
+  let statistics = [
+    Statistic<"numFolded", "folded", "Transposes turned into index changes">
+  ];
+}
+
 #endif // FUSEDIALECT_TRANSFORMS_PASSES_TD

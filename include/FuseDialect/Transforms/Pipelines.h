@@ -48,12 +48,14 @@ struct FuseOpsOptions : public PassPipelineOptions<FuseOpsOptions> {
 };
 
 /// Builds the fusion pipeline on a module:
-///   1. annotate mapping types (`--fuse-annotate-mapping`),
-///   2. algebraic simplification (`--fuse-algebraic-simplify`), then
-///      annotate again the ops it created,
-///   3. fold BatchNorm into conv/matmul weights, cancel transposes locally,
-///      merge same-input convs/matmuls, turn concats into in-place inserts,
-///   4. plan and form `fuse.group` kernels (`--fuse-form-groups`).
+///   0. canonicalize (upstream folds),
+///   1. local layout clean-up (transposes sink and cancel),
+///   2. annotate mapping types (`--fuse-annotate-mapping`),
+///   3. algebraic simplification (`--fuse-algebraic-simplify`),
+///   4. fold BatchNorm into conv/matmul weights,
+///   5. merge same-input convs/matmuls, 6. turn concats into in-place inserts,
+///   7. plan and form `fuse.group` kernels (`--fuse-form-groups`),
+///   8. turn transposes at kernel boundaries into index changes.
 /// See docs/Architecture.md for the order and why.
 void buildFuseOpsPipeline(OpPassManager &pm, const FuseOpsOptions &options);
 

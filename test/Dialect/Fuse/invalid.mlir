@@ -114,3 +114,47 @@ func.func @unknown_dialect_attr() attributes {fuse.whatever = 1} {
 func.func @bad_mapping_case() attributes {m = #fuse.mapping<two_to_one>} {
   return
 }
+
+// -----
+
+func.func @perm_count(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{'fuse.group' op has 2 input permutations for 1 inputs}}
+  %r = fuse.group ins(%x : tensor<2x3xf32>) -> (tensor<2x3xf32>) attributes {input_permutations = [array<i64>, array<i64>]} {
+  ^bb0(%a: tensor<2x3xf32>):
+    fuse.yield %a : tensor<2x3xf32>
+  }
+  return %r : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @perm_not_permutation(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{'fuse.group' op input permutation #0 is not a permutation}}
+  %r = fuse.group ins(%x : tensor<2x3xf32>) -> (tensor<2x3xf32>) attributes {input_permutations = [array<i64: 0, 0>]} {
+  ^bb0(%a: tensor<2x3xf32>):
+    fuse.yield %a : tensor<2x3xf32>
+  }
+  return %r : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @perm_input_type(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{'fuse.group' op input #0 read through its permutation does not have the type of its body argument}}
+  %r = fuse.group ins(%x : tensor<2x3xf32>) -> (tensor<2x3xf32>) attributes {input_permutations = [array<i64: 1, 0>]} {
+  ^bb0(%a: tensor<2x3xf32>):
+    fuse.yield %a : tensor<2x3xf32>
+  }
+  return %r : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @perm_result_type(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %r = fuse.group ins(%x : tensor<2x3xf32>) -> (tensor<2x3xf32>) attributes {result_permutations = [array<i64: 1, 0>]} {
+  ^bb0(%a: tensor<2x3xf32>):
+    // expected-error @+1 {{'fuse.yield' op value #0 of type 'tensor<2x3xf32>' written through its permutation does not have the type of group result #0, 'tensor<2x3xf32>'}}
+    fuse.yield %a : tensor<2x3xf32>
+  }
+  return %r : tensor<2x3xf32>
+}

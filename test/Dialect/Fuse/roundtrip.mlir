@@ -72,3 +72,20 @@ func.func @no_results(%x: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %x : tensor<4xf32>
 }
+
+// -----
+
+// Index changes: input 0 is read through a permutation, result 0 written
+// through one.
+// CHECK-LABEL: func.func @index_changes
+//       CHECK:   fuse.group ins(%{{.+}} : tensor<1x2x4x4xf32>) -> (tensor<1x2x4x4xf32>) attributes {input_permutations = [array<i64: 0, 2, 3, 1>], result_permutations = [array<i64: 0, 3, 1, 2>]} {
+//       CHECK:   ^bb0(%{{.+}}: tensor<1x4x4x2xf32>):
+func.func @index_changes(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %r = fuse.group ins(%x : tensor<1x2x4x4xf32>) -> (tensor<1x2x4x4xf32>)
+      attributes {input_permutations = [array<i64: 0, 2, 3, 1>], result_permutations = [array<i64: 0, 3, 1, 2>]} {
+  ^bb0(%a: tensor<1x4x4x2xf32>):
+    %e = tosa.exp %a : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+    fuse.yield %e : tensor<1x4x4x2xf32>
+  }
+  return %r : tensor<1x2x4x4xf32>
+}

@@ -1,17 +1,23 @@
 // Two NCHW conv blocks as an ONNX importer writes them: every conv wrapped in
-// transposes. The layout stage of --fuse-ops moves the transposes through
+// transposes. The layout stages of --fuse-ops move the transposes through
 // the elementwise ops between the convs (permuting the broadcast constant)
-// and cancels the inverse pairs: 4 transposes -> 2, both at the function
-// boundary, inside the first and last kernels. (Folding those two into the
-// kernels' indexing is not done yet.)
+// and cancel the inverse pairs (4 transposes -> 2 before planning, in the
+// report); the two left at the function boundary become index changes of
+// the first and last kernels: no transpose op remains.
 //
 // RUN: fuse-opt %s --fuse-ops="report=-" -o /dev/null | FileCheck %s --check-prefix=REPORT
 // RUN: fuse-opt %s --fuse-ops="layout=false report=-" -o /dev/null | FileCheck %s --check-prefix=NOLAYOUT
+// RUN: fuse-opt %s --fuse-ops | FileCheck %s
 // RUN: %fuse-diff %s -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
 //
 // REPORT: "transposes": 2
 // NOLAYOUT: "transposes": 4
 // NUM: fuse-diff: OK 1 outputs, 256 values
+//
+// CHECK-LABEL: func.func @model
+//       CHECK:   fuse.group ins(%arg0 : tensor<1x4x8x8xf32>) {{.*}}input_permutations = [array<i64: 0, 2, 3, 1>]
+//       CHECK:   fuse.group ins({{.*}}%arg0 : {{.*}}tensor<1x4x8x8xf32>) {{.*}}input_permutations = [array<i64>, array<i64: 0, 2, 3, 1>]{{.*}}result_permutations = [array<i64: 0, 3, 1, 2>]
+//   CHECK-NOT:   tosa.transpose
 func.func @model(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32> {
   %w = "tosa.const"() <{values = dense<0.1> : tensor<4x3x3x4xf32>}> : () -> tensor<4x3x3x4xf32>
   %b = "tosa.const"() <{values = dense<0.0> : tensor<4xf32>}> : () -> tensor<4xf32>
