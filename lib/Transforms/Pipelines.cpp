@@ -57,10 +57,19 @@ void mlir::fuse::buildFuseOpsPipeline(OpPassManager &pm,
     //    layout meeting the kernels') become index changes of the kernels.
     if (options.layout)
       pm.addNestedPass<func::FuncOp>(createFuseFoldBoundaryTransposesPass());
-    // Group bodies in canonical form: constants first, no duplicates. With
-    // this, running --fuse-ops again changes nothing.
+    // 9. Inside the kernels, values that only fed a folded transpose may now
+    //    have one user left: one more round of the rules, then group bodies
+    //    in canonical form (constants first, no duplicates). With this,
+    //    running --fuse-ops again changes nothing.
+    if (options.simplify) {
+      FuseAlgebraicSimplifyPassOptions simplifyOptions;
+      simplifyOptions.strict = options.strict;
+      pm.addNestedPass<func::FuncOp>(
+          createFuseAlgebraicSimplifyPass(simplifyOptions));
+    }
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
+    pm.addPass(createFuseAnnotateMappingPass());
   }
 }
 
