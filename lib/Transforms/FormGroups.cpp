@@ -278,8 +278,8 @@ struct FuseFormGroupsPass final
                                         {"kernels_after", after},
                                         {"intermediate_bytes_saved", saved},
                                         {"bytes_between_kernels", between},
-                                        {"transposes", transposes},
-                                        {"reshapes", reshapes}}}};
+                                        {"transposes_at_planning", transposes},
+                                        {"reshapes_at_planning", reshapes}}}};
       if (failed(writeFile(reportPath, [&](llvm::raw_ostream &os) {
             os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root)))
                << "\n";

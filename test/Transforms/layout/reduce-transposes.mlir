@@ -10,8 +10,8 @@
 // RUN: fuse-opt %s --fuse-ops | FileCheck %s
 // RUN: %fuse-diff %s -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
 //
-// REPORT: "transposes": 2
-// NOLAYOUT: "transposes": 4
+// REPORT: "transposes_at_planning": 2
+// NOLAYOUT: "transposes_at_planning": 4
 // NUM: fuse-diff: OK 1 outputs, 256 values
 //
 // CHECK-LABEL: func.func @model
