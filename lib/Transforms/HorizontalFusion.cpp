@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 
 #include <map>
@@ -44,7 +45,33 @@ bool isZero(Value value) {
   return attr.getSplatValue<APInt>().isZero();
 }
 
-/// Concatenates constants along `axis` (all other dims equal).
+/// Concatenates element lists of `parts` (row-major, `outer` rows before
+/// the concatenated axis) into one list.
+template <typename T>
+SmallVector<T> interleaveChunks(ArrayRef<DenseElementsAttr> parts,
+                                int64_t outer) {
+  SmallVector<SmallVector<T>> values;
+  SmallVector<int64_t> chunk;
+  int64_t total = 0;
+  for (DenseElementsAttr part : parts) {
+    // Splats expand to their full size.
+    auto type = cast<ShapedType>(part.getType());
+    values.emplace_back(part.getValues<T>().begin(), part.getValues<T>().end());
+    if (static_cast<int64_t>(values.back().size()) != type.getNumElements())
+      values.back().assign(type.getNumElements(), values.back().front());
+    chunk.push_back(values.back().size() / outer);
+    total += values.back().size();
+  }
+  SmallVector<T> out;
+  out.reserve(total);
+  for (int64_t o = 0; o < outer; ++o)
+    for (auto [k, part] : llvm::enumerate(values))
+      out.append(part.begin() + o * chunk[k], part.begin() + (o + 1) * chunk[k]);
+  return out;
+}
+
+/// Concatenates constants along `axis` (all other dims equal), element
+/// values as APFloat/APInt (no per-element attributes).
 DenseElementsAttr concatConstants(ArrayRef<DenseElementsAttr> parts,
                                   int64_t axis) {
   auto first = cast<RankedTensorType>(parts.front().getType());
@@ -55,19 +82,10 @@ DenseElementsAttr concatConstants(ArrayRef<DenseElementsAttr> parts,
   int64_t outer = 1;
   for (int64_t d = 0; d < axis; ++d)
     outer *= shape[d];
-  SmallVector<SmallVector<Attribute>> values;
-  SmallVector<int64_t> chunk;
-  for (DenseElementsAttr part : parts) {
-    values.emplace_back(part.getValues<Attribute>().begin(),
-                        part.getValues<Attribute>().end());
-    chunk.push_back(values.back().size() / outer);
-  }
-  SmallVector<Attribute> out;
-  for (int64_t o = 0; o < outer; ++o)
-    for (auto [k, part] : llvm::enumerate(values))
-      out.append(part.begin() + o * chunk[k], part.begin() + (o + 1) * chunk[k]);
-  return DenseElementsAttr::get(
-      RankedTensorType::get(shape, first.getElementType()), out);
+  auto type = RankedTensorType::get(shape, first.getElementType());
+  if (isa<FloatType>(first.getElementType()))
+    return DenseElementsAttr::get(type, interleaveChunks<APFloat>(parts, outer));
+  return DenseElementsAttr::get(type, interleaveChunks<APInt>(parts, outer));
 }
 
 Value buildShape(OpBuilder &b, Location loc, ArrayRef<int64_t> values) {
@@ -138,26 +156,27 @@ struct FuseHorizontalPass final
   using Base::Base;
 
   void runOnOperation() override {
-    // Merging erases users (which may themselves have results to merge
-    // on), so restart the walk after every merge.
-    bool merged = true;
-    while (merged) {
-      merged = false;
-      getOperation()->walk([&](Operation *op) {
-        for (Region &region : op->getRegions())
-          for (Block &block : region)
-            for (BlockArgument arg : block.getArguments())
-              if (mergeUsers(arg)) {
-                merged = true;
-                return WalkResult::interrupt();
-              }
-        for (Value result : op->getResults())
-          if (mergeUsers(result)) {
-            merged = true;
-            return WalkResult::interrupt();
-          }
-        return WalkResult::advance();
-      });
+    // One visit per value. Merging erases users (convs/matmuls), which may
+    // themselves be on the list: those are skipped by pointer, never
+    // dereferenced.
+    SmallVector<Value> args;
+    SmallVector<Operation *> producers;
+    getOperation()->walk([&](Operation *op) {
+      producers.push_back(op);
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            args.push_back(arg);
+    });
+    for (Value arg : args)
+      while (mergeUsers(arg)) {
+      }
+    for (Operation *op : producers) {
+      if (erased.contains(op))
+        continue;
+      for (Value result : op->getResults())
+        while (mergeUsers(result)) {
+        }
     }
   }
 
@@ -189,6 +208,8 @@ struct FuseHorizontalPass final
         return a->isBeforeInBlock(b);
       });
       OpBuilder b(ops.front());
+      for (Operation *op : ops)
+        erased.insert(op);
       if (isa<tosa::Conv2DOp>(ops.front()))
         mergeConvs(b, ops);
       else
@@ -198,6 +219,9 @@ struct FuseHorizontalPass final
     }
     return false;
   }
+
+  /// Ops erased by merging (compared by pointer only).
+  llvm::DenseSet<Operation *> erased;
 
   void mergeConvs(OpBuilder &b, SmallVector<Operation *> &ops) {
     auto first = cast<tosa::Conv2DOp>(ops.front());
