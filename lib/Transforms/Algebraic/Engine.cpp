@@ -563,11 +563,15 @@ void markTouched(const Candidate &c, llvm::DenseSet<Operation *> &touched) {
     touched.insert(op);
 }
 
-/// Tries cost-neutral commutative rewrites that enable a profitable one.
-bool applyEnabler(std::vector<Candidate> &candidates,
-                  const RuleIndex &index, AlgebraicSimplifyStats &stats) {
+/// Applies cost-neutral commutative rewrites that enable a profitable one.
+bool applyEnablers(std::vector<Candidate> &candidates,
+                   const RuleIndex &index, AlgebraicSimplifyStats &stats) {
+  // Every enabler that does not overlap one applied before it in this round.
+  bool applied = false;
+  llvm::DenseSet<Operation *> touched;
   for (Candidate &c : candidates) {
-    if (c.delta != 0 || c.rule->family != RuleFamily::Commutative)
+    if (c.delta != 0 || c.rule->family != RuleFamily::Commutative ||
+        overlaps(c, touched))
       continue;
     SmallVector<Operation *> created;
     Value value = buildReplacement(c, created);
@@ -590,14 +594,15 @@ bool applyEnabler(std::vector<Candidate> &candidates,
       eraseCreated(created);
       continue;
     }
+    markTouched(c, touched);
     for (Operation *op : computeDyingOps(c))
       if (op->use_empty())
         op->erase();
     stats.fired[static_cast<unsigned>(c.rule->family)]++;
     stats.firedPerRule[c.rule->name]++;
-    return true;
+    applied = true;
   }
-  return false;
+  return applied;
 }
 
 /// Erases constants and tensor.empty ops nothing uses (left by folding and
@@ -709,7 +714,7 @@ mlir::fuse::simplifyAlgebraically(Operation *scope,
     if (options.ignoreCost)
       break;
     if (!changed)
-      changed = applyEnabler(priced, index, stats);
+      changed = applyEnablers(priced, index, stats);
     if (!changed)
       break;
   }
