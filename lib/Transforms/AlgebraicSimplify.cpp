@@ -68,7 +68,7 @@ struct FuseAlgebraicSimplifyPass final
  << stats.fired[2] << "); folded " << stats.folded
                  << "; flops " << before.flops << " -> "
                  << after.flops << "; bytes " << before.bytes << " -> "
-                 << after.bytes << "\n";
+                 << after.bytes << "; rounds " << stats.rounds << "\n";
     SmallVector<std::pair<StringRef, int64_t>> perRule;
     for (auto &entry : stats.firedPerRule)
       perRule.push_back({entry.getKey(), entry.getValue()});

@@ -39,6 +39,8 @@ struct AlgebraicSimplifyStats {
   int64_t folded = 0;
   /// The driver stopped at `maxIterations` with rewrites possibly left.
   bool hitIterationLimit = false;
+  /// Rewrite rounds run.
+  unsigned rounds = 0;
   llvm::StringMap<int64_t> firedPerRule;
 
   int64_t totalFired() const { return fired[0] + fired[1] + fired[2]; }

@@ -721,6 +721,7 @@ mlir::fuse::simplifyAlgebraically(Operation *scope,
   if (stats.totalFired())
     eraseDeadConstants(scope);
   stats.hitIterationLimit = !options.ignoreCost && rounds == options.maxIterations;
+  stats.rounds = rounds;
   return stats;
 }
 
