@@ -490,10 +490,56 @@ OpCost priceOf(const AlgebraDomain &domain, ArrayRef<Operation *> ops) {
   return cost;
 }
 
+/// What a rewrite round did, for the next round: ops it erased (compared by
+/// pointer, never dereferenced) and ops near its rewrites, the only places
+/// where new matches can appear.
+struct RoundLog {
+  llvm::DenseSet<Operation *> erased;
+  llvm::SetVector<Operation *> dirty;
+};
+
+/// The log of the round in progress on this thread (function passes run in
+/// parallel, one function per thread).
+thread_local RoundLog *currentLog = nullptr;
+
+void eraseLogged(Operation *op) {
+  if (currentLog)
+    currentLog->erased.insert(op);
+  op->erase();
+}
+
+/// Records the ops a rewrite may have given new matches: `seeds` and every
+/// op up to four users above them (the deepest pattern has four levels).
+void markDirty(ArrayRef<Operation *> seeds) {
+  if (!currentLog)
+    return;
+  SmallVector<std::pair<Operation *, unsigned>> work;
+  for (Operation *op : seeds)
+    work.push_back({op, 0});
+  while (!work.empty()) {
+    auto [op, depth] = work.pop_back_val();
+    if (!currentLog->dirty.insert(op) || depth == 4)
+      continue;
+    for (Operation *user : op->getUsers())
+      work.push_back({user, depth + 1});
+  }
+}
+
 void eraseCreated(SmallVectorImpl<Operation *> &created) {
   for (Operation *op : llvm::reverse(created))
-    op->erase();
+    eraseLogged(op);
   created.clear();
+}
+
+/// The ops defining the operands of `ops` (their use counts change when
+/// `ops` are erased or created).
+SmallVector<Operation *> getProducers(ArrayRef<Operation *> ops) {
+  SmallVector<Operation *> producers;
+  for (Operation *op : ops)
+    for (Value v : op->getOperands())
+      if (Operation *def = v.getDefiningOp())
+        producers.push_back(def);
+  return producers;
 }
 
 /// Builds the right-hand side of `c` before its root. Returns the new value,
@@ -535,10 +581,18 @@ bool apply(Candidate &c, AlgebraicSimplifyStats &stats) {
   if (!value)
     return false;
   SmallVector<Operation *> dying = computeDyingOps(c);
+  SmallVector<Operation *> seeds = getProducers(dying);
   c.root->getResult(0).replaceAllUsesWith(value);
   for (Operation *op : dying)
     if (op->use_empty())
-      op->erase();
+      eraseLogged(op);
+  seeds.append(created.begin(), created.end());
+  if (Operation *def = value.getDefiningOp())
+    seeds.push_back(def);
+  llvm::erase_if(seeds, [](Operation *op) {
+    return currentLog && currentLog->erased.contains(op);
+  });
+  markDirty(seeds);
   stats.fired[static_cast<unsigned>(c.rule->family)]++;
   stats.firedPerRule[c.rule->name]++;
   stats.flopsSaved += c.saved.flops;
@@ -595,9 +649,16 @@ bool applyEnablers(std::vector<Candidate> &candidates,
       continue;
     }
     markTouched(c, touched);
-    for (Operation *op : computeDyingOps(c))
+    SmallVector<Operation *> dying = computeDyingOps(c);
+    SmallVector<Operation *> seeds = getProducers(dying);
+    for (Operation *op : dying)
       if (op->use_empty())
-        op->erase();
+        eraseLogged(op);
+    seeds.append(created.begin(), created.end());
+    llvm::erase_if(seeds, [](Operation *op) {
+      return currentLog && currentLog->erased.contains(op);
+    });
+    markDirty(seeds);
     stats.fired[static_cast<unsigned>(c.rule->family)]++;
     stats.firedPerRule[c.rule->name]++;
     applied = true;
@@ -684,14 +745,26 @@ mlir::fuse::simplifyAlgebraically(Operation *scope,
   eraseDeadOps(scope);
   if (options.onlyRules.empty())
     stats.folded = foldConstantOps(scope);
-  for (unsigned round = 0; round < options.maxIterations; ++round, ++rounds) {
+  // Rounds after a change look only at the ops near it (the previous round's
+  // dirty set); when such a round finds nothing, one full scan decides
+  // whether the fixpoint is reached.
+  RoundLog previous;
+  bool fullScan = true;
+  while (rounds < options.maxIterations) {
+    ++rounds;
     std::vector<Candidate> candidates;
-    scope->walk([&](Operation *op) {
-      if (op != scope)
-        collectMatchesAt(op, index, candidates);
-    });
-    if (candidates.empty())
-      break;
+    if (fullScan) {
+      scope->walk([&](Operation *op) {
+        if (op != scope)
+          collectMatchesAt(op, index, candidates);
+      });
+    } else {
+      for (Operation *op : previous.dirty)
+        if (!previous.erased.contains(op))
+          collectMatchesAt(op, index, candidates);
+    }
+    RoundLog log;
+    currentLog = &log;
     // Price, then largest saving first (ties: program order).
     std::vector<Candidate> priced;
     for (Candidate &c : candidates)
@@ -711,16 +784,24 @@ mlir::fuse::simplifyAlgebraically(Operation *scope,
       markTouched(c, touched);
       changed |= apply(c, stats);
     }
+    if (!options.ignoreCost && !changed)
+      changed = applyEnablers(priced, index, stats);
+    currentLog = nullptr;
     if (options.ignoreCost)
       break;
-    if (!changed)
-      changed = applyEnablers(priced, index, stats);
-    if (!changed)
-      break;
+    if (!changed) {
+      if (fullScan)
+        break;
+      fullScan = true;
+      continue;
+    }
+    fullScan = false;
+    previous = std::move(log);
   }
   if (stats.totalFired())
     eraseDeadConstants(scope);
-  stats.hitIterationLimit = !options.ignoreCost && rounds == options.maxIterations;
+  stats.hitIterationLimit = !options.ignoreCost &&
+                            rounds == options.maxIterations;
   stats.rounds = rounds;
   return stats;
 }

@@ -50,6 +50,8 @@ bool hasStaticTensorTypes(Operation *op) {
 
 struct GroupState {
   llvm::SetVector<Operation *> ops;
+  /// Program-order span of the members.
+  unsigned minOrder = ~0u, maxOrder = 0;
   MappingType type = MappingType::OneToOne;
   Operation *reduction = nullptr;
   Operation *contraction = nullptr;
@@ -152,6 +154,8 @@ private:
     GroupState &group = groups[id];
     group.ops.insert(op);
     groupOf[op] = id;
+    group.minOrder = std::min(group.minOrder, order[op]);
+    group.maxOrder = std::max(group.maxOrder, order[op]);
     group.type = group.ops.size() == 1 ? types[op]
                                        : joinMappingTypes(group.type, types[op]);
     if (!group.reduction && getRowReduction(op))
@@ -321,13 +325,35 @@ private:
     llvm::SmallPtrSet<Operation *, 16> members(groups[id].ops.begin(),
                                                 groups[id].ops.end());
     members.insert(candidate);
-    unsigned hi = 0;
-    for (Operation *op : members)
-      hi = std::max(hi, order[op]);
+    unsigned lo = std::min(groups[id].minOrder, order[candidate]);
+    unsigned hi = std::max(groups[id].maxOrder, order[candidate]);
+    // A path that leaves the group and returns stays within [lo', hi']: the
+    // window grown until no other group straddles its ends (plain ops only
+    // lead forward in program order, so a path above hi' can only come back
+    // through a group reaching below hi').
+    unsigned loWindow = lo, hiWindow = hi;
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (auto [g, state] : llvm::enumerate(groups)) {
+        if (g == id || state.ops.empty())
+          continue;
+        if (state.minOrder <= hiWindow && state.maxOrder > hiWindow &&
+            state.maxOrder >= loWindow) {
+          hiWindow = state.maxOrder;
+          grew = true;
+        }
+        if (state.maxOrder >= loWindow && state.minOrder < loWindow &&
+            state.minOrder <= hiWindow) {
+          loWindow = state.minOrder;
+          grew = true;
+        }
+      }
+    }
     // Reaching a member of another group reaches the whole group.
     auto visit = [&](Operation *op, llvm::DenseSet<Operation *> &seen,
                      SmallVectorImpl<Operation *> &work) {
-      if (!op || members.contains(op) || !seen.insert(op).second)
+      if (!op || members.contains(op) || order[op] > hiWindow ||
+          order[op] < loWindow || !seen.insert(op).second)
         return;
       work.push_back(op);
       auto it = groupOf.find(op);
