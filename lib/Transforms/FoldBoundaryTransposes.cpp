@@ -5,7 +5,8 @@
 // 2. Inside: a transpose read only by an elementwise op moves below it when
 //    the op's other operands can be read in the transpose's input layout
 //    (body arguments used only there, read through the inverse permutation;
-//    splat constants); repeated, transposes reach the yield.
+//    splat constants); two transposes in a row compose or cancel; repeated,
+//    transposes reach the yield.
 // 3. Results: a transpose whose only user is the yield becomes the result's
 //    permutation.
 // The permutations are recorded on the group; no transpose op remains at
@@ -92,6 +93,26 @@ bool sinkOneTranspose(GroupOp group, SmallVectorImpl<Attribute> &inputPerms) {
     if (!transpose || !transpose->hasOneUse())
       continue;
     Operation *user = *transpose->getUsers().begin();
+    // Two transposes in a row compose (and cancel when inverse).
+    if (auto next = dyn_cast<tosa::TransposeOp>(user)) {
+      SmallVector<int32_t> composed;
+      bool identity = true;
+      for (auto [d, q] : llvm::enumerate(next.getPerms())) {
+        composed.push_back(transpose.getPerms()[q]);
+        identity &= composed.back() == static_cast<int32_t>(d);
+      }
+      if (identity) {
+        next.getResult().replaceAllUsesWith(transpose.getInput1());
+      } else {
+        OpBuilder b(next);
+        next.getResult().replaceAllUsesWith(tosa::TransposeOp::create(
+            b, next.getLoc(), next.getType(), transpose.getInput1(),
+            b.getDenseI32ArrayAttr(composed)));
+      }
+      next.erase();
+      transpose.erase();
+      return true;
+    }
     if (!isSinkable(user))
       continue;
     SmallVector<int64_t> perm(transpose.getPerms().begin(),
@@ -136,6 +157,8 @@ bool sinkOneTranspose(GroupOp group, SmallVectorImpl<Attribute> &inputPerms) {
       auto newType = permuted(type, inverse);
       operand.set(tosa::ConstOp::create(b, user->getLoc(), newType,
                                         splat.resizeSplat(newType)));
+      if (Operation *old = v.getDefiningOp(); old && old->use_empty())
+        old->erase();
     }
     auto oldType = cast<RankedTensorType>(user->getResult(0).getType());
     user->getResult(0).setType(permuted(oldType, inverse));

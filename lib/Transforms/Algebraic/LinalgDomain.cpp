@@ -137,22 +137,18 @@ public:
     return op->getResult(0);
   }
 
+  // Constants and their types are those of arith on tensors.
   Value buildConstant(OpBuilder &b, Location loc, double value, Type type,
                       SmallVectorImpl<Operation *> &created) const override {
-    auto shaped = dyn_cast<RankedTensorType>(type);
-    if (!shaped || !isa<FloatType>(shaped.getElementType()))
-      return {};
-    auto attr = DenseElementsAttr::get(
-        shaped, cast<Attribute>(b.getFloatAttr(shaped.getElementType(), value)));
-    Operation *op = arith::ConstantOp::create(b, loc, attr);
-    created.push_back(op);
-    return op->getResult(0);
+    return getArithDomain().buildConstant(b, loc, value, type, created);
   }
 
-  Type getLiteralType(Type siblingType) const override { return siblingType; }
+  Type getLiteralType(Type siblingType) const override {
+    return getArithDomain().getLiteralType(siblingType);
+  }
 
   Type getFoldedType(ArrayRef<Type> operandTypes) const override {
-    return operandTypes.back();
+    return getArithDomain().getFoldedType(operandTypes);
   }
 
   OpCost getCost(Operation *op) const override {
