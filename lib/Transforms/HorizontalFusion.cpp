@@ -224,47 +224,53 @@ struct FuseHorizontalPass final
   llvm::DenseSet<Operation *> erased;
 
   void mergeConvs(OpBuilder &b, SmallVector<Operation *> &ops) {
-    auto first = cast<tosa::Conv2DOp>(ops.front());
     SmallVector<DenseElementsAttr> weights, biases;
     for (Operation *op : ops) {
       auto conv = cast<tosa::Conv2DOp>(op);
       weights.push_back(getConstant(conv.getWeight()));
       biases.push_back(getConstant(conv.getBias()));
     }
+    // Weights [OC, KH, KW, IC] and bias [OC] concatenate on OC.
+    auto first = cast<tosa::Conv2DOp>(ops.front());
     DenseElementsAttr w = concatConstants(weights, 0);
-    DenseElementsAttr bias = concatConstants(biases, 0);
-    Location loc = first.getLoc();
-    auto resultType = cast<RankedTensorType>(first.getType());
-    SmallVector<int64_t> shape(resultType.getShape());
-    shape.back() = cast<ShapedType>(w.getType()).getDimSize(0);
-    Value wConst = tosa::ConstOp::create(b, loc, w.getType(), w);
-    Value bConst = tosa::ConstOp::create(b, loc, bias.getType(), bias);
-    auto wide = cast<tosa::Conv2DOp>(b.clone(*first));
-    wide.getWeightMutable().assign(wConst);
-    wide.getBiasMutable().assign(bConst);
-    wide.getResult().setType(
-        RankedTensorType::get(shape, resultType.getElementType()));
-    b.setInsertionPointAfter(wide);
-    replaceBySlices(b, ops, wide.getResult());
+    emitWide(b, ops, cast<ShapedType>(w.getType()).getDimSize(0),
+             {{first.getWeightMutable().getOperandNumber(), w},
+              {first.getBiasMutable().getOperandNumber(),
+               concatConstants(biases, 0)}});
   }
 
   void mergeMatmuls(OpBuilder &b, SmallVector<Operation *> &ops) {
-    auto first = cast<tosa::MatMulOp>(ops.front());
     SmallVector<DenseElementsAttr> weights;
     for (Operation *op : ops)
       weights.push_back(getConstant(cast<tosa::MatMulOp>(op).getB()));
+    // B [N, K, C] concatenates on C.
+    auto first = cast<tosa::MatMulOp>(ops.front());
     DenseElementsAttr w = concatConstants(weights, 2);
-    Location loc = first.getLoc();
-    auto resultType = cast<RankedTensorType>(first.getType());
+    emitWide(b, ops, cast<ShapedType>(w.getType()).getDimSize(2),
+             {{first.getBMutable().getOperandNumber(), w}});
+  }
+
+  /// Clones the first of `ops` with the given operands replaced by new
+  /// constants (the concatenated weights), widens its result's last axis to
+  /// `channels` and turns every op of `ops` into a slice of it.
+  void emitWide(OpBuilder &b, ArrayRef<Operation *> ops, int64_t channels,
+                ArrayRef<std::pair<unsigned, DenseElementsAttr>> constants) {
+    Operation *first = ops.front();
+    Location loc = first->getLoc();
+    // Constants first, so that they dominate the wide op.
+    SmallVector<Value> values;
+    for (auto [index, attr] : constants)
+      values.push_back(tosa::ConstOp::create(b, loc, attr.getType(), attr));
+    Operation *wide = b.clone(*first);
+    for (auto [entry, value] : llvm::zip(constants, values))
+      wide->setOperand(entry.first, value);
+    auto resultType = cast<RankedTensorType>(first->getResult(0).getType());
     SmallVector<int64_t> shape(resultType.getShape());
-    shape.back() = cast<ShapedType>(w.getType()).getDimSize(2);
-    Value wConst = tosa::ConstOp::create(b, loc, w.getType(), w);
-    auto wide = cast<tosa::MatMulOp>(b.clone(*first));
-    wide.getBMutable().assign(wConst);
-    wide.getResult().setType(
+    shape.back() = channels;
+    wide->getResult(0).setType(
         RankedTensorType::get(shape, resultType.getElementType()));
     b.setInsertionPointAfter(wide);
-    replaceBySlices(b, ops, wide.getResult());
+    replaceBySlices(b, ops, wide->getResult(0));
   }
 };
 
