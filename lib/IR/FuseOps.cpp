@@ -16,12 +16,19 @@ void FuseDialect::registerOps() {
   addOperations<
 #define GET_OP_LIST
 #include "FuseDialect/IR/FuseOps.cpp.inc"
+
       >();
 }
 
 //===----------------------------------------------------------------------===//
 // GroupOp
 //===----------------------------------------------------------------------===//
+
+bool mlir::fuse::isRematerializable(Operation *op) {
+  return op && op->getNumOperands() == 0 && op->getNumRegions() == 0 &&
+         op->getNumResults() == 1 && isMemoryEffectFree(op);
+}
+
 
 /// `(type, ...)`, possibly empty: a group whose results are all dead still
 /// round-trips.
@@ -272,7 +279,7 @@ struct ForwardPassThroughResults : OpRewritePattern<GroupOp> {
 };
 
 /// Removes inputs whose body argument is unused, merges duplicate inputs and
-/// clones constant inputs into the body.
+/// clones rematerializable inputs (constants, empty tensors) into the body.
 struct SimplifyGroupInputs : OpRewritePattern<GroupOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -289,8 +296,7 @@ struct SimplifyGroupInputs : OpRewritePattern<GroupOp> {
       if (arg.use_empty())
         continue;
       Operation *def = input.getDefiningOp();
-      if (def && def->hasTrait<OpTrait::ConstantLike>() &&
-          def->getNumResults() == 1) {
+      if (def && isRematerializable(def)) {
         Operation *clone = rewriter.clone(*def);
         rewriter.replaceAllUsesWith(arg, clone->getResult(0));
         changed = true;

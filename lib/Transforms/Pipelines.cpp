@@ -21,8 +21,10 @@ void mlir::fuse::buildFuseOpsPipeline(OpPassManager &pm,
   //    ops next to each other: transposes move through elementwise ops
   //    (permuting broadcast constants) and cancel in inverse pairs;
   //    transposes of constants fold (upstream tosa-reduce-transposes).
-  if (options.layout)
+  if (options.layout) {
+    pm.addNestedPass<func::FuncOp>(createFusePropagateLayoutPass());
     pm.addNestedPass<func::FuncOp>(tosa::createTosaReduceTransposes());
+  }
   // 2. Classify every op by mapping type; every later stage reads it.
   pm.addPass(createFuseAnnotateMappingPass());
   // 3. Cut compute with the algebraic rules, per function.
@@ -40,12 +42,17 @@ void mlir::fuse::buildFuseOpsPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createFuseHorizontalPass());
   // 6. Concats become inserts that their producers' kernels do in place.
   pm.addNestedPass<func::FuncOp>(createFuseEliminateConcatPass());
+  // 7. Transposes still between contractions, reductions and elementwise
+  //    ops (attention's head split and merge, K^T) become index maps of
+  //    their neighbours.
+  if (options.layout)
+    pm.addNestedPass<func::FuncOp>(createFuseAbsorbTransposesPass());
   // The stages above expose folds (cancelled transposes) and create shape
   // constants and destinations per use.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createFuseAnnotateMappingPass());
-  // 7. Decide the kernels, then form one fuse.group per kernel.
+  // 8. Decide the kernels, then form one fuse.group per kernel.
   if (options.formGroups) {
     FuseFormGroupsPassOptions groupOptions;
     groupOptions.maxGroupSize = options.maxGroupSize;
@@ -53,11 +60,11 @@ void mlir::fuse::buildFuseOpsPipeline(OpPassManager &pm,
     groupOptions.report = options.report;
     groupOptions.dot = options.dot;
     pm.addPass(createFuseFormGroupsPass(groupOptions));
-    // 8. Transposes left at kernel boundaries (the function's declared
+    // 9. Transposes left at kernel boundaries (the function's declared
     //    layout meeting the kernels') become index changes of the kernels.
     if (options.layout)
       pm.addNestedPass<func::FuncOp>(createFuseFoldBoundaryTransposesPass());
-    // 9. Inside the kernels, values that only fed a folded transpose may now
+    // 10. Inside the kernels, values that only fed a folded transpose may now
     //    have one user left: one more round of the rules, then group bodies
     //    in canonical form (constants first, no duplicates). With this,
     //    running --fuse-ops again changes nothing.

@@ -15,4 +15,11 @@
 #define GET_OP_CLASSES
 #include "FuseDialect/IR/FuseOps.h.inc"
 
+namespace mlir::fuse {
+/// Ops a group recomputes in its body instead of reading as an input:
+/// nullary, region-free, memory-effect-free ops with one result (constants,
+/// `tensor.empty` destinations). They carry no data a kernel must load.
+bool isRematerializable(Operation *op);
+} // namespace mlir::fuse
+
 #endif // FUSEDIALECT_IR_FUSEOPS_H

@@ -257,6 +257,76 @@ def FuseEliminateConcatPass : Pass<"fuse-eliminate-concat"> {
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
+def FusePropagateLayoutPass : Pass<"fuse-propagate-layout", "::mlir::func::FuncOp"> {
+  let summary = "Greedy global layout propagation between fixed-layout anchors";
+  let description = [{
+    Chooses one storage layout (a permutation) for each region of
+    layout-agnostic ops (elementwise ops, casts, reductions) between the
+    fixed-layout anchors (convolutions and matmuls, whose TOSA layouts
+    NHWC/OHWI and [N,M,K]x[N,K,N'] are the ones their kernels want),
+    function arguments and results, and unknown ops. The cost of a layout is
+    the bytes its boundary transposes move; regions are rewritten greedily,
+    the largest saving first, until no region gains. Transposes at the
+    function boundary are counted at half: `--fuse-fold-boundary-transposes`
+    turns them into kernel index changes. Constants inside a region are
+    permuted at compile time; reductions get their axis renamed.
+
+    An NCHW ResNet block, where every conv is wrapped in transposes and the
+    skip connection reads the NCHW block input, ends up with the BatchNorms,
+    ReLUs and residual adds in NHWC and one transpose on the argument and one
+    on the result:
+
+    ```mlir
+    %t = tosa.transpose %x {perms = array<i32: 0, 2, 3, 1>}   // once
+    %c = tosa.conv2d %t, ...
+    %b = tosa.add %c, %beta_nhwc ...                          // was NCHW
+    %r = tosa.add %b, %t ...                                  // skip, NHWC
+    %y = tosa.transpose %r {perms = array<i32: 0, 3, 1, 2>}   // once
+    ```
+  }];
+  let statistics = [
+    Statistic<"numRegions", "regions", "Regions stored in a new layout">
+  ];
+}
+
+def FuseAbsorbTransposesPass : Pass<"fuse-absorb-transposes"> {
+  let summary = "Fold transposes between contractions, reductions and "
+                "elementwise ops into their indexing maps";
+  let description = [{
+    DNNFusion's data-movement elimination for transposes that cannot be
+    moved away locally, typically multi-head attention: the head split
+    (reshape, transpose, reshape), K transposed for Q.K^T, and the head
+    merge. Each transpose (with the reshapes around it) is lifted to linalg
+    together with the matmuls, elementwise ops and reductions next to it;
+    reshapes become `tensor.expand_shape`/`collapse_shape` views and are
+    propagated through the generics by expanding their loops; the transpose
+    is then fused into its consumer's input map, or folded into its
+    producer's output map. No copy remains.
+
+    ```mlir
+    %t = tosa.transpose %k4 {perms = array<i32: 0, 2, 3, 1>} ...
+    %k3 = tosa.reshape %t, ...
+    %s = tosa.matmul %q3, %k3, %zp, %zp ...
+    ```
+
+    becomes one `linalg.generic` contraction that reads `%k4` through
+    `(n, h, i, j, d) -> (n, j, h, d)`.
+
+    A cluster is lifted only if every transpose in it can be absorbed (all
+    its readers, through reshapes, are matmuls, elementwise ops or
+    reductions; or its value is computed by a single-use one); other
+    transposes, dynamic shapes and integer types are left alone.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numClusters", "clusters", "Layout clusters lifted">,
+    Statistic<"numLeft", "left", "Permutation copies left after absorption">
+  ];
+}
+
 def FuseFoldBoundaryTransposesPass : Pass<"fuse-fold-boundary-transposes"> {
   let summary = "Turn transposes at kernel boundaries into index changes";
   let description = [{

@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "FuseDialect/Transforms/Fusion/OpTraits.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "FuseDialect/Transforms/FusionPlanner.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -39,6 +41,17 @@ static bool isSameRowsReduction(Operation *groupReduction, Operation *consumer) 
   return a && b && a->axis == b->axis && a->inputShape == b->inputShape;
 }
 
+/// `value` is only an init (accumulator) operand of `consumer`: a fill of it
+/// is the kernel's accumulator initialization, not data it loads.
+static bool isAccumulatorInit(Operation *consumer, Value value) {
+  auto dps = dyn_cast<DestinationStyleOpInterface>(consumer);
+  if (!dps)
+    return false;
+  return llvm::all_of(consumer->getOpOperands(), [&](OpOperand &operand) {
+    return operand.get() != value || dps.isDpsInit(&operand);
+  });
+}
+
 /// A contraction feeding a reduction along the last axis of its result: a
 /// kernel that keeps one row of the result on chip reduces it in place.
 static bool isRowOfContraction(Operation *contraction, Operation *consumer,
@@ -47,8 +60,14 @@ static bool isRowOfContraction(Operation *contraction, Operation *consumer,
   if (!contraction || !red || contraction->getNumResults() != 1)
     return false;
   auto type = dyn_cast<RankedTensorType>(contraction->getResult(0).getType());
-  if (!type || !type.hasStaticShape() || ArrayRef<int64_t>(red->inputShape) != type.getShape() ||
-      red->axis != type.getRank() - 1)
+  // The reduction reads the contraction's rows: same elements, same row
+  // length, last axis. Reshapes in between that keep the last dimension
+  // (e.g. dropping a unit batch dim) keep every row whole and contiguous.
+  auto rows = ArrayRef<int64_t>(red->inputShape);
+  if (!type || !type.hasStaticShape() || rows.empty() ||
+      red->axis != static_cast<int64_t>(rows.size()) - 1 ||
+      rows.back() != type.getShape().back() ||
+      ShapedType::getNumElements(rows) != type.getNumElements())
     return false;
   int64_t rowBytes = type.getShape().back() * getElementBytes(type);
   // A block holds a tile of rows; leave room for the operands' tiles.
@@ -63,6 +82,12 @@ FusionVerdict FusionCostModel::evaluate(const FusionEdge &edge) const {
     return verdict;
   }
   if (edge.lattice == FusionProfitability::Never) {
+    if (isa<linalg::FillOp>(edge.producer) &&
+        isAccumulatorInit(edge.consumer, edge.value)) {
+      verdict.fuse = true;
+      verdict.reason = "fill of the consumer's accumulator";
+      return verdict;
+    }
     if (edge.groupReduction &&
         isSameRowsReduction(edge.groupReduction, edge.consumer)) {
       verdict.fuse = true;

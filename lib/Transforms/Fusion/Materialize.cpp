@@ -1,8 +1,8 @@
 //===- Materialize.cpp - Turn a fusion plan into fuse.group ops -----------===//
 //
 // Each planned group becomes one `fuse.group` placed at its last member: its
-// inputs are the values its members read from outside (constants are cloned
-// into the body instead), its results the member values used outside. Uses
+// inputs are the values its members read from outside (constants and empty
+// tensors are cloned into the body instead), its results the member values used outside. Uses
 // that came before the group are then fixed by one stable topological
 // schedule of the block that keeps ops with side effects in their original
 // order; the planner guarantees one exists (groups are convex with every
@@ -25,11 +25,6 @@
 using namespace mlir;
 using namespace mlir::fuse;
 
-static bool isClonableConstant(Operation *op) {
-  return op && op->hasTrait<OpTrait::ConstantLike>() &&
-         op->getNumOperands() == 0 && op->getNumRegions() == 0;
-}
-
 static GroupOp materializeGroup(Block &block, const PlannedGroup &planned) {
   llvm::SmallPtrSet<Operation *, 16> members(planned.ops.begin(),
                                               planned.ops.end());
@@ -44,7 +39,7 @@ static GroupOp materializeGroup(Block &block, const PlannedGroup &planned) {
     Operation *def = v.getDefiningOp();
     if (def && members.contains(def))
       return;
-    if (isClonableConstant(def))
+    if (isRematerializable(def))
       constants.insert(def);
     else
       inputs.insert(v);
@@ -177,10 +172,10 @@ mlir::fuse::materializeFusionPlan(func::FuncOp func, const FusionPlan &plan) {
     return func.emitError()
            << "fusion plan has a cycle between kernels (planner bug); "
               "the function is left in an invalid state";
-  // Constants that only fed grouped ops are dead now.
+  // Constants and empty tensors that only fed grouped ops are dead now.
   SmallVector<Operation *> dead;
   for (Operation &op : block)
-    if (isClonableConstant(&op) && op.use_empty())
+    if (isRematerializable(&op) && op.use_empty())
       dead.push_back(&op);
   for (Operation *op : dead)
     op->erase();

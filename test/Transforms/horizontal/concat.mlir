@@ -12,10 +12,11 @@
 //   CHECK-NOT:   tosa.concat
 //
 // ... and each insert lives in the kernel that computes what it inserts: no
-// group is left that only copies.
+// group is left that only copies. The first kernel makes the destination
+// (an empty tensor is rematerialized, not passed in).
 // GROUPS-LABEL: func.func @model
-//       GROUPS:   %[[E:.+]] = tensor.empty()
-//       GROUPS:   %[[G1:.+]] = fuse.group ins(%arg0, %[[E]]
+//       GROUPS:   %[[G1:.+]] = fuse.group ins(%arg0 :
+//       GROUPS:     tensor.empty()
 //       GROUPS:     tosa.exp
 //       GROUPS:     tensor.insert_slice
 //       GROUPS:   %[[G2:.+]] = fuse.group ins(%arg1, %[[G1]]

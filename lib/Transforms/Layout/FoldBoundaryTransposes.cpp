@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FuseDialect/IR/FuseOps.h"
+#include "FuseDialect/Transforms/Layout/Permutation.h"
 #include "FuseDialect/Transforms/Passes.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -44,27 +45,12 @@ SmallVector<Attribute> getPermutations(ArrayAttr attr, unsigned count,
 }
 
 DenseI64ArrayAttr toI64(tosa::TransposeOp transpose) {
-  SmallVector<int64_t> perm(transpose.getPerms().begin(),
-                            transpose.getPerms().end());
-  return DenseI64ArrayAttr::get(transpose.getContext(), perm);
+  return DenseI64ArrayAttr::get(transpose.getContext(),
+                                getPermutation(transpose));
 }
 
 bool isIdentityEntry(Attribute attr) {
   return cast<DenseI64ArrayAttr>(attr).empty();
-}
-
-SmallVector<int64_t> invert(ArrayRef<int64_t> perm) {
-  SmallVector<int64_t> inverse(perm.size());
-  for (auto [i, p] : llvm::enumerate(perm))
-    inverse[p] = i;
-  return inverse;
-}
-
-RankedTensorType permuted(RankedTensorType type, ArrayRef<int64_t> perm) {
-  SmallVector<int64_t> shape;
-  for (int64_t p : perm)
-    shape.push_back(type.getDimSize(p));
-  return RankedTensorType::get(shape, type.getElementType());
 }
 
 /// Elementwise TOSA ops whose operands all have the result's rank.
@@ -74,9 +60,9 @@ bool isSinkable(Operation *op) {
         isa<tosa::MulOp>(op)))
     return false;
   auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  return type && llvm::all_of(op->getOperands(), [&](Value v) {
-           auto t = dyn_cast<RankedTensorType>(v.getType());
-           return (isa<tosa::MulOp>(op) && v == op->getOperand(2)) ||
+  return type && llvm::all_of(op->getOpOperands(), [&](OpOperand &operand) {
+           auto t = dyn_cast<RankedTensorType>(operand.get().getType());
+           return isParameterOperand(op, operand.getOperandNumber()) ||
                   (t && t.getRank() == type.getRank());
          });
 }
@@ -115,14 +101,12 @@ bool sinkOneTranspose(GroupOp group, SmallVectorImpl<Attribute> &inputPerms) {
     }
     if (!isSinkable(user))
       continue;
-    SmallVector<int64_t> perm(transpose.getPerms().begin(),
-                              transpose.getPerms().end());
-    SmallVector<int64_t> inverse = invert(perm);
+    Permutation inverse = invertPermutation(getPermutation(transpose));
     bool ok = true;
     for (OpOperand &operand : user->getOpOperands()) {
       Value v = operand.get();
       if (v == transpose.getResult() ||
-          (isa<tosa::MulOp>(user) && operand.getOperandNumber() == 2))
+          isParameterOperand(user, operand.getOperandNumber()))
         continue;
       auto arg = dyn_cast<BlockArgument>(v);
       DenseElementsAttr splat;
@@ -142,26 +126,26 @@ bool sinkOneTranspose(GroupOp group, SmallVectorImpl<Attribute> &inputPerms) {
         operand.set(transpose.getInput1());
         continue;
       }
-      if (isa<tosa::MulOp>(user) && operand.getOperandNumber() == 2)
+      if (isParameterOperand(user, operand.getOperandNumber()))
         continue;
       auto type = cast<RankedTensorType>(v.getType());
       if (auto arg = dyn_cast<BlockArgument>(v)) {
         // The group reads this input through the inverse permutation.
         inputPerms[arg.getArgNumber()] =
             DenseI64ArrayAttr::get(group.getContext(), inverse);
-        arg.setType(permuted(type, inverse));
+        arg.setType(permuteType(type, inverse));
         continue;
       }
       DenseElementsAttr splat;
       matchPattern(v, m_Constant(&splat));
-      auto newType = permuted(type, inverse);
+      auto newType = permuteType(type, inverse);
       operand.set(tosa::ConstOp::create(b, user->getLoc(), newType,
                                         splat.resizeSplat(newType)));
       if (Operation *old = v.getDefiningOp(); old && old->use_empty())
         old->erase();
     }
     auto oldType = cast<RankedTensorType>(user->getResult(0).getType());
-    user->getResult(0).setType(permuted(oldType, inverse));
+    user->getResult(0).setType(permuteType(oldType, inverse));
     b.setInsertionPointAfter(user);
     auto moved = tosa::TransposeOp::create(b, user->getLoc(), oldType,
                                            user->getResult(0),

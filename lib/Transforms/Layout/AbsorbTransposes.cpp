@@ -1,0 +1,323 @@
+//===- AbsorbTransposes.cpp - Transposes as their neighbours' index maps --===//
+//
+// DNNFusion's data-movement elimination (Fig. 5) for the transposes that no
+// local move removes: those between contractions and reductions. Multi-head
+// attention is the typical case: heads are split by reshape -> transpose ->
+// reshape after the Q/K/V projections, K is transposed for Q.K^T, and heads
+// are merged by the reverse chain before the output projection. Each such
+// transpose is a copy through memory; the computation next to it can read
+// (or write) through a permuted indexing map instead.
+//
+// 1. Clusters. From each transpose, the pass walks reshapes and transposes in
+//    both directions. The ops met at the ends are the cluster's producers
+//    and consumers. A cluster is lifted only if every transpose in it can be
+//    absorbed: all its consumers (through reshapes) are absorbers, or its
+//    single-use producer chain starts at one. Absorbers are the ops that
+//    become one linalg structured op: matmul, elementwise ops, reductions.
+// 2. Lift. Upstream TOSA conversion patterns, applied to the cluster's ops
+//    only: matmul -> linalg.batch_matmul, transpose -> linalg.transpose,
+//    reshape -> tensor.expand_shape / collapse_shape (views, no copy),
+//    elementwise ops and reductions -> linalg.generic / linalg.reduce.
+// 3. Absorb. Upstream patterns on the lifted ops and on what they create:
+//    named ops are generalized; reshapes move through generics by expanding
+//    the generics' iteration spaces, so that each transpose meets its
+//    neighbour's loops; a transpose is fused into its consumers (elementwise
+//    fusion, restricted to pure permutations, so the fusion planner still
+//    decides every other fusion); a transpose of a single-use generic's
+//    result is folded into that generic's output indexing map.
+//
+// Shapes must be static; nothing else is touched.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuseDialect/Transforms/Layout/Permutation.h"
+#include "FuseDialect/Transforms/Passes.h"
+
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Tosa/Transforms/Passes.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#define DEBUG_TYPE "fuse-absorb-transposes"
+
+namespace mlir::fuse {
+#define GEN_PASS_DEF_FUSEABSORBTRANSPOSESPASS
+#include "FuseDialect/Transforms/Passes.h.inc"
+} // namespace mlir::fuse
+
+using namespace mlir;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Clusters
+//===----------------------------------------------------------------------===//
+
+bool hasStaticTensorTypes(Operation *op) {
+  auto isStatic = [](Type t) {
+    auto ranked = dyn_cast<RankedTensorType>(t);
+    return ranked && ranked.hasStaticShape();
+  };
+  return llvm::all_of(op->getOperandTypes(),
+                      [&](Type t) { return !isa<TensorType>(t) || isStatic(t); }) &&
+         llvm::all_of(op->getResultTypes(), isStatic);
+}
+
+/// Ops moved by a cluster: reshapes and transposes of non-constant values.
+bool isDataMovement(Operation *op) {
+  return isa_and_nonnull<tosa::ReshapeOp, tosa::TransposeOp>(op) &&
+         hasStaticTensorTypes(op);
+}
+
+/// Ops that lift to one linalg structured op whose indexing maps can absorb
+/// a permutation. Float only: integer matmuls lift to quantized forms and
+/// integer elementwise ops may carry rounding or shift semantics.
+bool isAbsorber(Operation *op) {
+  if (!op || op->getNumResults() != 1 || !hasStaticTensorTypes(op) ||
+      !isa<FloatType>(getElementTypeOrSelf(op->getResult(0).getType())))
+    return false;
+  if (isa<tosa::MatMulOp, tosa::ReduceSumOp, tosa::ReduceMaxOp,
+          tosa::ReduceMinOp, tosa::ReduceProductOp>(op))
+    return true;
+  if (!op->hasTrait<OpTrait::tosa::TosaElementwiseOperator>() &&
+      !isa<tosa::MulOp>(op))
+    return false;
+  // Float elementwise ops whose tensor operands all have the result's rank
+  // (TOSA broadcasts only along size-1 dims of equal-rank operands).
+  auto rank = cast<RankedTensorType>(op->getResult(0).getType()).getRank();
+  return llvm::all_of(op->getOpOperands(), [&](OpOperand &operand) {
+    auto t = dyn_cast<RankedTensorType>(operand.get().getType());
+    return fuse::isParameterOperand(op, operand.getOperandNumber()) ||
+           (t && t.getRank() == rank && isa<FloatType>(t.getElementType()));
+  });
+}
+
+/// Every path from `v` down through reshapes ends at an absorber or at
+/// another transpose of the cluster (which composes with this one).
+bool consumersAbsorb(Value v) {
+  if (v.use_empty())
+    return false;
+  return llvm::all_of(v.getUsers(), [](Operation *user) {
+    if (isa<tosa::TransposeOp>(user) && isDataMovement(user))
+      return true;
+    if (isa<tosa::ReshapeOp>(user) && isDataMovement(user))
+      return consumersAbsorb(user->getResult(0));
+    return isAbsorber(user);
+  });
+}
+
+/// `v` is computed, through single-use reshapes, by a single-use absorber.
+bool producerAbsorbs(Value v) {
+  if (!v.hasOneUse())
+    return false;
+  Operation *def = v.getDefiningOp();
+  if (isa_and_nonnull<tosa::ReshapeOp>(def) && isDataMovement(def))
+    return producerAbsorbs(def->getOperand(0));
+  return isAbsorber(def);
+}
+
+/// Grows the cluster of `seed` and adds its ops, plus the absorbers at its
+/// ends, to `toLift` when every transpose in it can be absorbed.
+bool collectCluster(tosa::TransposeOp seed, DenseSet<Operation *> &visited,
+                    SetVector<Operation *> &toLift) {
+  SmallVector<Operation *> members, worklist{seed};
+  SetVector<Operation *> ends;
+  visited.insert(seed);
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    members.push_back(op);
+    auto visit = [&](Operation *next) {
+      if (!next)
+        return;
+      if (isDataMovement(next)) {
+        if (visited.insert(next).second)
+          worklist.push_back(next);
+      } else if (isAbsorber(next)) {
+        ends.insert(next);
+      }
+    };
+    visit(op->getOperand(0).getDefiningOp());
+    for (Operation *user : op->getResult(0).getUsers())
+      visit(user);
+  }
+  for (Operation *op : members) {
+    auto transpose = dyn_cast<tosa::TransposeOp>(op);
+    if (!transpose)
+      continue;
+    // A transpose of a constant is folded by the canonicalizer, not here.
+    if (matchPattern(transpose.getInput1(), m_Constant()))
+      return false;
+    if (!consumersAbsorb(transpose.getResult()) &&
+        !producerAbsorbs(transpose.getInput1()))
+      return false;
+  }
+  toLift.insert(members.begin(), members.end());
+  toLift.insert(ends.begin(), ends.end());
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Absorption patterns
+//===----------------------------------------------------------------------===//
+
+/// A generic that only copies its single input through permuted maps.
+bool isPermutationCopy(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() != 0)
+    return false;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (!maps[0].isPermutation() || !maps[1].isPermutation())
+    return false;
+  auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
+  return yield.getNumOperands() == 1 &&
+         yield.getOperand(0) == op.getBody()->getArgument(0);
+}
+
+/// Named structured ops become generics so that their indexing maps can
+/// take a permutation. Fills stay named: they only initialize accumulators.
+struct GeneralizeNamedOp : OpInterfaceRewritePattern<linalg::LinalgOp> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+                                PatternRewriter &rewriter) const override {
+    if (isa<linalg::GenericOp, linalg::FillOp>(op))
+      return failure();
+    return linalg::generalizeNamedOp(rewriter, op);
+  }
+};
+
+/// transpose(generic(...)) -> generic(...) writing through the permuted
+/// output map, when the transpose is the generic's only reader and the
+/// generic's init is an empty or filled tensor (rebuilt in the new shape).
+struct FoldTransposeIntoProducer : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp transpose,
+                                PatternRewriter &rewriter) const override {
+    if (!isPermutationCopy(transpose))
+      return failure();
+    auto producer =
+        transpose.getDpsInputs()[0].getDefiningOp<linalg::GenericOp>();
+    if (!producer || producer->getNumResults() != 1 ||
+        !producer->getResult(0).hasOneUse())
+      return failure();
+    // Rebuild the producer's init in the transposed shape.
+    Value init = producer.getDpsInits()[0];
+    auto resultType = cast<RankedTensorType>(transpose.getResult(0).getType());
+    Location loc = producer.getLoc();
+    rewriter.setInsertionPoint(producer);
+    Value newInit;
+    if (init.getDefiningOp<tensor::EmptyOp>()) {
+      newInit = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                        resultType.getElementType());
+    } else if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
+      if (!fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
+        return failure();
+      Value empty = tensor::EmptyOp::create(
+          rewriter, loc, resultType.getShape(), resultType.getElementType());
+      newInit = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0],
+                                       empty)
+                    .getResult(0);
+    } else {
+      return failure();
+    }
+    // The producer writes r = out(l); the transpose moves r to O(I^-1(r)).
+    SmallVector<AffineMap> maps = producer.getIndexingMapsArray();
+    SmallVector<AffineMap> transposeMaps = transpose.getIndexingMapsArray();
+    AffineMap moved = transposeMaps[1].compose(
+        inversePermutation(transposeMaps[0]).compose(maps.back()));
+    maps.back() = moved;
+    auto newProducer = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{resultType}, producer.getDpsInputs(),
+        ValueRange{newInit}, maps, producer.getIteratorTypesArray());
+    rewriter.inlineRegionBefore(producer.getRegion(), newProducer.getRegion(),
+                                newProducer.getRegion().begin());
+    rewriter.replaceOp(transpose, newProducer->getResults());
+    rewriter.eraseOp(producer);
+    return success();
+  }
+};
+
+struct FuseAbsorbTransposesPass
+    : fuse::impl::FuseAbsorbTransposesPassBase<FuseAbsorbTransposesPass> {
+  void runOnOperation() override {
+    Operation *root = getOperation();
+    MLIRContext *ctx = &getContext();
+
+    SetVector<Operation *> toLift;
+    DenseSet<Operation *> visited;
+    root->walk([&](tosa::TransposeOp transpose) {
+      if (isDataMovement(transpose) && !visited.contains(transpose) &&
+          collectCluster(transpose, visited, toLift))
+        ++numClusters;
+    });
+    if (toLift.empty())
+      return;
+
+    // Structured ops that exist now; everything structured after the lift
+    // that is not among them was made by it.
+    DenseSet<Operation *> before;
+    root->walk([&](Operation *op) {
+      if (isa<linalg::LinalgDialect, tensor::TensorDialect>(op->getDialect()))
+        before.insert(op);
+    });
+
+    TypeConverter converter;
+    tosa::populateTosaTypeConversion(converter);
+    RewritePatternSet lift(ctx);
+    tosa::populateTosaToLinalgNamedConversionPatterns(converter, &lift, {});
+    tosa::populateTosaToLinalgConversionPatterns(converter, &lift);
+    tosa::populateTosaToTensorConversionPatterns(converter, &lift);
+    ConversionTarget target(*ctx);
+    target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
+                           math::MathDialect, tensor::TensorDialect>();
+    target.markUnknownOpDynamicallyLegal(
+        [&](Operation *op) { return !toLift.contains(op); });
+    if (failed(applyPartialConversion(root, target, std::move(lift)))) {
+      root->emitError("fuse-absorb-transposes: lifting a layout cluster to "
+                      "linalg failed");
+      return signalPassFailure();
+    }
+
+    SmallVector<Operation *> lifted;
+    root->walk([&](Operation *op) {
+      if (isa<linalg::LinalgDialect, tensor::TensorDialect>(op->getDialect()) &&
+          !before.contains(op))
+        lifted.push_back(op);
+    });
+
+    RewritePatternSet absorb(ctx);
+    absorb.add<GeneralizeNamedOp, FoldTransposeIntoProducer>(ctx);
+    linalg::populateFoldReshapeOpsByExpansionPatterns(
+        absorb, [](OpOperand *) { return true; });
+    linalg::populateElementwiseOpsFusionPatterns(
+        absorb, [](OpOperand *fused) {
+          auto producer = fused->get().getDefiningOp<linalg::GenericOp>();
+          return producer && isPermutationCopy(producer);
+        });
+    tensor::populateFoldTensorEmptyPatterns(absorb);
+    tensor::ExpandShapeOp::getCanonicalizationPatterns(absorb, ctx);
+    tensor::CollapseShapeOp::getCanonicalizationPatterns(absorb, ctx);
+    linalg::GenericOp::getCanonicalizationPatterns(absorb, ctx);
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    if (failed(applyOpPatternsGreedily(lifted, std::move(absorb), config)))
+      root->emitWarning("fuse-absorb-transposes: absorption did not converge");
+
+    root->walk([&](linalg::GenericOp op) {
+      if (isPermutationCopy(op))
+        ++numLeft;
+    });
+  }
+};
+
+} // namespace

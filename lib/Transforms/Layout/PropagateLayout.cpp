@@ -1,0 +1,398 @@
+//===- PropagateLayout.cpp - Greedy global layout propagation -------------===//
+//
+// Graphs imported from NCHW frameworks wrap every NHWC TOSA convolution in
+// transposes; the elementwise ops, BatchNorms and residual adds between the
+// convolutions then run in NCHW. Local moves (upstream
+// tosa-reduce-transposes) stop at the first value with a second reader, such
+// as a residual branch or a block output read by the next block's
+// convolution and by its skip connection. This pass decides the layout of
+// whole regions instead.
+//
+// 1. Regions. Layout-agnostic ops are elementwise ops (broadcasting equal-
+//    rank operands), casts and reductions: they compute the same thing in
+//    any dimension order, reductions with their axis renamed. Their tensor
+//    values, joined through these ops, form regions. Everything else is a
+//    fixed-layout boundary: the anchors (convolutions, matmuls: TOSA fixes
+//    their layout, NHWC/OHWI and [N,M,K]x[N,K,N'], which is the one their
+//    kernels want), function arguments and results, and every op the pass
+//    does not understand.
+// 2. Cost. Storing a whole region in a permutation q changes only its
+//    boundary: a transpose into or out of the region composes with q and
+//    disappears when the composition is the identity; any other boundary
+//    edge needs a transpose (q into the region, q^-1 out of it); constants
+//    are permuted at compile time. The cost of q is the bytes its boundary
+//    transposes move (those at function arguments and results count half:
+//    fuse-fold-boundary-transposes folds them into the first and last
+//    kernels' indexing), plus a quarter of the bytes a reduction reads when
+//    its axis is not the innermost one. The candidates for q are the
+//    identity and the permutations that cancel one boundary transpose.
+// 3. Greedy. The region whose best q saves the most bytes is rewritten
+//    first, once; transposes it shares with other regions are composed, so
+//    the regions are re-costed and the next best one is taken, until no
+//    region gains. Every step strictly lowers the bytes moved by transposes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuseDialect/Transforms/Layout/Permutation.h"
+#include "FuseDialect/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/SetVector.h"
+
+#define DEBUG_TYPE "fuse-propagate-layout"
+
+namespace mlir::fuse {
+#define GEN_PASS_DEF_FUSEPROPAGATELAYOUTPASS
+#include "FuseDialect/Transforms/Passes.h.inc"
+} // namespace mlir::fuse
+
+using namespace mlir;
+using namespace mlir::fuse;
+
+namespace {
+
+using Perm = Permutation;
+
+int64_t getBytes(Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  int64_t bits = type.getElementType().isIntOrFloat()
+                     ? type.getElementType().getIntOrFloatBitWidth()
+                     : 32;
+  return type.getNumElements() * std::max<int64_t>(1, bits / 8);
+}
+
+bool isStaticTensor(Value v, int64_t rank) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  return type && type.hasStaticShape() && type.getRank() == rank;
+}
+
+bool isReduction(Operation *op) {
+  return isa<tosa::ReduceSumOp, tosa::ReduceMaxOp, tosa::ReduceMinOp,
+             tosa::ReduceProductOp, tosa::ReduceAllOp, tosa::ReduceAnyOp>(op);
+}
+
+/// Ops that compute the same values in any dimension order of their data
+/// operands and result (reductions with the axis renamed).
+bool isLayoutAgnostic(Operation *op) {
+  if (op->getNumResults() != 1 || op->getNumRegions() != 0)
+    return false;
+  if (!op->hasTrait<OpTrait::tosa::TosaElementwiseOperator>() &&
+      !isa<tosa::MulOp, tosa::CastOp>(op) && !isReduction(op))
+    return false;
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!type || !type.hasStaticShape() || type.getRank() < 2)
+    return false;
+  for (OpOperand &operand : op->getOpOperands())
+    if (!isParameterOperand(op, operand.getOperandNumber()) &&
+        !isStaticTensor(operand.get(), type.getRank()))
+      return false;
+  return true;
+}
+
+/// A dense constant small enough to permute at compile time.
+DenseElementsAttr getPermutableConstant(Value v) {
+  DenseElementsAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)))
+    return {};
+  if (!attr.isSplat() && attr.getNumElements() > (1 << 16))
+    return {};
+  return attr;
+}
+
+DenseElementsAttr permuteConstant(DenseElementsAttr attr,
+                                  ArrayRef<int64_t> perm) {
+  auto type = cast<RankedTensorType>(attr.getType());
+  RankedTensorType newType = permuteType(type, perm);
+  if (attr.isSplat())
+    return attr.resizeSplat(newType);
+  SmallVector<Attribute> values(attr.getValues<Attribute>());
+  SmallVector<Attribute> permuted(values.size());
+  ArrayRef<int64_t> oldShape = type.getShape();
+  ArrayRef<int64_t> newShape = newType.getShape();
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> oldStrides(rank, 1);
+  for (int64_t i = rank - 2; i >= 0; --i)
+    oldStrides[i] = oldStrides[i + 1] * oldShape[i + 1];
+  SmallVector<int64_t> index(rank, 0);
+  for (int64_t linear = 0, e = values.size(); linear < e; ++linear) {
+    // index walks the new shape in row-major order; new dim i is old perm[i].
+    int64_t old = 0;
+    for (int64_t i = 0; i < rank; ++i)
+      old += index[i] * oldStrides[perm[i]];
+    permuted[linear] = values[old];
+    for (int64_t i = rank - 1; i >= 0; --i) {
+      if (++index[i] < newShape[i])
+        break;
+      index[i] = 0;
+    }
+  }
+  return DenseElementsAttr::get(newType, permuted);
+}
+
+//===----------------------------------------------------------------------===//
+// Regions
+//===----------------------------------------------------------------------===//
+
+struct Region {
+  /// Agnostic ops, in program order.
+  SmallVector<Operation *> ops;
+  /// Values computed or read as data by those ops.
+  SetVector<Value> values;
+  int64_t rank = 0;
+};
+
+/// The cost of storing `region` in `q`, in bytes moved by transposes.
+double getCost(const Region &region, ArrayRef<int64_t> q) {
+  Perm qInverse = invertPermutation(q);
+  bool identityQ = isIdentityPermutation(q);
+  double cost = 0;
+  DenseSet<Operation *> members(region.ops.begin(), region.ops.end());
+  for (Value v : region.values) {
+    double bytes = getBytes(v);
+    Operation *def = v.getDefiningOp();
+    if (!def || !members.contains(def)) {
+      // Entering the region.
+      if (auto transpose = dyn_cast_or_null<tosa::TransposeOp>(def)) {
+        bool composes = isIdentityPermutation(composePermutations(getPermutation(transpose), q));
+        bool shared = llvm::any_of(transpose->getUsers(), [&](Operation *u) {
+          return !members.contains(u);
+        });
+        // A transpose with readers outside the region stays for them.
+        if (!composes || (shared && !identityQ))
+          cost += bytes;
+        if (!composes && shared && !identityQ)
+          cost += bytes;
+      } else if (!getPermutableConstant(v) && !identityQ) {
+        cost += isa<BlockArgument>(v) ? bytes / 2 : bytes;
+      }
+      continue;
+    }
+    // Computed inside; readers outside get the declared layout back.
+    bool restored = false;
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (members.contains(user))
+        continue;
+      if (auto transpose = dyn_cast<tosa::TransposeOp>(user)) {
+        if (!isIdentityPermutation(composePermutations(qInverse, getPermutation(transpose))))
+          cost += getBytes(transpose.getResult());
+        continue;
+      }
+      if (!identityQ && !restored)
+        cost += isa<func::ReturnOp>(user) ? bytes / 2 : bytes;
+      restored = true;
+    }
+  }
+  // Reductions over an axis that is not innermost read strided rows.
+  for (Operation *op : region.ops) {
+    if (!isReduction(op))
+      continue;
+    int64_t axis = op->getAttrOfType<IntegerAttr>("axis").getInt();
+    if (qInverse[axis] != region.rank - 1)
+      cost += getBytes(op->getOperand(0)) / 4.0;
+  }
+  return cost;
+}
+
+/// Candidate layouts: identity, and those that cancel a boundary transpose.
+SmallVector<Perm> getCandidates(const Region &region) {
+  SmallVector<Perm> candidates{getIdentityPermutation(region.rank)};
+  auto add = [&](Perm perm) {
+    if (!llvm::is_contained(candidates, perm))
+      candidates.push_back(std::move(perm));
+  };
+  for (Value v : region.values) {
+    if (auto transpose = v.getDefiningOp<tosa::TransposeOp>())
+      add(invertPermutation(getPermutation(transpose)));
+    for (Operation *user : v.getUsers())
+      if (auto transpose = dyn_cast<tosa::TransposeOp>(user))
+        add(getPermutation(transpose));
+  }
+  return candidates;
+}
+
+SmallVector<Region> collectRegions(Block &block) {
+  llvm::EquivalenceClasses<Operation *> classes;
+  SmallVector<Operation *> agnostic;
+  for (Operation &op : block)
+    if (isLayoutAgnostic(&op)) {
+      agnostic.push_back(&op);
+      classes.insert(&op);
+    }
+  DenseSet<Operation *> isAgnostic(agnostic.begin(), agnostic.end());
+  // Two agnostic ops are in one region when one reads the other's result, or
+  // both read the same non-constant value as data.
+  DenseMap<Value, Operation *> firstReader;
+  for (Operation *op : agnostic) {
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (isParameterOperand(op, operand.getOperandNumber()))
+        continue;
+      Value v = operand.get();
+      if (Operation *def = v.getDefiningOp();
+          def && isAgnostic.contains(def))
+        classes.unionSets(op, def);
+      if (getPermutableConstant(v))
+        continue;
+      auto [it, inserted] = firstReader.try_emplace(v, op);
+      if (!inserted)
+        classes.unionSets(op, it->second);
+    }
+  }
+  DenseMap<Operation *, unsigned> regionOf;
+  SmallVector<Region> regions;
+  for (Operation *op : agnostic) {
+    Operation *leader = classes.getLeaderValue(op);
+    auto [it, inserted] = regionOf.try_emplace(leader, regions.size());
+    if (inserted)
+      regions.emplace_back();
+    Region &region = regions[it->second];
+    region.ops.push_back(op);
+    region.rank = cast<RankedTensorType>(op->getResult(0).getType()).getRank();
+    for (OpOperand &operand : op->getOpOperands())
+      if (!isParameterOperand(op, operand.getOperandNumber()))
+        region.values.insert(operand.get());
+    region.values.insert(op->getResult(0));
+  }
+  return regions;
+}
+
+//===----------------------------------------------------------------------===//
+// Rewrite
+//===----------------------------------------------------------------------===//
+
+Value createTranspose(OpBuilder &builder, Location loc, Value input,
+                      ArrayRef<int64_t> perm) {
+  if (isIdentityPermutation(perm))
+    return input;
+  auto type = permuteType(cast<RankedTensorType>(input.getType()), perm);
+  SmallVector<int32_t> perms(perm.begin(), perm.end());
+  return tosa::TransposeOp::create(builder, loc, type, input,
+                                   builder.getDenseI32ArrayAttr(perms));
+}
+
+/// Stores every value of `region` in layout `q`.
+void rewriteRegion(Region &region, ArrayRef<int64_t> q) {
+  Perm qInverse = invertPermutation(q);
+  DenseSet<Operation *> members(region.ops.begin(), region.ops.end());
+  IRMapping permuted;
+  OpBuilder builder(region.ops.front()->getContext());
+
+  // Values entering the region, in q.
+  for (Value v : region.values) {
+    Operation *def = v.getDefiningOp();
+    if (def && members.contains(def))
+      continue;
+    if (auto transpose = dyn_cast_or_null<tosa::TransposeOp>(def)) {
+      builder.setInsertionPointAfter(transpose);
+      permuted.map(v, createTranspose(builder, transpose.getLoc(),
+                                      transpose.getInput1(),
+                                      composePermutations(getPermutation(transpose), q)));
+    } else if (DenseElementsAttr attr = getPermutableConstant(v)) {
+      builder.setInsertionPointAfter(def);
+      DenseElementsAttr newAttr = permuteConstant(attr, q);
+      permuted.map(v, tosa::ConstOp::create(builder, def->getLoc(),
+                                            newAttr.getType(), newAttr));
+    } else {
+      if (def)
+        builder.setInsertionPointAfter(def);
+      else
+        builder.setInsertionPointToStart(cast<BlockArgument>(v).getOwner());
+      permuted.map(v, createTranspose(builder, v.getLoc(), v, q));
+    }
+  }
+
+  // The region's ops, in q.
+  for (Operation *op : region.ops) {
+    builder.setInsertionPoint(op);
+    Operation *clone = builder.clone(*op, permuted);
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    clone->getResult(0).setType(permuteType(type, q));
+    if (isReduction(op)) {
+      int64_t axis = op->getAttrOfType<IntegerAttr>("axis").getInt();
+      clone->setAttr("axis", builder.getI32IntegerAttr(qInverse[axis]));
+    }
+    permuted.map(op->getResult(0), clone->getResult(0));
+  }
+
+  // Readers outside the region get the declared layout back.
+  for (Operation *op : region.ops) {
+    Value old = op->getResult(0);
+    Value now = permuted.lookup(old);
+    Value restored;
+    for (OpOperand &use : llvm::make_early_inc_range(old.getUses())) {
+      Operation *user = use.getOwner();
+      if (members.contains(user))
+        continue;
+      if (auto transpose = dyn_cast<tosa::TransposeOp>(user)) {
+        builder.setInsertionPoint(transpose);
+        Value composed =
+            createTranspose(builder, transpose.getLoc(), now,
+                            composePermutations(qInverse, getPermutation(transpose)));
+        transpose.getResult().replaceAllUsesWith(composed);
+        continue;
+      }
+      if (!restored) {
+        builder.setInsertionPointAfterValue(now);
+        restored = createTranspose(builder, op->getLoc(), now, qInverse);
+      }
+      use.set(restored);
+    }
+  }
+  for (Operation *op : llvm::reverse(region.ops)) {
+    op->dropAllUses();
+    op->erase();
+  }
+}
+
+struct FusePropagateLayoutPass
+    : fuse::impl::FusePropagateLayoutPassBase<FusePropagateLayoutPass> {
+  void runOnOperation() override {
+    auto func = getOperation();
+    for (Block &block : func.getFunctionBody()) {
+      // Each step lowers the bytes moved by transposes; the cap only guards
+      // against a cost-model bug.
+      for (unsigned step = 0, e = 4 * block.getOperations().size(); step < e;
+           ++step) {
+        SmallVector<Region> regions = collectRegions(block);
+        double bestGain = 0;
+        Region *best = nullptr;
+        Perm bestPerm;
+        for (Region &region : regions) {
+          double current = getCost(region, getIdentityPermutation(region.rank));
+          for (Perm &candidate : getCandidates(region)) {
+            double gain = current - getCost(region, candidate);
+            if (gain > bestGain + 1e-9) {
+              bestGain = gain;
+              best = &region;
+              bestPerm = candidate;
+            }
+          }
+        }
+        if (!best)
+          break;
+        rewriteRegion(*best, bestPerm);
+        ++numRegions;
+        eraseDeadTransposes(block);
+      }
+    }
+  }
+
+  static void eraseDeadTransposes(Block &block) {
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
+        if (isa<tosa::TransposeOp, tosa::ConstOp>(op) && op.use_empty()) {
+          op.erase();
+          changed = true;
+        }
+    }
+  }
+};
+
+} // namespace
