@@ -212,14 +212,12 @@ LogicalResult GroupOp::verifyRegions() {
 namespace {
 
 /// Drops results that have no uses, together with the values yielded for
-/// them.
+/// them (and their result permutations).
 struct EraseUnusedGroupResults : OpRewritePattern<GroupOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(GroupOp group,
                                 PatternRewriter &rewriter) const override {
-    if (group.hasIndexChanges())
-      return rewriter.notifyMatchFailure(group, "has index changes");
     llvm::SmallBitVector keep(group.getNumResults());
     for (OpResult result : group.getResults())
       keep[result.getResultNumber()] = !result.use_empty();
@@ -235,10 +233,21 @@ struct EraseUnusedGroupResults : OpRewritePattern<GroupOp> {
       keptValues.push_back(value);
       keptTypes.push_back(value.getType());
     }
+    ArrayAttr resultPermutations;
+    if (ArrayAttr perms = group.getResultPermutationsAttr()) {
+      SmallVector<Attribute> kept;
+      for (auto [idx, perm] : llvm::enumerate(perms))
+        if (keep[idx])
+          kept.push_back(perm);
+      if (llvm::any_of(kept, [](Attribute a) {
+            return !cast<DenseI64ArrayAttr>(a).empty();
+          }))
+        resultPermutations = rewriter.getArrayAttr(kept);
+    }
     auto newGroup = GroupOp::create(rewriter, group.getLoc(), keptTypes,
                                     group.getInputs(), group.getMappingAttr(),
-                                    /*input_permutations=*/ArrayAttr(),
-                                    /*result_permutations=*/ArrayAttr());
+                                    group.getInputPermutationsAttr(),
+                                    resultPermutations);
     newGroup->setDiscardableAttrs(group->getDiscardableAttrDictionary());
     rewriter.inlineRegionBefore(group.getBody(), newGroup.getBody(),
                                 newGroup.getBody().end());

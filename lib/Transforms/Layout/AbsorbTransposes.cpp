@@ -199,37 +199,46 @@ struct GeneralizeNamedOp : OpInterfaceRewritePattern<linalg::LinalgOp> {
 /// transpose(generic(...)) -> generic(...) writing through the permuted
 /// output map, when the transpose is the generic's only reader and the
 /// generic's init is an empty or filled tensor (rebuilt in the new shape).
+/// Rooted at either op, so that it fires whichever of the two the driver
+/// visits last (reshape propagation rebuilds producers).
 struct FoldTransposeIntoProducer : OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(linalg::GenericOp transpose,
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!isPermutationCopy(transpose))
-      return failure();
-    auto producer =
-        transpose.getDpsInputs()[0].getDefiningOp<linalg::GenericOp>();
-    if (!producer || producer->getNumResults() != 1 ||
+    linalg::GenericOp transpose, producer;
+    if (isPermutationCopy(op)) {
+      transpose = op;
+      producer = op.getDpsInputs()[0].getDefiningOp<linalg::GenericOp>();
+    } else if (op->getNumResults() == 1 && op->getResult(0).hasOneUse()) {
+      producer = op;
+      transpose = dyn_cast<linalg::GenericOp>(*op->getUsers().begin());
+      if (!transpose || !isPermutationCopy(transpose) ||
+          transpose.getDpsInputs()[0] != op->getResult(0))
+        return failure();
+    }
+    if (!producer || !transpose || producer->getNumResults() != 1 ||
         !producer->getResult(0).hasOneUse())
       return failure();
-    // Rebuild the producer's init in the transposed shape.
+    // Rebuild the producer's init in the transposed shape: it must hold no
+    // data but a fill value (reshape propagation may have reshaped it).
     Value init = producer.getDpsInits()[0];
+    while (isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
+        init.getDefiningOp()))
+      init = init.getDefiningOp()->getOperand(0);
+    auto fill = init.getDefiningOp<linalg::FillOp>();
+    if (fill)
+      init = fill.getOutputs()[0];
+    if (!init.getDefiningOp<tensor::EmptyOp>())
+      return failure();
     auto resultType = cast<RankedTensorType>(transpose.getResult(0).getType());
     Location loc = producer.getLoc();
     rewriter.setInsertionPoint(producer);
-    Value newInit;
-    if (init.getDefiningOp<tensor::EmptyOp>()) {
-      newInit = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
-                                        resultType.getElementType());
-    } else if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
-      if (!fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
-        return failure();
-      Value empty = tensor::EmptyOp::create(
-          rewriter, loc, resultType.getShape(), resultType.getElementType());
+    Value newInit = tensor::EmptyOp::create(
+        rewriter, loc, resultType.getShape(), resultType.getElementType());
+    if (fill)
       newInit = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0],
-                                       empty)
+                                       newInit)
                     .getResult(0);
-    } else {
-      return failure();
-    }
     // The producer writes r = out(l); the transpose moves r to O(I^-1(r)).
     SmallVector<AffineMap> maps = producer.getIndexingMapsArray();
     SmallVector<AffineMap> transposeMaps = transpose.getIndexingMapsArray();

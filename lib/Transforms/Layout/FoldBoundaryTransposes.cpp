@@ -207,6 +207,43 @@ unsigned foldBoundaries(GroupOp group) {
   return folded;
 }
 
+/// A group that forwards a permuted input as a result would write a copy of
+/// it; groups reading that result read the input through the same index
+/// change instead. Returns how many reads were rewired.
+unsigned forwardPermutedInputs(GroupOp group) {
+  unsigned rewired = 0;
+  ArrayAttr inputPerms = group.getInputPermutationsAttr();
+  if (!inputPerms)
+    return 0;
+  ArrayAttr resultPerms = group.getResultPermutationsAttr();
+  for (auto [idx, value] : llvm::enumerate(group.getYield().getValues())) {
+    auto arg = dyn_cast<BlockArgument>(value);
+    if (!arg || arg.getOwner() != &group.getBodyBlock() ||
+        isIdentityEntry(inputPerms[arg.getArgNumber()]) ||
+        (resultPerms && !isIdentityEntry(resultPerms[idx])))
+      continue;
+    Value input = group.getInputs()[arg.getArgNumber()];
+    for (OpOperand &use :
+         llvm::make_early_inc_range(group->getResult(idx).getUses())) {
+      auto reader = dyn_cast<GroupOp>(use.getOwner());
+      if (!reader)
+        continue;
+      unsigned j = use.getOperandNumber();
+      SmallVector<Attribute> perms =
+          getPermutations(reader.getInputPermutationsAttr(),
+                          reader.getInputs().size(), reader.getContext());
+      if (!isIdentityEntry(perms[j]))
+        continue;
+      perms[j] = inputPerms[arg.getArgNumber()];
+      use.set(input);
+      reader.setInputPermutationsAttr(
+          ArrayAttr::get(reader.getContext(), perms));
+      ++rewired;
+    }
+  }
+  return rewired;
+}
+
 struct FuseFoldBoundaryTransposesPass final
     : fuse::impl::FuseFoldBoundaryTransposesPassBase<
           FuseFoldBoundaryTransposesPass> {
@@ -214,6 +251,8 @@ struct FuseFoldBoundaryTransposesPass final
   void runOnOperation() override {
     getOperation()->walk(
         [&](GroupOp group) { numFolded += foldBoundaries(group); });
+    getOperation()->walk(
+        [&](GroupOp group) { numFolded += forwardPermutedInputs(group); });
   }
 };
 

@@ -168,7 +168,13 @@ double getCost(const Region &region, ArrayRef<int64_t> q) {
         if (!composes && shared && !identityQ)
           cost += bytes;
       } else if (!getPermutableConstant(v) && !identityQ) {
-        cost += isa<BlockArgument>(v) ? bytes / 2 : bytes;
+        // Paid already when another reader transposes it the same way.
+        bool paid = llvm::any_of(v.getUsers(), [&](Operation *user) {
+          auto transpose = dyn_cast<tosa::TransposeOp>(user);
+          return transpose && getPermutation(transpose) == Perm(q);
+        });
+        if (!paid)
+          cost += isa<BlockArgument>(v) ? bytes / 2 : bytes;
       }
       continue;
     }
@@ -298,6 +304,20 @@ void rewriteRegion(Region &region, ArrayRef<int64_t> q) {
       permuted.map(v, tosa::ConstOp::create(builder, def->getLoc(),
                                             newAttr.getType(), newAttr));
     } else {
+      // Reuse a transpose another reader already has, moved up to the def.
+      tosa::TransposeOp existing;
+      for (Operation *user : v.getUsers())
+        if (auto transpose = dyn_cast<tosa::TransposeOp>(user))
+          if (!members.contains(transpose) && getPermutation(transpose) == Perm(q))
+            existing = transpose;
+      if (existing) {
+        if (def)
+          existing->moveAfter(def);
+        else
+          existing->moveBefore(&cast<BlockArgument>(v).getOwner()->front());
+        permuted.map(v, existing.getResult());
+        continue;
+      }
       if (def)
         builder.setInsertionPointAfter(def);
       else

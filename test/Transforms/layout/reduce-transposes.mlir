@@ -1,11 +1,12 @@
 // Two NCHW conv blocks as an ONNX importer writes them: every conv wrapped in
-// transposes. The layout stages of --fuse-ops move the transposes through
-// the elementwise ops between the convs (permuting the broadcast constant)
-// and cancel the inverse pairs; the last conv's transpose back to NCHW is
-// read through a permuted map by the residual add (fuse-absorb-transposes),
-// so 1 of the 4 transposes is left before planning (in the report). The one
-// on the function's argument becomes an index change of the first kernel:
-// no transpose op remains.
+// transposes, the residual add reading the NCHW argument. Global layout
+// propagation moves the region between the convs (bias add, ReLU) and the
+// residual add to NHWC (the bias constant is permuted at compile time);
+// the last transpose back to NCHW is folded into the residual add's output
+// map (fuse-absorb-transposes), so 1 of the 4 transposes is left before
+// planning (in the report): the one on the function's argument, which
+// becomes an index change of both kernels that read it. No transpose op
+// remains.
 //
 // RUN: fuse-opt %s --fuse-ops="report=-" -o /dev/null | FileCheck %s --check-prefix=REPORT
 // RUN: fuse-opt %s --fuse-ops="layout=false report=-" -o /dev/null | FileCheck %s --check-prefix=NOLAYOUT
@@ -16,12 +17,13 @@
 // NOLAYOUT: "transposes_at_planning": 4
 // NUM: fuse-diff: OK 1 outputs, 256 values
 //
-//       CHECK: #[[NHWC:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3, d1)>
+//       CHECK: #[[ID:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+//       CHECK: #[[NCHW:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d1, d2)>
 // CHECK-LABEL: func.func @model
-//       CHECK:   fuse.group ins(%arg0 : tensor<1x4x8x8xf32>) {{.*}}input_permutations = [array<i64: 0, 2, 3, 1>]
-//       CHECK:   fuse.group ins({{.*}}%arg0 : {{.*}}tensor<1x4x8x8xf32>)
+//       CHECK:   %[[G0:.*]] = fuse.group ins(%arg0 : tensor<1x4x8x8xf32>) {{.*}}input_permutations = [array<i64: 0, 2, 3, 1>]
+//       CHECK:   fuse.group ins(%[[G0]], %arg0 : tensor<1x8x8x4xf32>, tensor<1x4x8x8xf32>) {{.*}}input_permutations = [array<i64>, array<i64: 0, 2, 3, 1>]
 //       CHECK:     %[[C:.*]] = tosa.conv2d {{.*}} -> tensor<1x8x8x4xf32>
-//       CHECK:     linalg.generic {indexing_maps = [#[[NHWC]], #[[ID:.*]], #[[ID]]]{{.*}} ins(%[[C]], %{{.*}} : tensor<1x8x8x4xf32>, tensor<1x4x8x8xf32>)
+//       CHECK:     linalg.generic {indexing_maps = [#[[ID]], #[[ID]], #[[NCHW]]]{{.*}} ins(%[[C]], %{{.*}} : tensor<1x8x8x4xf32>, tensor<1x8x8x4xf32>)
 //   CHECK-NOT:   tosa.transpose
 func.func @model(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32> {
   %w = "tosa.const"() <{values = dense<0.1> : tensor<4x3x3x4xf32>}> : () -> tensor<4x3x3x4xf32>

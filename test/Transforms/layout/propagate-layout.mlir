@@ -1,0 +1,123 @@
+// RUN: fuse-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(fuse-propagate-layout))" | FileCheck %s
+// RUN: %fuse-diff %s -p "--pass-pipeline=builtin.module(func.func(fuse-propagate-layout))" --entry residual,channel_reduction,two_layouts,to_argument | FileCheck %s --check-prefix=NUM
+// NUM: fuse-diff: OK 6 outputs
+
+// An NCHW residual block: each conv wrapped in transposes, BatchNorm and ReLU
+// in NCHW, the skip connection reading the NCHW argument. The whole region
+// between the convs moves to NHWC: the BN constant is permuted at compile
+// time, the skip reads the (shared) transposed argument, and one transpose
+// is left on the argument and one on the result.
+// CHECK-LABEL: func.func @residual
+//  CHECK-SAME:     (%[[X:.*]]: tensor<1x4x5x5xf32>)
+//   CHECK-DAG:   %[[BETA:.*]] = "tosa.const"() <{values = dense<{{\[\[\[\[}}1.000000e-01, 2.000000e-01, 3.000000e-01, 4.000000e-01]]]]> : tensor<1x1x1x4xf32>}>
+//   CHECK-DAG:   %[[T:.*]] = tosa.transpose %[[X]] {perms = array<i32: 0, 2, 3, 1>}
+//       CHECK:   %[[C0:.*]] = tosa.conv2d %[[T]]
+//       CHECK:   %[[B:.*]] = tosa.add %[[C0]], %[[BETA]] : (tensor<1x5x5x4xf32>, tensor<1x1x1x4xf32>)
+//       CHECK:   %[[R:.*]] = tosa.clamp %[[B]]
+//       CHECK:   %[[C1:.*]] = tosa.conv2d %[[R]]
+//       CHECK:   %[[S:.*]] = tosa.add %[[C1]], %[[T]] : (tensor<1x5x5x4xf32>, tensor<1x5x5x4xf32>)
+//       CHECK:   %[[Y:.*]] = tosa.transpose %[[S]] {perms = array<i32: 0, 3, 1, 2>}
+//       CHECK:   return %[[Y]]
+//   CHECK-NOT:   tosa.transpose
+func.func @residual(%x: tensor<1x4x5x5xf32>) -> tensor<1x4x5x5xf32> {
+  %w = "tosa.const"() <{values = dense<0.05> : tensor<4x3x3x4xf32>}> : () -> tensor<4x3x3x4xf32>
+  %b = "tosa.const"() <{values = dense<0.0> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %beta = "tosa.const"() <{values = dense<[[[[0.1]], [[0.2]], [[0.3]], [[0.4]]]]> : tensor<1x4x1x1xf32>}> : () -> tensor<1x4x1x1xf32>
+  %t0 = tosa.transpose %x {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x4x5x5xf32>) -> tensor<1x5x5x4xf32>
+  %c0 = tosa.conv2d %t0, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x5x5x4xf32>, tensor<4x3x3x4xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x5x5x4xf32>
+  %u0 = tosa.transpose %c0 {perms = array<i32: 0, 3, 1, 2>} : (tensor<1x5x5x4xf32>) -> tensor<1x4x5x5xf32>
+  %bn = tosa.add %u0, %beta : (tensor<1x4x5x5xf32>, tensor<1x4x1x1xf32>) -> tensor<1x4x5x5xf32>
+  %r = tosa.clamp %bn {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x4x5x5xf32>) -> tensor<1x4x5x5xf32>
+  %t1 = tosa.transpose %r {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x4x5x5xf32>) -> tensor<1x5x5x4xf32>
+  %c1 = tosa.conv2d %t1, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x5x5x4xf32>, tensor<4x3x3x4xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x5x5x4xf32>
+  %u1 = tosa.transpose %c1 {perms = array<i32: 0, 3, 1, 2>} : (tensor<1x5x5x4xf32>) -> tensor<1x4x5x5xf32>
+  %s = tosa.add %u1, %x : (tensor<1x4x5x5xf32>, tensor<1x4x5x5xf32>) -> tensor<1x4x5x5xf32>
+  return %s : tensor<1x4x5x5xf32>
+}
+
+// -----
+
+// A reduction over the channel axis between two convs: the region moves to
+// NHWC and the reduction's axis is renamed (1 -> 3), now innermost.
+// CHECK-LABEL: func.func @channel_reduction
+//       CHECK:   %[[C:.*]] = tosa.conv2d
+//       CHECK:   %[[E:.*]] = tosa.exp %[[C]] : (tensor<1x3x3x4xf32>)
+//       CHECK:   %[[S:.*]] = tosa.reduce_sum %[[E]] {axis = 3 : i32} : (tensor<1x3x3x4xf32>) -> tensor<1x3x3x1xf32>
+//       CHECK:   %[[D:.*]] = tosa.mul %[[E]], %{{.*}}, %{{.*}} : (tensor<1x3x3x4xf32>, tensor<1x3x3x1xf32>, tensor<1xi8>)
+//       CHECK:   tosa.conv2d %[[D]]
+//   CHECK-NOT:   tosa.transpose
+func.func @channel_reduction(%x: tensor<1x3x3x4xf32>) -> tensor<1x3x3x4xf32> {
+  %w = "tosa.const"() <{values = dense<0.1> : tensor<4x1x1x4xf32>}> : () -> tensor<4x1x1x4xf32>
+  %b = "tosa.const"() <{values = dense<0.0> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %c0 = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x3x3x4xf32>, tensor<4x1x1x4xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x3x3x4xf32>
+  %u = tosa.transpose %c0 {perms = array<i32: 0, 3, 1, 2>} : (tensor<1x3x3x4xf32>) -> tensor<1x4x3x3xf32>
+  %e = tosa.exp %u : (tensor<1x4x3x3xf32>) -> tensor<1x4x3x3xf32>
+  %s = tosa.reduce_sum %e {axis = 1 : i32} : (tensor<1x4x3x3xf32>) -> tensor<1x1x3x3xf32>
+  %r = tosa.reciprocal %s : (tensor<1x1x3x3xf32>) -> tensor<1x1x3x3xf32>
+  %d = tosa.mul %e, %r, %shift : (tensor<1x4x3x3xf32>, tensor<1x1x3x3xf32>, tensor<1xi8>) -> tensor<1x4x3x3xf32>
+  %t = tosa.transpose %d {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x4x3x3xf32>) -> tensor<1x3x3x4xf32>
+  %c1 = tosa.conv2d %t, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x3x3x4xf32>, tensor<4x1x1x4xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x3x3x4xf32>
+  return %c1 : tensor<1x3x3x4xf32>
+}
+
+// -----
+
+// Negative: one value computed by a conv and read in two layouts by two
+// convs (NHWC and NWHC). Moving the ReLU to either layout needs a transpose
+// in and still one out: nothing gains, nothing changes.
+// CHECK-LABEL: func.func @two_layouts
+//       CHECK:   %[[R:.*]] = tosa.clamp %{{.*}} {{.*}} : (tensor<1x4x6x5xf32>)
+//       CHECK:   tosa.transpose %[[R]] {perms = array<i32: 0, 2, 3, 1>}
+//       CHECK:   tosa.transpose %[[R]] {perms = array<i32: 0, 3, 2, 1>}
+func.func @two_layouts(%x: tensor<1x4x6x5xf32>, %w2: tensor<5x1x1x5xf32>) -> (tensor<1x6x5x4xf32>, tensor<1x5x6x4xf32>) {
+  %w = "tosa.const"() <{values = dense<0.1> : tensor<4x1x1x4xf32>}> : () -> tensor<4x1x1x4xf32>
+  %b = "tosa.const"() <{values = dense<0.0> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %b5 = "tosa.const"() <{values = dense<0.0> : tensor<5xf32>}> : () -> tensor<5xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %c0 = tosa.conv2d %x, %w2, %b5, %zp, %zp {acc_type = f32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x4x6x5xf32>, tensor<5x1x1x5xf32>, tensor<5xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x6x5xf32>
+  %r = tosa.clamp %c0 {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x4x6x5xf32>) -> tensor<1x4x6x5xf32>
+  %a = tosa.transpose %r {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x4x6x5xf32>) -> tensor<1x6x5x4xf32>
+  %ca = tosa.conv2d %a, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x6x5x4xf32>, tensor<4x1x1x4xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x6x5x4xf32>
+  %c = tosa.transpose %r {perms = array<i32: 0, 3, 2, 1>} : (tensor<1x4x6x5xf32>) -> tensor<1x5x6x4xf32>
+  %cc = tosa.conv2d %c, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x5x6x4xf32>, tensor<4x1x1x4xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x5x6x4xf32>
+  return %ca, %cc : tensor<1x6x5x4xf32>, tensor<1x5x6x4xf32>
+}
+
+// -----
+
+// A transpose moved onto a function argument costs half (it becomes the
+// first kernel's index change): the ReLU region takes NWHC, and one of its
+// two transposes goes.
+// CHECK-LABEL: func.func @to_argument
+//       CHECK:   %[[T:.*]] = tosa.transpose %{{.*}} {perms = array<i32: 0, 3, 2, 1>}
+//       CHECK:   %[[R:.*]] = tosa.clamp %[[T]] {{.*}} : (tensor<1x5x6x4xf32>)
+//       CHECK:   tosa.transpose %[[R]] {perms = array<i32: 0, 2, 1, 3>}
+//       CHECK:   tosa.conv2d %[[R]]
+func.func @to_argument(%x: tensor<1x4x6x5xf32>) -> (tensor<1x6x5x4xf32>, tensor<1x5x6x4xf32>) {
+  %w = "tosa.const"() <{values = dense<0.1> : tensor<4x1x1x4xf32>}> : () -> tensor<4x1x1x4xf32>
+  %b = "tosa.const"() <{values = dense<0.0> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %r = tosa.clamp %x {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x4x6x5xf32>) -> tensor<1x4x6x5xf32>
+  %a = tosa.transpose %r {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x4x6x5xf32>) -> tensor<1x6x5x4xf32>
+  %ca = tosa.conv2d %a, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x6x5x4xf32>, tensor<4x1x1x4xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x6x5x4xf32>
+  %c = tosa.transpose %r {perms = array<i32: 0, 3, 2, 1>} : (tensor<1x4x6x5xf32>) -> tensor<1x5x6x4xf32>
+  %cc = tosa.conv2d %c, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x5x6x4xf32>, tensor<4x1x1x4xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x5x6x4xf32>
+  return %ca, %cc : tensor<1x6x5x4xf32>, tensor<1x5x6x4xf32>
+}
+
+// -----
+
+// Negative: dynamic shapes are left alone.
+// CHECK-LABEL: func.func @dynamic
+//       CHECK:   tosa.transpose %{{.*}} {perms = array<i32: 0, 3, 1, 2>} : (tensor<?x3x3x4xf32>)
+//       CHECK:   tosa.exp %{{.*}} : (tensor<?x4x3x3xf32>)
+//       CHECK:   tosa.transpose %{{.*}} {perms = array<i32: 0, 2, 3, 1>} : (tensor<?x4x3x3xf32>)
+func.func @dynamic(%x: tensor<?x3x3x4xf32>) -> tensor<?x3x3x4xf32> {
+  %u = tosa.transpose %x {perms = array<i32: 0, 3, 1, 2>} : (tensor<?x3x3x4xf32>) -> tensor<?x4x3x3xf32>
+  %e = tosa.exp %u : (tensor<?x4x3x3xf32>) -> tensor<?x4x3x3xf32>
+  %t = tosa.transpose %e {perms = array<i32: 0, 2, 3, 1>} : (tensor<?x4x3x3xf32>) -> tensor<?x3x3x4xf32>
+  return %t : tensor<?x3x3x4xf32>
+}
