@@ -25,6 +25,7 @@
 
 namespace mlir::fuse {
 #define GEN_PASS_DEF_FUSEFORMGROUPSPASS
+#define GEN_PASS_DEF_FUSELAYOUTCENSUSPASS
 #include "FuseDialect/Transforms/Passes.h.inc"
 } // namespace mlir::fuse
 
@@ -186,6 +187,44 @@ int64_t getBytesBetweenKernels(ArrayRef<GroupOp> groups) {
   return bytes;
 }
 
+/// Ops that only move data through a permutation, and reshapes.
+struct LayoutCensus {
+  int64_t transposes = 0, reshapes = 0;
+};
+
+bool isPermutationCopy(Operation *op) {
+  if (isa<tosa::TransposeOp, linalg::TransposeOp>(op))
+    return true;
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumDpsInputs() != 1 ||
+      generic.getNumDpsInits() != 1 || generic.getNumReductionLoops() != 0)
+    return false;
+  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+  return maps[0].isPermutation() && maps[1].isPermutation() &&
+         maps[0] != maps[1] && yield.getNumOperands() == 1 &&
+         yield.getOperand(0) == generic.getBody()->getArgument(0);
+}
+
+LayoutCensus takeCensus(Operation *root) {
+  LayoutCensus census;
+  root->walk([&](Operation *op) {
+    if (isPermutationCopy(op))
+      ++census.transposes;
+    if (isa<tosa::ReshapeOp, tensor::ReshapeOp, tensor::ExpandShapeOp,
+            tensor::CollapseShapeOp>(op))
+      ++census.reshapes;
+  });
+  return census;
+}
+
+/// Module attributes that carry the report through the rest of --fuse-ops:
+/// the census of the input, then the report itself, which the census of the
+/// output completes and writes.
+constexpr StringLiteral kCensusAttr = "fuse.report_census";
+constexpr StringLiteral kPendingReportAttr = "fuse.report_pending";
+constexpr StringLiteral kPendingReportPathAttr = "fuse.report_path";
+
 struct FuseFormGroupsPass final
     : fuse::impl::FuseFormGroupsPassBase<FuseFormGroupsPass> {
   using Base::Base;
@@ -238,14 +277,7 @@ struct FuseFormGroupsPass final
     if (!reportPath.empty()) {
       llvm::json::Array fns;
       int64_t before = 0, after = 0, saved = 0, between = 0;
-      int64_t transposes = 0, reshapes = 0;
-      module.walk([&](Operation *op) {
-        if (isa<tosa::TransposeOp, linalg::TransposeOp>(op))
-          ++transposes;
-        if (isa<tosa::ReshapeOp, tensor::ReshapeOp, tensor::ExpandShapeOp,
-                tensor::CollapseShapeOp>(op))
-          ++reshapes;
-      });
+      LayoutCensus atPlanning = takeCensus(module);
       for (const FunctionSummary &f : functions) {
         llvm::json::Array groups;
         int64_t fnSaved = 0;
@@ -272,23 +304,87 @@ struct FuseFormGroupsPass final
             {"group_list", std::move(groups)},
         });
       }
-      llvm::json::Object root{
-          {"functions", std::move(fns)},
-          {"totals", llvm::json::Object{{"kernels_before", before},
-                                        {"kernels_after", after},
-                                        {"intermediate_bytes_saved", saved},
-                                        {"bytes_between_kernels", between},
-                                        {"transposes_at_planning", transposes},
-                                        {"reshapes_at_planning", reshapes}}}};
-      if (failed(writeFile(reportPath, [&](llvm::raw_ostream &os) {
-            os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root)))
-               << "\n";
-          }, module)))
+      llvm::json::Object totals{
+          {"kernels_before", before},
+          {"kernels_after", after},
+          {"intermediate_bytes_saved", saved},
+          {"bytes_between_kernels", between},
+          {"transposes_at_planning", atPlanning.transposes},
+          {"reshapes_at_planning", atPlanning.reshapes}};
+      auto census = module->getAttrOfType<DictionaryAttr>(kCensusAttr);
+      if (census) {
+        for (StringRef key : {"transposes_before", "reshapes_before"})
+          if (auto count = census.getAs<IntegerAttr>(key))
+            totals[key] = count.getInt();
+      }
+      llvm::json::Object root{{"functions", std::move(fns)},
+                              {"totals", std::move(totals)}};
+      std::string text = llvm::formatv("{0:2}", llvm::json::Value(std::move(root)));
+      if (census) {
+        // Inside --fuse-ops: the census of the output completes it.
+        Builder b(module.getContext());
+        module->setAttr(kPendingReportAttr, b.getStringAttr(text));
+        module->setAttr(kPendingReportPathAttr, b.getStringAttr(reportPath));
+      } else if (failed(writeFile(reportPath, [&](llvm::raw_ostream &os) {
+                   os << text << "\n";
+                 }, module))) {
         return signalPassFailure();
+      }
     }
     if (!dotPath.empty() &&
         failed(writeFile(dotPath, [&](llvm::raw_ostream &os) {
           writeDot(functions, os);
+        }, module)))
+      return signalPassFailure();
+  }
+};
+
+/// Counts transposes and reshapes at the start and end of --fuse-ops for
+/// the report (`transposes_before`/`after`, `reshapes_before`/`after`).
+struct FuseLayoutCensusPass final
+    : fuse::impl::FuseLayoutCensusPassBase<FuseLayoutCensusPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    LayoutCensus census = takeCensus(module);
+    Builder b(module.getContext());
+    if (stage == "input") {
+      module->setAttr(
+          kCensusAttr,
+          b.getDictionaryAttr(
+              {b.getNamedAttr("transposes_before",
+                              b.getI64IntegerAttr(census.transposes)),
+               b.getNamedAttr("reshapes_before",
+                              b.getI64IntegerAttr(census.reshapes))}));
+      return;
+    }
+    if (stage != "output") {
+      module.emitError() << "fuse-layout-census: stage must be 'input' or "
+                            "'output', not '" << stage << "'";
+      return signalPassFailure();
+    }
+    module->removeAttr(kCensusAttr);
+    auto pending = module->getAttrOfType<StringAttr>(kPendingReportAttr);
+    auto path = module->getAttrOfType<StringAttr>(kPendingReportPathAttr);
+    module->removeAttr(kPendingReportAttr);
+    module->removeAttr(kPendingReportPathAttr);
+    if (!pending || !path)
+      return;
+    llvm::Expected<llvm::json::Value> report =
+        llvm::json::parse(pending.getValue());
+    if (!report) {
+      llvm::consumeError(report.takeError());
+      module.emitError() << "fuse-layout-census: the pending report is not JSON";
+      return signalPassFailure();
+    }
+    if (llvm::json::Object *totals =
+            report->getAsObject()->getObject("totals")) {
+      (*totals)["transposes_after"] = census.transposes;
+      (*totals)["reshapes_after"] = census.reshapes;
+    }
+    if (failed(writeFile(path.getValue(), [&](llvm::raw_ostream &os) {
+          os << llvm::formatv("{0:2}", *report) << "\n";
         }, module)))
       return signalPassFailure();
   }

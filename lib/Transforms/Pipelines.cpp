@@ -16,6 +16,7 @@ void mlir::fuse::buildFuseOpsPipeline(OpPassManager &pm,
                                       const FuseOpsOptions &options) {
   // 0. Fold what upstream folders fold, so that no rule or pattern below
   //    meets a foldable op it would only see on a second run.
+  pm.addPass(createFuseLayoutCensusPass({"input"}));
   pm.addPass(createCanonicalizerPass());
   // 1. Local layout clean-up first, so that the rules and patterns below see
   //    ops next to each other: transposes move through elementwise ops
@@ -78,6 +79,7 @@ void mlir::fuse::buildFuseOpsPipeline(OpPassManager &pm,
     pm.addPass(createCSEPass());
     pm.addPass(createFuseAnnotateMappingPass());
   }
+  pm.addPass(createFuseLayoutCensusPass({"output"}));
 }
 
 void mlir::fuse::registerFuseOpsPipeline() {

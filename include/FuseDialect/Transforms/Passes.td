@@ -179,6 +179,23 @@ def FuseFormGroupsPass : Pass<"fuse-form-groups", "::mlir::ModuleOp"> {
   ];
 }
 
+def FuseLayoutCensusPass : Pass<"fuse-layout-census", "::mlir::ModuleOp"> {
+  let summary = "Count transposes and reshapes for the --fuse-ops report";
+  let description = [{
+    Run by `--fuse-ops` first (`stage=input`) and last (`stage=output`).
+    The input census is kept on the module until `--fuse-form-groups` writes
+    its report; the output census adds `transposes_after` and
+    `reshapes_after` to the report's totals and writes it. Without a report
+    it only removes what the input stage left. Transposes are
+    `tosa.transpose`, `linalg.transpose` and generics that only copy through
+    a permutation; reshapes are TOSA and tensor reshapes.
+  }];
+  let options = [
+    Option<"stage", "stage", "std::string", /*default=*/"\"input\"",
+           "'input' (record) or 'output' (complete and write the report)">
+  ];
+}
+
 def FuseFoldConvAffinePass : Pass<"fuse-fold-conv-affine"> {
   let summary = "Fold per-channel scales and shifts into conv and matmul weights";
   let description = [{
