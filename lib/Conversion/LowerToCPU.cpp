@@ -27,6 +27,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
@@ -35,8 +37,13 @@ using namespace mlir::fuse;
 
 void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
                                          const LowerToCPUOptions &options) {
-  (void)options;
-  // 1. One group is one kernel; on the CPU path its body is emitted in place.
+  // 1. One group is one kernel: one loop nest over the tiles of its root,
+  //    everything else computed per tile; then the nest is emitted in place.
+  if (options.tileGroups) {
+    pm.addPass(createFuseTileGroupsPass());
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+  }
   pm.addPass(createFuseInlineGroupsPass());
 
   // 2. TOSA to linalg-on-tensors, arith and tensor; elementwise arith/math on
@@ -64,8 +71,11 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
 
-  // 4. Free what bufferization allocated; lower the clones it leaves (e.g.
+  // 4. A tile's temporaries are allocated once, outside the tile loops.
+  //    Free what bufferization allocated; lower the clones it leaves (e.g.
   //    for a returned constant).
+  pm.addNestedPass<func::FuncOp>(createForallToForLoopPass());
+  pm.addNestedPass<func::FuncOp>(bufferization::createBufferLoopHoistingPass());
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
 

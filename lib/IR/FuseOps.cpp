@@ -3,6 +3,7 @@
 #include "FuseDialect/IR/FuseOps.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/ParallelCombiningOpInterface.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
@@ -199,7 +200,11 @@ LogicalResult GroupOp::verifyRegions() {
       op->emitOpError() << "cannot be nested inside another 'fuse.group'";
       return WalkResult::interrupt();
     }
-    if (!isMemoryEffectFree(op)) {
+    // Parallel combining ops (`tensor.parallel_insert_slice` in an
+    // `scf.forall` on tensors) write into the loop's tensor results: value
+    // semantics, however their effects are declared.
+    if (!isMemoryEffectFree(op) && !isa<ParallelCombiningOpInterface>(op) &&
+        !isa<ParallelCombiningOpInterface>(op->getParentOp())) {
       op->emitOpError()
           << "has memory effects and cannot be part of a 'fuse.group'";
       return WalkResult::interrupt();

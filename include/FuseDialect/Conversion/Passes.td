@@ -32,4 +32,35 @@ def FuseInlineGroupsPass : Pass<"fuse-inline-groups"> {
   let dependentDialects = ["::mlir::tosa::TosaDialect"];
 }
 
+def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
+  let summary = "Make each fuse.group one loop nest: tile its root, fuse the rest";
+  let description = [{
+    Lowers each group's body to linalg-on-tensors and tiles the op that
+    computes its last result with `scf.forall` over its parallel loops (1 on
+    the outer ones, the innermost whole up to `inner-tile`), fusing every
+    producer into the loop nest with the upstream TilingInterface
+    tile-and-fuse driver. Producers whose values the group also returns are
+    yielded from the loop nest. Index changes of the group become transposes
+    in the body first, so that the loop nest reads and writes through them.
+    The result is one kernel per group: only the group's inputs and results
+    are whole tensors, everything else is computed per tile. With
+    `report-nests`, a group that still needs more than one loop nest (e.g.
+    independent results) gets a remark.
+  }];
+  let options = [
+    Option<"innerTile", "inner-tile", "int64_t", /*default=*/"1024",
+           "Largest tile of the innermost parallel loop">,
+    Option<"reportNests", "report-nests", "bool", /*default=*/"false",
+           "Remark on groups that need more than one loop nest">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numNests", "nests", "Loop nests the groups lower to">
+  ];
+}
+
 #endif // FUSEDIALECT_CONVERSION_PASSES_TD

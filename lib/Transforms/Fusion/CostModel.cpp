@@ -9,8 +9,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "FuseDialect/Transforms/Fusion/OpTraits.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "FuseDialect/Transforms/FusionPlanner.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -39,17 +37,6 @@ static bool isSameRowsReduction(Operation *groupReduction, Operation *consumer) 
   std::optional<RowReduction> a = getRowReduction(groupReduction);
   std::optional<RowReduction> b = getRowReduction(consumer);
   return a && b && a->axis == b->axis && a->inputShape == b->inputShape;
-}
-
-/// `value` is only an init (accumulator) operand of `consumer`: a fill of it
-/// is the kernel's accumulator initialization, not data it loads.
-static bool isAccumulatorInit(Operation *consumer, Value value) {
-  auto dps = dyn_cast<DestinationStyleOpInterface>(consumer);
-  if (!dps)
-    return false;
-  return llvm::all_of(consumer->getOpOperands(), [&](OpOperand &operand) {
-    return operand.get() != value || dps.isDpsInit(&operand);
-  });
 }
 
 /// A contraction feeding a reduction along the last axis of its result: a
@@ -82,12 +69,6 @@ FusionVerdict FusionCostModel::evaluate(const FusionEdge &edge) const {
     return verdict;
   }
   if (edge.lattice == FusionProfitability::Never) {
-    if (isa<linalg::FillOp>(edge.producer) &&
-        isAccumulatorInit(edge.consumer, edge.value)) {
-      verdict.fuse = true;
-      verdict.reason = "fill of the consumer's accumulator";
-      return verdict;
-    }
     if (edge.groupReduction &&
         isSameRowsReduction(edge.groupReduction, edge.consumer)) {
       verdict.fuse = true;

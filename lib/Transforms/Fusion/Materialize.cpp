@@ -39,10 +39,15 @@ static GroupOp materializeGroup(Block &block, const PlannedGroup &planned) {
     Operation *def = v.getDefiningOp();
     if (def && members.contains(def))
       return;
-    if (isRematerializable(def))
+    if (isRematerializable(def)) {
       constants.insert(def);
-    else
+    } else if (isFreeInitializer(def)) {
+      for (Value operand : def->getOperands())
+        constants.insert(operand.getDefiningOp());
+      constants.insert(def);
+    } else {
       inputs.insert(v);
+    }
   };
   for (Operation *op : planned.ops) {
     for (Value v : op->getOperands())
@@ -172,13 +177,18 @@ mlir::fuse::materializeFusionPlan(func::FuncOp func, const FusionPlan &plan) {
     return func.emitError()
            << "fusion plan has a cycle between kernels (planner bug); "
               "the function is left in an invalid state";
-  // Constants and empty tensors that only fed grouped ops are dead now.
+  // Constants, empty tensors and fills that only fed grouped ops are dead.
+  // Reverse order: a fill goes before the empty tensor it fills.
   SmallVector<Operation *> dead;
-  for (Operation &op : block)
-    if (isRematerializable(&op) && op.use_empty())
+  for (Operation &op : llvm::reverse(block))
+    if ((isRematerializable(&op) || isFreeInitializer(&op)) &&
+        op.use_empty())
       dead.push_back(&op);
-  for (Operation *op : dead)
-    op->erase();
+  for (Operation *op : dead) {
+    bool unused = op->use_empty();
+    if (unused)
+      op->erase();
+  }
   return groups;
 }
 

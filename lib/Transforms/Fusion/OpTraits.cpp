@@ -2,6 +2,8 @@
 
 #include "FuseDialect/Transforms/Fusion/OpTraits.h"
 
+#include "FuseDialect/IR/FuseOps.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -62,6 +64,18 @@ std::optional<RowReduction> mlir::fuse::getRowReduction(Operation *op) {
   if (!pos)
     return std::nullopt;
   return RowReduction{*shape, static_cast<int64_t>(*pos)};
+}
+
+bool mlir::fuse::isFreeInitializer(Operation *op) {
+  auto fill = dyn_cast_or_null<linalg::FillOp>(op);
+  if (!fill || fill->getNumResults() != 1)
+    return false;
+  auto isRematerializableValue = [](Value v) {
+    Operation *def = v.getDefiningOp();
+    return def && isRematerializable(def);
+  };
+  return isRematerializableValue(fill.getInputs()[0]) &&
+         isRematerializableValue(fill.getOutputs()[0]);
 }
 
 bool mlir::fuse::isContraction(Operation *op) {

@@ -64,7 +64,8 @@ public:
     unsigned position = 0;
     for (Operation &op : block) {
       order[&op] = position++;
-      if (isa<GroupOp>(op) || !hasStaticTensorTypes(&op))
+      if (isa<GroupOp>(op) || !hasStaticTensorTypes(&op) ||
+          isFreeInitializer(&op))
         continue;
       // Classify afresh: an annotation may be stale if a pass changed the op
       // after `--fuse-annotate-mapping` (annotations are for display).
@@ -129,7 +130,7 @@ public:
     for (Operation &op : block)
       if (!types.count(&op) && !op.hasTrait<OpTrait::ConstantLike>() &&
           !op.hasTrait<OpTrait::IsTerminator>() && op.getNumResults() > 0 &&
-          !isa<GroupOp, tensor::EmptyOp>(op) &&
+          !isa<GroupOp, tensor::EmptyOp>(op) && !isFreeInitializer(&op) &&
           llvm::any_of(op.getResultTypes(), [](Type t) {
             return isa<TensorType>(t);
           }))

@@ -33,6 +33,11 @@ struct RowReduction {
 std::optional<RowReduction> getRowReduction(Operation *op);
 
 /// Matrix products (tosa.matmul, linalg contractions).
+/// A `linalg.fill` of a constant into an empty or rematerializable tensor:
+/// an accumulator's initialization, no data. Groups recompute it where they
+/// need it (like a constant) instead of reading it; it is never a kernel.
+bool isFreeInitializer(Operation *op);
+
 bool isContraction(Operation *op);
 
 /// Elementwise-like ops (elementwise traits, TOSA elementwise, linalg

@@ -1,0 +1,371 @@
+//===- TileGroups.cpp - One loop nest per fuse.group ----------------------===//
+//
+// Makes each `fuse.group` one kernel: a single `scf.forall` loop nest over
+// tiles of the group's root op, in which every other op of the group is
+// fused (computed for the tile that needs it). Intermediates then live in
+// per-tile temporaries instead of whole tensors; only the group's inputs and
+// results touch memory.
+//
+// 1. Index changes: input and result permutations of the group become
+//    transposes inside its body, so that tiling fuses them: the kernel reads
+//    and writes through the permuted indices, no copy is made.
+// 2. The body goes to linalg-on-tensors (upstream TOSA conversion patterns,
+//    applied inside the group); the unit-dim reshapes the lowering puts
+//    after reductions are folded into their readers' indexing maps, since
+//    tile-and-fuse cannot fuse through a reshape.
+// 3. The root is the op computing the group's last result. Its parallel
+//    loops are tiled with `scf.forall` (upstream TilingInterface tile and
+//    fuse); producers are fused greedily, those whose values the group also
+//    returns yield them from the loop nest. Tile sizes: 1 on the outer
+//    parallel dimensions, the whole innermost one (up to `inner-tile`), so a
+//    tile is one contiguous row, reductions along it included.
+// 4. Ops left outside the loop nest (a group with independent results, a
+//    reshape that did not move) are reported: each is a kernel of its own.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuseDialect/Conversion/Passes.h"
+#include "FuseDialect/IR/FuseOps.h"
+
+#include "mlir/Conversion/TosaToArith/TosaToArith.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Tosa/Transforms/Passes.h"
+#include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#define DEBUG_TYPE "fuse-tile-groups"
+
+namespace mlir::fuse {
+#define GEN_PASS_DEF_FUSETILEGROUPSPASS
+#include "FuseDialect/Conversion/Passes.h.inc"
+} // namespace mlir::fuse
+
+using namespace mlir;
+using namespace mlir::fuse;
+
+namespace {
+
+Value createTranspose(OpBuilder &builder, Location loc, Value value,
+                      ArrayRef<int64_t> perm) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm)
+    shape.push_back(type.getDimSize(p));
+  SmallVector<int32_t> perms(perm.begin(), perm.end());
+  return tosa::TransposeOp::create(
+      builder, loc, RankedTensorType::get(shape, type.getElementType()), value,
+      builder.getDenseI32ArrayAttr(perms));
+}
+
+/// Moves the group's index changes into its body as transposes.
+void materializeIndexChanges(GroupOp group) {
+  if (!group.hasIndexChanges())
+    return;
+  Block &body = group.getBodyBlock();
+  OpBuilder builder = OpBuilder::atBlockBegin(&body);
+  for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+    ArrayRef<int64_t> perm = group.getInputPermutation(i);
+    if (perm.empty())
+      continue;
+    Type permutedType = arg.getType();
+    arg.setType(group.getInputs()[i].getType());
+    Value transposed = createTranspose(builder, group.getLoc(), arg, perm);
+    (void)permutedType;
+    arg.replaceAllUsesExcept(transposed, transposed.getDefiningOp());
+  }
+  YieldOp yield = group.getYield();
+  builder.setInsertionPoint(yield);
+  for (OpOperand &operand : yield->getOpOperands()) {
+    ArrayRef<int64_t> perm =
+        group.getResultPermutation(operand.getOperandNumber());
+    if (!perm.empty())
+      operand.set(createTranspose(builder, group.getLoc(), operand.get(), perm));
+  }
+  group.setInputPermutationsAttr(nullptr);
+  group.setResultPermutationsAttr(nullptr);
+}
+
+/// TOSA in the body to linalg, tensor and arith.
+LogicalResult lowerBodyToLinalg(GroupOp group) {
+  MLIRContext *ctx = group.getContext();
+  TypeConverter converter;
+  tosa::populateTosaTypeConversion(converter);
+  RewritePatternSet patterns(ctx);
+  tosa::populateTosaToLinalgNamedConversionPatterns(converter, &patterns, {});
+  tosa::populateTosaToLinalgConversionPatterns(converter, &patterns);
+  tosa::populateTosaToTensorConversionPatterns(converter, &patterns);
+  tosa::populateTosaToArithConversionPatterns(&patterns);
+  tosa::populateTosaRescaleToArithConversionPatterns(&patterns);
+  ConversionTarget target(*ctx);
+  target.addIllegalDialect<tosa::TosaDialect>();
+  target.addLegalOp<tosa::ApplyScaleOp, tosa::ConstShapeOp>();
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  target.addLegalOp<GroupOp, YieldOp>();
+  SmallVector<Operation *> bodyOps;
+  for (Operation &op : group.getBodyBlock().without_terminator())
+    bodyOps.push_back(&op);
+  return applyPartialConversion(bodyOps, target, std::move(patterns));
+}
+
+/// generic(expand_shape(x)) where the expansion only inserts unit dims ->
+/// generic(x) reading x through the map without those dims. TOSA keeps a
+/// reduced axis as a size-1 dim and its lowering re-inserts it with an
+/// expand_shape after each reduction; tiling cannot fuse through reshapes.
+struct FoldUnitExpandIntoConsumer : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    for (OpOperand *operand : op.getDpsInputOperands()) {
+      auto expand = operand->get().getDefiningOp<tensor::ExpandShapeOp>();
+      if (!expand)
+        continue;
+      ArrayRef<int64_t> shape = expand.getResultType().getShape();
+      AffineMap map = op.getMatchingIndexingMap(operand);
+      // Keep, per group, the one result that is not a unit dim.
+      SmallVector<AffineExpr> kept;
+      bool ok = true;
+      for (ReassociationIndices group : expand.getReassociationIndices()) {
+        SmallVector<int64_t> nonUnit;
+        for (int64_t d : group)
+          if (shape[d] != 1)
+            nonUnit.push_back(d);
+        if (nonUnit.size() > 1) {
+          ok = false;
+          break;
+        }
+        kept.push_back(map.getResult(nonUnit.empty() ? group.front()
+                                                     : nonUnit.front()));
+      }
+      if (!ok)
+        continue;
+      SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+      maps[operand->getOperandNumber()] =
+          AffineMap::get(map.getNumDims(), 0, kept, op.getContext());
+      rewriter.modifyOpInPlace(op, [&] {
+        operand->set(expand.getSrc());
+        op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+      });
+      return success();
+    }
+    return failure();
+  }
+};
+
+/// A slice of a tileable op's result (the branches of a horizontally fused
+/// conv or matmul, a tosa.slice) becomes that op computing only the slice,
+/// whichever other slices are taken: tiling can then fuse it into the
+/// slice's readers.
+struct SwapSliceWithProducer : OpRewritePattern<tensor::ExtractSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::ExtractSliceOp slice,
+                                PatternRewriter &rewriter) const override {
+    auto producer = dyn_cast<OpResult>(slice.getSource());
+    if (!producer || !isa<TilingInterface>(producer.getOwner()) ||
+        !slice.hasUnitStride() ||
+        slice.getSourceType().getRank() != slice.getType().getRank())
+      return failure();
+    FailureOr<TilingResult> tiled =
+        tensor::replaceExtractSliceWithTiledProducer(rewriter, slice,
+                                                     producer);
+    if (failed(tiled) || tiled->tiledValues.empty())
+      return failure();
+    rewriter.replaceOp(slice, tiled->tiledValues.front());
+    return success();
+  }
+};
+
+/// Clears what the lowering leaves in the way of tile-and-fuse.
+void cleanUpBody(GroupOp group) {
+  MLIRContext *ctx = group.getContext();
+  RewritePatternSet patterns(ctx);
+  patterns.add<FoldUnitExpandIntoConsumer>(ctx);
+  patterns.add<SwapSliceWithProducer>(ctx);
+  // Reshapes between structured ops (views the graph or the layout stage
+  // left) move out of the way by expanding the ops' loops.
+  linalg::populateFoldReshapeOpsByExpansionPatterns(
+      patterns, [](OpOperand *) { return true; });
+  tensor::populateFoldTensorEmptyPatterns(patterns);
+  linalg::FillOp::getCanonicalizationPatterns(patterns, ctx);
+  linalg::GenericOp::getCanonicalizationPatterns(patterns, ctx);
+  tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, ctx);
+  tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);
+  tensor::EmptyOp::getCanonicalizationPatterns(patterns, ctx);
+  GreedyRewriteConfig config;
+  config.setMaxIterations(8);
+  (void)applyPatternsGreedily(group.getBody(), std::move(patterns), config);
+}
+
+/// The ops whose tiles drive the loop nests: those computing the yielded
+/// values, looking through the reshapes (views) and the inserts into a
+/// concat's destination (written in place) that may follow them; last
+/// result first. Values already computed by a loop nest are skipped.
+SmallVector<TilingInterface> findRoots(GroupOp group) {
+  SetVector<Operation *> roots;
+  for (Value v : llvm::reverse(group.getYield().getValues())) {
+    while (Operation *def = v.getDefiningOp()) {
+      if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def))
+        v = def->getOperand(0);
+      else if (auto insert = dyn_cast<tensor::InsertSliceOp>(def))
+        v = insert.getSource();
+      else
+        break;
+    }
+    if (auto op = v.getDefiningOp<TilingInterface>())
+      if (op->getParentOp() == group)
+        roots.insert(op);
+  }
+  SmallVector<TilingInterface> result;
+  for (Operation *op : roots)
+    result.push_back(cast<TilingInterface>(op));
+  return result;
+}
+
+/// Tile sizes: 1 on the outer parallel loops, the innermost parallel loop
+/// whole (or in `innerTile` chunks), reductions untiled.
+SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterface op,
+                                       int64_t innerTile) {
+  SmallVector<utils::IteratorType> iterators = op.getLoopIteratorTypes();
+  SmallVector<OpFoldResult> sizes(iterators.size(), builder.getIndexAttr(0));
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op.getOperation());
+  SmallVector<int64_t> ranges =
+      linalgOp ? linalgOp.getStaticLoopRanges()
+               : SmallVector<int64_t>(iterators.size(), ShapedType::kDynamic);
+  int innermost = -1;
+  for (auto [i, it] : llvm::enumerate(iterators))
+    if (it == utils::IteratorType::parallel)
+      innermost = i;
+  for (auto [i, it] : llvm::enumerate(iterators)) {
+    if (it != utils::IteratorType::parallel)
+      continue;
+    if (static_cast<int>(i) != innermost) {
+      sizes[i] = builder.getIndexAttr(1);
+      continue;
+    }
+    if (!ShapedType::isDynamic(ranges[i]) && ranges[i] > innerTile)
+      sizes[i] = builder.getIndexAttr(innerTile);
+  }
+  return sizes;
+}
+
+/// Tiles `root` and fuses its producers into the loop nest.
+LogicalResult tileRoot(RewriterBase &rewriter, GroupOp group,
+                       TilingInterface root, int64_t innerTile) {
+  rewriter.setInsertionPoint(root);
+  SmallVector<OpFoldResult> sizes = getTileSizes(rewriter, root, innerTile);
+  if (llvm::all_of(sizes, [](OpFoldResult s) {
+        return isConstantIntValue(s, 0);
+      }))
+    return success(); // Nothing parallel to tile: one sequential nest.
+
+  llvm::SmallPtrSet<Value, 8> yielded;
+  for (Value v : group.getYield().getValues())
+    yielded.insert(v);
+  scf::SCFTilingOptions tiling;
+  tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  tiling.setTileSizes(sizes);
+  scf::SCFTileAndFuseOptions options;
+  options.setTilingOptions(tiling);
+  options.setFusionControlFn(
+      [&](tensor::ExtractSliceOp, OpResult producer,
+          bool isDestination) -> std::optional<
+                                  scf::SCFTileAndFuseOptions::ControlFnResult> {
+        scf::SCFTileAndFuseOptions::ControlFnResult result;
+        // A producer the group also returns is computed in the loop nest and
+        // its tiles assembled into the returned value.
+        result.yieldProducerReplacement = yielded.contains(producer);
+        return result;
+      });
+  FailureOr<scf::SCFTileAndFuseResult> tiled =
+      scf::tileConsumerAndFuseProducersUsingSCF(rewriter, root, options);
+  if (failed(tiled))
+    return failure();
+  for (auto [original, replacement] : tiled->replacements)
+    rewriter.replaceAllUsesWith(original, replacement);
+  return success();
+}
+
+/// Tiles every root of the group, last result first. A group whose results
+/// share no root (e.g. horizontally fused branches) gets one nest per root;
+/// each computes only the slice of the shared producers it reads.
+LogicalResult tileGroup(RewriterBase &rewriter, GroupOp group,
+                        int64_t innerTile) {
+  SmallVector<TilingInterface> roots = findRoots(group);
+  if (roots.empty())
+    return success(); // Already a loop nest, or nothing tileable.
+  DenseSet<Operation *> done;
+  while (!roots.empty()) {
+    TilingInterface root = roots.front();
+    if (!done.insert(root).second)
+      return success();
+    if (failed(tileRoot(rewriter, group, root, innerTile)))
+      return failure();
+    roots = findRoots(group);
+    llvm::erase_if(roots, [&](TilingInterface op) {
+      return done.contains(op.getOperation()) || op->use_empty();
+    });
+  }
+  return success();
+}
+
+/// Ops of the body that are loop nests of their own (everything computed
+/// outside the tiled loop nest but constants, empty tensors and views).
+unsigned countKernels(GroupOp group) {
+  unsigned kernels = 0;
+  for (Operation &op : group.getBodyBlock().without_terminator()) {
+    if (isRematerializable(&op) ||
+        isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp,
+            tensor::ExtractSliceOp>(op))
+      continue;
+    if (isa<scf::ForallOp, TilingInterface>(op) ||
+        op.getNumRegions() > 0)
+      ++kernels;
+  }
+  return kernels;
+}
+
+struct FuseTileGroupsPass final
+    : fuse::impl::FuseTileGroupsPassBase<FuseTileGroupsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<GroupOp> groups;
+    getOperation()->walk([&](GroupOp group) { groups.push_back(group); });
+    IRRewriter rewriter(&getContext());
+    for (GroupOp group : groups) {
+      materializeIndexChanges(group);
+      if (failed(lowerBodyToLinalg(group))) {
+        group.emitRemark("fuse-tile-groups: the body has ops with no linalg "
+                         "lowering; left untiled");
+        continue;
+      }
+      cleanUpBody(group);
+      if (failed(tileGroup(rewriter, group, innerTile)))
+        group.emitRemark("fuse-tile-groups: the root could not be tiled; "
+                         "left untiled");
+      // Dead producers go (their tiles now live in the loop nest); slices
+      // of empty tensors become tile-sized empty tensors, so temporaries
+      // are per tile.
+      RewritePatternSet cleanup(&getContext());
+      tensor::populateFoldTensorEmptyPatterns(cleanup);
+      (void)applyPatternsGreedily(group.getBody(), std::move(cleanup));
+      unsigned kernels = countKernels(group);
+      if (kernels > 1 && reportNests)
+        group.emitRemark() << "fuse-tile-groups: lowers to " << kernels
+                           << " loop nests";
+      numNests += kernels;
+    }
+  }
+};
+
+} // namespace

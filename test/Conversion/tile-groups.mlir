@@ -1,0 +1,90 @@
+// RUN: fuse-opt %s --split-input-file --fuse-tile-groups=report-nests=true -canonicalize -cse -verify-diagnostics | FileCheck %s
+// RUN: %fuse-diff %s -p "--fuse-tile-groups" --entry softmax,conv_epilogue,index_changes,two_results | FileCheck %s --check-prefix=NUM
+// NUM: fuse-diff: OK 5 outputs
+
+// A row softmax group becomes one loop nest over rows: each tile reduces,
+// exponentiates and normalizes its own row; no intermediate is a whole
+// tensor any more.
+// CHECK-LABEL: func.func @softmax
+//       CHECK:   fuse.group
+//       CHECK:     %[[R:.*]] = scf.forall (%[[I:.*]]) in (16) shared_outs(%[[O:.*]] = %{{.*}}) -> (tensor<16x32xf32>)
+//       CHECK:       tensor.extract_slice %{{.*}}[%[[I]], 0] [1, 32] [1, 1]
+//       CHECK:       linalg.reduce
+//       CHECK:       math.exp
+//       CHECK:       linalg.reduce
+//       CHECK:       tensor.parallel_insert_slice %{{.*}} into %[[O]][%[[I]], 0] [1, 32] [1, 1]
+//   CHECK-NOT:     linalg.
+//       CHECK:     fuse.yield %[[R]]
+func.func @softmax(%x: tensor<16x32xf32>) -> tensor<16x32xf32> {
+  %r = fuse.group ins(%x : tensor<16x32xf32>) -> (tensor<16x32xf32>) {
+  ^bb0(%a: tensor<16x32xf32>):
+    %sh = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+    %m = tosa.reduce_max %a {axis = 1 : i32} : (tensor<16x32xf32>) -> tensor<16x1xf32>
+    %s = tosa.sub %a, %m : (tensor<16x32xf32>, tensor<16x1xf32>) -> tensor<16x32xf32>
+    %e = tosa.exp %s : (tensor<16x32xf32>) -> tensor<16x32xf32>
+    %sum = tosa.reduce_sum %e {axis = 1 : i32} : (tensor<16x32xf32>) -> tensor<16x1xf32>
+    %inv = tosa.reciprocal %sum : (tensor<16x1xf32>) -> tensor<16x1xf32>
+    %o = tosa.mul %e, %inv, %sh : (tensor<16x32xf32>, tensor<16x1xf32>, tensor<1xi8>) -> tensor<16x32xf32>
+    fuse.yield %o : tensor<16x32xf32>
+  }
+  return %r : tensor<16x32xf32>
+}
+
+// -----
+
+// Conv + bias + ReLU: the padded input, the conv and the ReLU are computed
+// per output pixel inside the nest (unit loops fold away).
+// CHECK-LABEL: func.func @conv_epilogue
+//       CHECK:   fuse.group
+//       CHECK:     scf.forall (%{{.*}}, %{{.*}}) in (6, 6)
+//       CHECK:       linalg.conv_2d_nhwc_fhwc
+//       CHECK:       arith.maximumf
+//   CHECK-NOT:     linalg.conv_2d_nhwc_fhwc
+func.func @conv_epilogue(%x: tensor<1x6x6x3xf32>) -> tensor<1x6x6x4xf32> {
+  %r = fuse.group ins(%x : tensor<1x6x6x3xf32>) -> (tensor<1x6x6x4xf32>) {
+  ^bb0(%a: tensor<1x6x6x3xf32>):
+    %w = "tosa.const"() <{values = dense<0.1> : tensor<4x3x3x3xf32>}> : () -> tensor<4x3x3x3xf32>
+    %b = "tosa.const"() <{values = dense<[0.1, -0.2, 0.3, -0.4]> : tensor<4xf32>}> : () -> tensor<4xf32>
+    %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+    %c = tosa.conv2d %a, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x6x6x3xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x6x6x4xf32>
+    %y = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x6x6x4xf32>) -> tensor<1x6x6x4xf32>
+    fuse.yield %y : tensor<1x6x6x4xf32>
+  }
+  return %r : tensor<1x6x6x4xf32>
+}
+
+// -----
+
+// Index changes are read and written through inside the nest: the input
+// permutation becomes a transpose fused into each tile (a permuted read).
+// CHECK-LABEL: func.func @index_changes
+//       CHECK:   fuse.group ins(%arg0 : tensor<3x8xf32>) -> (tensor<3x8xf32>)
+//   CHECK-NOT:   permutations
+//       CHECK:     scf.forall
+//       CHECK:       linalg.transpose
+//       CHECK:       math.exp
+func.func @index_changes(%x: tensor<3x8xf32>) -> tensor<3x8xf32> {
+  %r = fuse.group ins(%x : tensor<3x8xf32>) -> (tensor<3x8xf32>) attributes {input_permutations = [array<i64: 1, 0>], result_permutations = [array<i64: 1, 0>]} {
+  ^bb0(%a: tensor<8x3xf32>):
+    %e = tosa.exp %a : (tensor<8x3xf32>) -> tensor<8x3xf32>
+    fuse.yield %e : tensor<8x3xf32>
+  }
+  return %r : tensor<3x8xf32>
+}
+
+// -----
+
+// Two results with no common root: one nest each (and a remark).
+// CHECK-LABEL: func.func @two_results
+//       CHECK:   scf.forall
+//       CHECK:   scf.forall
+func.func @two_results(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  // expected-remark @+1 {{lowers to 2 loop nests}}
+  %r:2 = fuse.group ins(%x, %y : tensor<4x8xf32>, tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  ^bb0(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>):
+    %e = tosa.exp %a : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    %t = tosa.tanh %b : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    fuse.yield %e, %t : tensor<4x8xf32>, tensor<4x8xf32>
+  }
+  return %r#0, %r#1 : tensor<4x8xf32>, tensor<4x8xf32>
+}
