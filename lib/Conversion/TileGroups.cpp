@@ -16,9 +16,10 @@
 // 3. The root is the op computing the group's last result. Its parallel
 //    loops are tiled with `scf.forall` (upstream TilingInterface tile and
 //    fuse); producers are fused greedily, those whose values the group also
-//    returns yield them from the loop nest. Tile sizes: 1 on the outer
-//    parallel dimensions, the whole innermost one (up to `inner-tile`), so a
-//    tile is one contiguous row, reductions along it included.
+//    returns yield them from the loop nest. Tile sizes: outer parallel
+//    dimensions by 1 until a tile holds at most `min-tile-elements` results,
+//    the rest whole: a tile is a set of contiguous rows, reductions along
+//    them included.
 // 4. Ops left outside the loop nest (a group with independent results, a
 //    reshape that did not move) are reported: each is a kernel of its own.
 //
@@ -231,38 +232,38 @@ SmallVector<TilingInterface> findRoots(GroupOp group) {
   return result;
 }
 
-/// Tile sizes: 1 on the outer parallel loops, the innermost parallel loop
-/// whole (or in `innerTile` chunks), reductions untiled.
+/// Tile sizes: the outer parallel loops are tiled by 1, outermost first,
+/// until a tile holds at most `minTileElements` results; the loops inside
+/// stay whole (a tile is a set of contiguous rows), reductions are never
+/// tiled (a tile reduces its rows completely).
 SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterface op,
-                                       int64_t innerTile) {
+                                       int64_t minTileElements) {
   SmallVector<utils::IteratorType> iterators = op.getLoopIteratorTypes();
   SmallVector<OpFoldResult> sizes(iterators.size(), builder.getIndexAttr(0));
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op.getOperation());
-  SmallVector<int64_t> ranges =
-      linalgOp ? linalgOp.getStaticLoopRanges()
-               : SmallVector<int64_t>(iterators.size(), ShapedType::kDynamic);
-  int innermost = -1;
-  for (auto [i, it] : llvm::enumerate(iterators))
+  if (!linalgOp)
+    return sizes;
+  SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
+  int64_t tileElements = 1;
+  for (auto [it, range] : llvm::zip(iterators, ranges))
     if (it == utils::IteratorType::parallel)
-      innermost = i;
+      tileElements *= ShapedType::isDynamic(range) ? 1 : range;
   for (auto [i, it] : llvm::enumerate(iterators)) {
-    if (it != utils::IteratorType::parallel)
+    if (it != utils::IteratorType::parallel || ShapedType::isDynamic(ranges[i]))
       continue;
-    if (static_cast<int>(i) != innermost) {
-      sizes[i] = builder.getIndexAttr(1);
-      continue;
-    }
-    if (!ShapedType::isDynamic(ranges[i]) && ranges[i] > innerTile)
-      sizes[i] = builder.getIndexAttr(innerTile);
+    if (tileElements <= minTileElements)
+      break;
+    sizes[i] = builder.getIndexAttr(1);
+    tileElements /= std::max<int64_t>(1, ranges[i]);
   }
   return sizes;
 }
 
 /// Tiles `root` and fuses its producers into the loop nest.
 LogicalResult tileRoot(RewriterBase &rewriter, GroupOp group,
-                       TilingInterface root, int64_t innerTile) {
+                       TilingInterface root, int64_t minTileElements) {
   rewriter.setInsertionPoint(root);
-  SmallVector<OpFoldResult> sizes = getTileSizes(rewriter, root, innerTile);
+  SmallVector<OpFoldResult> sizes = getTileSizes(rewriter, root, minTileElements);
   if (llvm::all_of(sizes, [](OpFoldResult s) {
         return isConstantIntValue(s, 0);
       }))
@@ -299,7 +300,7 @@ LogicalResult tileRoot(RewriterBase &rewriter, GroupOp group,
 /// share no root (e.g. horizontally fused branches) gets one nest per root;
 /// each computes only the slice of the shared producers it reads.
 LogicalResult tileGroup(RewriterBase &rewriter, GroupOp group,
-                        int64_t innerTile) {
+                        int64_t minTileElements) {
   SmallVector<TilingInterface> roots = findRoots(group);
   if (roots.empty())
     return success(); // Already a loop nest, or nothing tileable.
@@ -308,7 +309,7 @@ LogicalResult tileGroup(RewriterBase &rewriter, GroupOp group,
     TilingInterface root = roots.front();
     if (!done.insert(root).second)
       return success();
-    if (failed(tileRoot(rewriter, group, root, innerTile)))
+    if (failed(tileRoot(rewriter, group, root, minTileElements)))
       return failure();
     roots = findRoots(group);
     llvm::erase_if(roots, [&](TilingInterface op) {
@@ -350,7 +351,7 @@ struct FuseTileGroupsPass final
         continue;
       }
       cleanUpBody(group);
-      if (failed(tileGroup(rewriter, group, innerTile)))
+      if (failed(tileGroup(rewriter, group, minTileElements)))
         group.emitRemark("fuse-tile-groups: the root could not be tiled; "
                          "left untiled");
       // Dead producers go (their tiles now live in the loop nest); slices

@@ -27,6 +27,7 @@ int main(int argc, char **argv) {
   mlir::fuse::registerFuseConversionPasses();
   mlir::fuse::registerFuseOpsPipeline();
   mlir::fuse::registerLowerToCPUPipeline();
+  mlir::fuse::registerLowerToNVVMPipeline();
   mlir::fuse::test::registerTestPasses();
 
   mlir::DialectRegistry registry;

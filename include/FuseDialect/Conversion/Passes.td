@@ -36,8 +36,8 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
   let summary = "Make each fuse.group one loop nest: tile its root, fuse the rest";
   let description = [{
     Lowers each group's body to linalg-on-tensors and tiles the op that
-    computes its last result with `scf.forall` over its parallel loops (1 on
-    the outer ones, the innermost whole up to `inner-tile`), fusing every
+    computes its last result with `scf.forall` over its outer parallel loops
+    (by 1, until a tile holds at most `min-tile-elements` results), fusing every
     producer into the loop nest with the upstream TilingInterface
     tile-and-fuse driver. Producers whose values the group also returns are
     yielded from the loop nest. Index changes of the group become transposes
@@ -48,8 +48,10 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
     independent results) gets a remark.
   }];
   let options = [
-    Option<"innerTile", "inner-tile", "int64_t", /*default=*/"1024",
-           "Largest tile of the innermost parallel loop">,
+    Option<"minTileElements", "min-tile-elements", "int64_t",
+           /*default=*/"256",
+           "Outer parallel loops are tiled by 1 until a tile holds at most "
+           "this many results">,
     Option<"reportNests", "report-nests", "bool", /*default=*/"false",
            "Remark on groups that need more than one loop nest">
   ];
@@ -61,6 +63,18 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
   let statistics = [
     Statistic<"numNests", "nests", "Loop nests the groups lower to">
   ];
+}
+
+def FuseCopiesToLinalgPass : Pass<"fuse-copies-to-linalg"> {
+  let summary = "Turn memref.copy into linalg.copy";
+  let description = [{
+    Bufferization copies with `memref.copy`, which lowers to a call into the
+    C runner utilities (`memrefCopy`). Inside GPU kernels there is no such
+    function; as `linalg.copy` the copy becomes loops like every other
+    structured op (`--fuse-lower-to-nvvm` runs this before
+    `convert-linalg-to-loops`).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
 #endif // FUSEDIALECT_CONVERSION_PASSES_TD

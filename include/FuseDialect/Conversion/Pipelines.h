@@ -5,6 +5,8 @@
 
 #include "mlir/Pass/PassOptions.h"
 
+#include <string>
+
 namespace mlir {
 class OpPassManager;
 } // namespace mlir
@@ -33,6 +35,36 @@ void buildLowerToCPUPipeline(OpPassManager &pm,
 
 /// Registers `--fuse-lower-to-cpu`.
 void registerLowerToCPUPipeline();
+
+/// Options of `--fuse-lower-to-nvvm`.
+struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("NVIDIA chip the kernels are built for"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features", llvm::cl::desc("PTX features (e.g. +ptx80)"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("Kernel binary format: isa (PTX text; needs no GPU or "
+                     "CUDA), bin (cubin, needs ptxas), fatbin"),
+      llvm::cl::init("isa")};
+  PassOptions::Option<int> optLevel{
+      *this, "opt-level", llvm::cl::desc("NVVM optimization level"),
+      llvm::cl::init(2)};
+  PassOptions::Option<int> blockSize{
+      *this, "block-size",
+      llvm::cl::desc("Tiles (threads) per GPU block along the first loop"),
+      llvm::cl::init(128)};
+};
+
+/// Builds the GPU lowering: one gpu.launch_func per group, kernels in a
+/// gpu.binary for `chip` (docs in lib/Conversion/LowerToNVVM.cpp).
+void buildLowerToNVVMPipeline(OpPassManager &pm,
+                              const LowerToNVVMOptions &options);
+
+/// Registers `--fuse-lower-to-nvvm`.
+void registerLowerToNVVMPipeline();
 
 } // namespace mlir::fuse
 

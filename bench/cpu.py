@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Bench: CPU time per example model, unfused vs. fused, side by side.
+
+For every model in examples/ (or the files given), compiles @model three
+ways and times N calls of each under mlir-runner (-O3, one process each, one
+warm-up call first):
+  * unfused: the upstream TOSA -> linalg -> loops lowering, one loop nest per
+    op (what utils/fuse-diff uses as its reference),
+  * groups, op by op: `--fuse-ops`, then `--fuse-lower-to-cpu{tile-groups=0}`
+    (algebraic and layout rewrites, but every op still its own loop nest),
+  * fused: `--fuse-ops`, then `--fuse-lower-to-cpu` (one tiled loop nest per
+    fuse.group; intermediates live per tile).
+Inputs are constant tensors (1/8 everywhere); every result's first element
+is summed and printed so that no call can be optimized away.
+
+Usage: bench/cpu.py [--calls N] [MODEL.mlir ...]  (build/bin/fuse-opt must exist)
+"""
+
+import argparse
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True
+FUSE_OPT = os.path.join(ROOT, "build", "bin", "fuse-opt")
+LLVM = "/usr/lib/llvm-22"
+MLIR_OPT = os.path.join(LLVM, "bin", "mlir-opt")
+RUNNER = os.path.join(LLVM, "bin", "mlir-runner")
+LIBS = ",".join(os.path.join(LLVM, "lib", l) for l in
+                ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))
+
+# Same as utils/fuse-diff's reference lowering.
+UNFUSED = (
+    "builtin.module("
+    "func.func(tosa-to-scf,tosa-to-linalg-named,tosa-to-linalg,"
+    "tosa-to-arith{include-apply-rescale=true},tosa-to-tensor,"
+    "convert-elementwise-to-linalg),"
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map},"
+    "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
+    "func.func(convert-linalg-to-loops),expand-strided-metadata,lower-affine,"
+    "convert-scf-to-cf,convert-math-to-llvm,convert-math-to-libm,"
+    "convert-to-llvm,reconcile-unrealized-casts)")
+
+
+def run(cmd, stdin=None):
+    r = subprocess.run(cmd, input=stdin, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(" ".join(cmd[:3]) + " ...\n" + r.stderr[-3000:])
+    return r.stdout
+
+
+def signature(text):
+    m = re.search(r"func\.func @model\(([^)]*)\)\s*->\s*\(?([^{]*?)\)?\s*\{", text)
+    if not m:
+        raise RuntimeError("no @model")
+    args = re.findall(r"tensor<[^>]*>", m.group(1))
+    results = re.findall(r"tensor<[^>]*>", m.group(2))
+    return args, results
+
+
+def timing_main(args, results, calls):
+    """A @main that calls @model `calls` times and prints seconds per call."""
+    lines = ["  func.func private @rtclock() -> f64",
+             "  func.func private @printF64(f64)",
+             "  func.func private @printNewline()",
+             "  func.func @main() {"]
+    for i, t in enumerate(args):
+        lines.append("    %%a%d = arith.constant dense<0.125> : %s" % (i, t))
+    lines += ["    %c0 = arith.constant 0 : index",
+              "    %c1 = arith.constant 1 : index",
+              "    %%n = arith.constant %d : index" % calls,
+              "    %zero = arith.constant 0.0 : f32"]
+    sig = "(%s) -> (%s)" % (", ".join(args), ", ".join(results))
+    call = "func.call @model(%s) : %s" % (
+        ", ".join("%%a%d" % i for i in range(len(args))), sig)
+    def firsts(res_prefix):
+        out = []
+        acc = "%acc"
+        for k, t in enumerate(results):
+            rank = t.count("x")
+            name = res_prefix if len(results) == 1 else "%s#%d" % (res_prefix, k)
+            idx = ", ".join(["%c0"] * rank)
+            out.append("      %%e%d = tensor.extract %s[%s] : %s" % (k, name, idx, t))
+            out.append("      %%s%d = arith.addf %s, %%e%d : f32" % (k, acc, k))
+            acc = "%%s%d" % k
+        return out, acc
+    lines.append("    %%w = %s" % call)   # warm-up
+    lines.append("    %t0 = func.call @rtclock() : () -> f64")
+    lines.append("    %sum = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (f32) {")
+    lines.append("      %%r%s = %s" % ("" if len(results) == 1 else ":%d" % len(results), call))
+    body, acc = firsts("%r")
+    lines += body
+    lines.append("      scf.yield %s : f32" % acc)
+    lines.append("    }")
+    lines += ["    %t1 = func.call @rtclock() : () -> f64",
+              "    %dt = arith.subf %t1, %t0 : f64",
+              "    %%nf = arith.constant %d.0 : f64" % calls,
+              "    %per = arith.divf %dt, %nf : f64",
+              "    func.call @printF64(%per) : (f64) -> ()",
+              "    func.call @printNewline() : () -> ()",
+              "    %sum64 = arith.extf %sum : f32 to f64",
+              "    func.call @printF64(%sum64) : (f64) -> ()",
+              "    func.call @printNewline() : () -> ()",
+              "    return", "  }"]
+    return "\n".join(lines) + "\n"
+
+
+def with_main(module_text, main_text):
+    end = module_text.rstrip()
+    if end.startswith("module") or re.search(r"^module", end, re.M):
+        pos = end.rfind("}")
+        return end[:pos] + main_text + "}\n"
+    return "module {\n" + module_text + main_text + "}\n"
+
+
+def time_variant(llvm_text):
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
+        f.write(llvm_text)
+        path = f.name
+    try:
+        out = run([RUNNER, path, "-e", "main", "-entry-point-result=void",
+                   "-O3", "-shared-libs=" + LIBS])
+    finally:
+        os.unlink(path)
+    values = [float(x) for x in out.split()]
+    return values[0], values[1]
+
+
+def main(argv):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--calls", type=int, default=2000)
+    ap.add_argument("models", nargs="*")
+    args = ap.parse_args(argv[1:])
+    models = args.models or sorted(glob.glob(os.path.join(ROOT, "examples", "*.mlir")))
+    print("| model | unfused (µs/call) | fuse-ops, op by op (µs/call) | fuse-ops, one nest per group (µs/call) | speed-up vs unfused |")
+    print("|---|---|---|---|---|")
+    for path in models:
+        src = open(path).read()
+        fargs, fres = signature(run([MLIR_OPT, path]))
+        main_text = timing_main(fargs, fres, args.calls)
+        unfused = run([MLIR_OPT, "--pass-pipeline=" + UNFUSED, "-"],
+                      stdin=with_main(run([MLIR_OPT, path]), main_text))
+        fused_ir = run([FUSE_OPT, path, "--fuse-ops"])
+        variants = {}
+        for name, opts in (("opbyop", "--fuse-lower-to-cpu=tile-groups=false"),
+                           ("fused", "--fuse-lower-to-cpu")):
+            variants[name] = run([FUSE_OPT, "-", opts],
+                                 stdin=with_main(fused_ir, main_text))
+        t_u, s_u = time_variant(unfused)
+        t_o, s_o = time_variant(variants["opbyop"])
+        t_f, s_f = time_variant(variants["fused"])
+        for s in (s_o, s_f):
+            if abs(s - s_u) > 1e-3 * max(1.0, abs(s_u)):
+                raise RuntimeError("%s: checksum differs: %g vs %g" % (path, s, s_u))
+        print("| %s | %.1f | %.1f | %.1f | %.2fx |" % (
+            os.path.basename(path), t_u * 1e6, t_o * 1e6, t_f * 1e6, t_u / t_f))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

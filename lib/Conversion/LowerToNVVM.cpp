@@ -1,0 +1,106 @@
+//===- LowerToNVVM.cpp - The --fuse-lower-to-nvvm pipeline ----------------===//
+//
+// Lowers a module of TOSA, linalg-on-tensors and `fuse.group` ops to host
+// code with one `gpu.launch_func` per group (per loop nest of a group, see
+// fuse-tile-groups) and a `gpu.binary` holding the kernels for an NVIDIA
+// target. `format=isa` (PTX text) needs no GPU and no CUDA runtime.
+//
+//  1. Each group becomes one `scf.forall` over its tiles (fuse-tile-groups,
+//     one output element or row per tile), then is dissolved in place.
+//  2. The rest of the module goes to linalg, and everything is bufferized
+//     with identity layouts at function boundaries.
+//  3. Copies become loops (no `memrefCopy` on the device). Each tile loop
+//     becomes an `scf.parallel`, split in two levels (blocks
+//     of up to `block-size` tiles, then tiles), which are mapped to GPU
+//     blocks and threads and converted to `gpu.launch`; a tile's
+//     temporaries become per-thread stack buffers.
+//  4. Upstream gpu-lower-to-nvvm-pipeline: outlining, NVVM, host calls to
+//     the mgpu* runtime (lib/Runtime), serialization for `chip`.
+//
+// Not yet: thread-level distribution inside a tile, vectorized loads and
+// stores, warp reductions, shared-memory tiling and tensor cores; ops left
+// outside groups run as host loops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuseDialect/Conversion/Pipelines.h"
+
+#include "FuseDialect/Conversion/Passes.h"
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/TosaToArith/TosaToArith.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Conversion/TosaToSCF/TosaToSCF.h"
+#include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::fuse;
+
+void mlir::fuse::buildLowerToNVVMPipeline(OpPassManager &pm,
+                                          const LowerToNVVMOptions &options) {
+  // 1. One loop nest per group, a tile per output element (or row).
+  FuseTileGroupsPassOptions tileOptions;
+  tileOptions.minTileElements = 1;
+  pm.addPass(createFuseTileGroupsPass(tileOptions));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createFuseInlineGroupsPass());
+
+  // 2. Everything else to linalg; bufferize.
+  OpPassManager &funcPm = pm.nest<func::FuncOp>();
+  funcPm.addPass(createTosaToSCFPass());
+  funcPm.addPass(tosa::createTosaToLinalgNamed());
+  funcPm.addPass(tosa::createTosaToLinalg());
+  TosaToArithPassOptions arithOptions;
+  arithOptions.includeApplyRescale = true;
+  funcPm.addPass(createTosaToArithPass(arithOptions));
+  funcPm.addPass(createTosaToTensorPass());
+  funcPm.addPass(createConvertElementwiseToLinalgPass());
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  bufferization::OneShotBufferizePassOptions bufferizeOptions;
+  bufferizeOptions.bufferizeFunctionBoundaries = true;
+  bufferizeOptions.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
+
+  // 3. Tile loops to blocks and threads, one gpu.launch per loop nest.
+  OpPassManager &gpuPm = pm.nest<func::FuncOp>();
+  gpuPm.addPass(createForallToParallelLoopPass());
+  gpuPm.addPass(createFuseCopiesToLinalgPass());
+  gpuPm.addPass(createConvertLinalgToLoopsPass());
+  bufferization::PromoteBuffersToStackPassOptions stackOptions;
+  stackOptions.maxAllocSizeInBytes = 1 << 16;
+  gpuPm.addPass(bufferization::createPromoteBuffersToStackPass(stackOptions));
+  gpuPm.addPass(createParallelLoopTilingPass(
+      {static_cast<int64_t>(options.blockSize)}, /*noMinMaxBounds=*/true));
+  gpuPm.addPass(createCanonicalizerPass());
+  gpuPm.addPass(createGpuMapParallelLoopsPass());
+  gpuPm.addPass(createConvertParallelLoopToGpuPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createCanonicalizerPass());
+
+  // 4. Kernels to NVVM and a binary for the chip; host code to LLVM.
+  gpu::GPUToNVVMPipelineOptions nvvm;
+  nvvm.cubinChip = options.chip;
+  nvvm.cubinFeatures = options.features;
+  nvvm.cubinFormat = options.format;
+  nvvm.optLevel = options.optLevel;
+  gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+}
+
+void mlir::fuse::registerLowerToNVVMPipeline() {
+  PassPipelineRegistration<LowerToNVVMOptions>(
+      "fuse-lower-to-nvvm",
+      "Lower TOSA, linalg-on-tensors and fuse.group ops to host code with "
+      "one gpu.launch_func per group and a gpu.binary for an NVIDIA chip",
+      buildLowerToNVVMPipeline);
+}
