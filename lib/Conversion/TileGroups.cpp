@@ -248,6 +248,7 @@ SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterface op,
   for (auto [it, range] : llvm::zip(iterators, ranges))
     if (it == utils::IteratorType::parallel)
       tileElements *= ShapedType::isDynamic(range) ? 1 : range;
+  bool tiled = false;
   for (auto [i, it] : llvm::enumerate(iterators)) {
     if (it != utils::IteratorType::parallel || ShapedType::isDynamic(ranges[i]))
       continue;
@@ -255,7 +256,18 @@ SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterface op,
       break;
     sizes[i] = builder.getIndexAttr(1);
     tileElements /= std::max<int64_t>(1, ranges[i]);
+    tiled |= ranges[i] > 1;
   }
+  // A group smaller than one tile still needs one loop nest: split its
+  // first non-unit parallel loop (a single-trip loop would fold away and
+  // leave one nest per op).
+  if (!tiled)
+    for (auto [i, it] : llvm::enumerate(iterators))
+      if (it == utils::IteratorType::parallel &&
+          !ShapedType::isDynamic(ranges[i]) && ranges[i] > 1) {
+        sizes[i] = builder.getIndexAttr(1);
+        break;
+      }
   return sizes;
 }
 

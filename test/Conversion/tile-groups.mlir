@@ -33,10 +33,10 @@ func.func @softmax(%x: tensor<16x32xf32>) -> tensor<16x32xf32> {
 // -----
 
 // Conv + bias + ReLU: the padded input, the conv and the ReLU are computed
-// per output pixel inside the nest (unit loops fold away).
+// per output row inside the nest (unit loops fold away).
 // CHECK-LABEL: func.func @conv_epilogue
 //       CHECK:   fuse.group
-//       CHECK:     scf.forall (%{{.*}}, %{{.*}}) in (6, 6)
+//       CHECK:     scf.forall (%{{.*}}) in (6)
 //       CHECK:       linalg.conv_2d_nhwc_fhwc
 //       CHECK:       arith.maximumf
 //   CHECK-NOT:     linalg.conv_2d_nhwc_fhwc
