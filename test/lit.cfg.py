@@ -60,5 +60,13 @@ ptxas = shutil.which("ptxas") or (
 if ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
-if os.path.exists("/dev/nvidia0") or os.path.exists("/dev/nvidiactl"):
+config.substitutions.append((
+    "%fuse-extract-ptx",
+    "%s %s" % (python, os.path.join(config.fuse_src_root, "utils", "fuse-extract-ptx"))))
+# Running kernels needs a GPU and the runtime library (built when the CUDA
+# toolkit is found).
+cuda_runtime = os.path.join(config.fuse_obj_root, "lib", "libfuse_cuda_runtime.so")
+if (os.path.exists("/dev/nvidia0") or os.path.exists("/dev/nvidiactl")) and \
+        os.path.exists(cuda_runtime):
     config.available_features.add("cuda-gpu")
+    config.substitutions.append(("%cuda_runtime", cuda_runtime))

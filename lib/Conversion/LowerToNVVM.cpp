@@ -13,9 +13,12 @@
 //     becomes an `scf.parallel`, split in two levels (blocks
 //     of up to `block-size` tiles, then tiles), which are mapped to GPU
 //     blocks and threads and converted to `gpu.launch`; a tile's
-//     temporaries become per-thread stack buffers.
-//  4. Upstream gpu-lower-to-nvvm-pipeline: outlining, NVVM, host calls to
-//     the mgpu* runtime (lib/Runtime), serialization for `chip`.
+//     temporaries become per-thread stack buffers. Host buffers the
+//     launches touch become managed or registered memory
+//     (fuse-gpu-host-memory).
+//  4. Upstream's gpu-lower-to-nvvm-pipeline steps: outlining, NVVM, host
+//     calls to the mgpu* runtime (lib/Runtime), serialization for `chip`,
+//     with libdevice from `cuda-path` linked for math functions.
 //
 // Not yet: thread-level distribution inside a tile, vectorized loads and
 // stores, warp reductions, shared-memory tiling and tensor cores; ops left
@@ -27,14 +30,30 @@
 
 #include "FuseDialect/Conversion/Passes.h"
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/TosaToArith/TosaToArith.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Conversion/TosaToSCF/TosaToSCF.h"
 #include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
+#include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/GPU/Pipelines/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
@@ -71,6 +90,8 @@ void mlir::fuse::buildLowerToNVVMPipeline(OpPassManager &pm,
   bufferizeOptions.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
+  bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createConvertBufferizationToMemRefPass());
 
   // 3. Tile loops to blocks and threads, one gpu.launch per loop nest.
   OpPassManager &gpuPm = pm.nest<func::FuncOp>();
@@ -85,16 +106,51 @@ void mlir::fuse::buildLowerToNVVMPipeline(OpPassManager &pm,
   gpuPm.addPass(createCanonicalizerPass());
   gpuPm.addPass(createGpuMapParallelLoopsPass());
   gpuPm.addPass(createConvertParallelLoopToGpuPass());
+  pm.addPass(createFuseGpuHostMemoryPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createCanonicalizerPass());
 
-  // 4. Kernels to NVVM and a binary for the chip; host code to LLVM.
-  gpu::GPUToNVVMPipelineOptions nvvm;
-  nvvm.cubinChip = options.chip;
-  nvvm.cubinFeatures = options.features;
-  nvvm.cubinFormat = options.format;
-  nvvm.optLevel = options.optLevel;
-  gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+  // 4. Kernels to NVVM and a binary for the chip; host code to LLVM. This
+  //    is upstream's gpu-lower-to-nvvm-pipeline, plus libdevice (math
+  //    functions such as __nv_expf) and the toolkit for ptxas.
+  pm.addPass(createConvertNVGPUToNVVMPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.features;
+  target.optLevel = options.optLevel;
+  std::string libdevice =
+      options.cudaPath.getValue() + "/nvvm/libdevice/libdevice.10.bc";
+  if (llvm::sys::fs::exists(libdevice))
+    target.linkLibs.push_back(libdevice);
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  pm.addNestedPass<gpu::GPUModuleOp>(createStripDebugInfoPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
+  pm.addNestedPass<gpu::GPUModuleOp>(LLVM::createNVVMOptimizeForTargetPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+
+  pm.addPass(createGpuToLLVMConversionPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = options.format;
+  binary.toolkitPath = options.cudaPath;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
 void mlir::fuse::registerLowerToNVVMPipeline() {

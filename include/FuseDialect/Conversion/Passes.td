@@ -77,4 +77,19 @@ def FuseCopiesToLinalgPass : Pass<"fuse-copies-to-linalg"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def FuseGpuHostMemoryPass : Pass<"fuse-gpu-host-memory", "::mlir::ModuleOp"> {
+  let summary = "Make the host buffers that GPU launches touch reachable from the device";
+  let description = [{
+    Run by `--fuse-lower-to-nvvm` after the loop nests became `gpu.launch`
+    ops. In every host function (a buffer a kernel writes may be returned
+    and freed by a caller), `memref.alloc` becomes `gpu.alloc host_shared`
+    (managed memory) and `memref.dealloc` `gpu.dealloc`; every other memref a launch reads or writes (function
+    arguments, globals) is registered with `gpu.host_register` before the
+    launch (page-locked and mapped; the runtime ignores repeated
+    registrations).
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // FUSEDIALECT_CONVERSION_PASSES_TD

@@ -52,6 +52,11 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
   PassOptions::Option<int> optLevel{
       *this, "opt-level", llvm::cl::desc("NVVM optimization level"),
       llvm::cl::init(2)};
+  PassOptions::Option<std::string> cudaPath{
+      *this, "cuda-path",
+      llvm::cl::desc("CUDA toolkit: libdevice for math functions, ptxas for "
+                     "format=bin/fatbin"),
+      llvm::cl::init("/usr/local/cuda")};
   PassOptions::Option<int> blockSize{
       *this, "block-size",
       llvm::cl::desc("Tiles (threads) per GPU block along the first loop"),

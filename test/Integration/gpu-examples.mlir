@@ -1,0 +1,21 @@
+// The example models lowered with --fuse-lower-to-nvvm and run on a GPU,
+// compared with the unfused program on the CPU (utils/fuse-diff). Needs an
+// NVIDIA GPU and lib/Runtime (feature cuda-gpu): skipped elsewhere, never
+// faked.
+// REQUIRES: cuda-gpu
+//
+// RUN: %fuse-diff %examples/conv_bn_relu.mlir -p "--fuse-ops" --lower=--fuse-lower-to-nvvm --extra-libs %cuda_runtime | FileCheck %s --check-prefix=CONV
+// RUN: %fuse-diff %examples/mlp_gelu.mlir -p "--fuse-ops" --lower=--fuse-lower-to-nvvm --extra-libs %cuda_runtime | FileCheck %s --check-prefix=MLP
+// RUN: %fuse-diff %examples/inception_block.mlir -p "--fuse-ops" --lower=--fuse-lower-to-nvvm --extra-libs %cuda_runtime | FileCheck %s --check-prefix=INCEPTION
+// RUN: %fuse-diff %examples/resnet_bottleneck.mlir -p "--fuse-ops" --lower=--fuse-lower-to-nvvm --extra-libs %cuda_runtime | FileCheck %s --check-prefix=RESNET
+// RUN: %fuse-diff %examples/nchw_resnet_stage.mlir -p "--fuse-ops" --lower=--fuse-lower-to-nvvm --extra-libs %cuda_runtime | FileCheck %s --check-prefix=NCHW
+// RUN: %fuse-diff %examples/mha_block.mlir -p "--fuse-ops" --lower=--fuse-lower-to-nvvm --extra-libs %cuda_runtime | FileCheck %s --check-prefix=MHA
+// RUN: %fuse-diff %examples/transformer_block.mlir -p "--fuse-ops" --lower=--fuse-lower-to-nvvm --extra-libs %cuda_runtime | FileCheck %s --check-prefix=TRANSFORMER
+//
+// CONV: fuse-diff: OK 1 outputs, 4096 values
+// MLP: fuse-diff: OK 1 outputs, 128 values
+// INCEPTION: fuse-diff: OK 1 outputs, 1536 values
+// RESNET: fuse-diff: OK 1 outputs, 1024 values
+// NCHW: fuse-diff: OK 1 outputs, 288 values
+// MHA: fuse-diff: OK 1 outputs, 256 values
+// TRANSFORMER: fuse-diff: OK 1 outputs, 256 values
