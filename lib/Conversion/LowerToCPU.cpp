@@ -40,7 +40,9 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
   // 1. One group is one kernel: one loop nest over the tiles of its root,
   //    everything else computed per tile; then the nest is emitted in place.
   if (options.tileGroups) {
-    pm.addPass(createFuseTileGroupsPass());
+    FuseTileGroupsPassOptions tileOptions;
+    tileOptions.minTileElements = options.minTileElements;
+    pm.addPass(createFuseTileGroupsPass(tileOptions));
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
   }

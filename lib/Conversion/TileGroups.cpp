@@ -20,6 +20,8 @@
 //    dimensions by 1 until a tile holds at most `min-tile-elements` results,
 //    the rest whole: a tile is a set of contiguous rows, reductions along
 //    them included.
+//    Inside a tile, chains of elementwise ops are then fused into one loop
+//    body (upstream elementwise fusion), so their intermediates are scalars.
 // 4. Ops left outside the loop nest (a group with independent results, a
 //    reshape that did not move) are reported: each is a kernel of its own.
 //
@@ -209,8 +211,8 @@ void cleanUpBody(GroupOp group) {
 
 /// The ops whose tiles drive the loop nests: those computing the yielded
 /// values, looking through the reshapes (views) and the inserts into a
-/// concat's destination (written in place) that may follow them; last
-/// result first. Values already computed by a loop nest are skipped.
+/// concat's destination (written in place) that may follow them, in program
+/// order. Values already computed by a loop nest are skipped.
 SmallVector<TilingInterface> findRoots(GroupOp group) {
   SetVector<Operation *> roots;
   for (Value v : llvm::reverse(group.getYield().getValues())) {
@@ -226,9 +228,14 @@ SmallVector<TilingInterface> findRoots(GroupOp group) {
       if (op->getParentOp() == group)
         roots.insert(op);
   }
+  // Earliest first: a later root may read an earlier one's results (through
+  // the values the earlier nest yields), never the other way round.
   SmallVector<TilingInterface> result;
   for (Operation *op : roots)
     result.push_back(cast<TilingInterface>(op));
+  llvm::sort(result, [](TilingInterface a, TilingInterface b) {
+    return a->isBeforeInBlock(b);
+  });
   return result;
 }
 
@@ -308,7 +315,7 @@ LogicalResult tileRoot(RewriterBase &rewriter, GroupOp group,
   return success();
 }
 
-/// Tiles every root of the group, last result first. A group whose results
+/// Tiles every root of the group, earliest first. A group whose results
 /// share no root (e.g. horizontally fused branches) gets one nest per root;
 /// each computes only the slice of the shared producers it reads.
 LogicalResult tileGroup(RewriterBase &rewriter, GroupOp group,
@@ -371,6 +378,13 @@ struct FuseTileGroupsPass final
       // are per tile.
       RewritePatternSet cleanup(&getContext());
       tensor::populateFoldTensorEmptyPatterns(cleanup);
+      // Inside a tile, chains of elementwise ops become one loop body:
+      // their intermediates are registers, not tile buffers.
+      linalg::populateElementwiseOpsFusionPatterns(
+          cleanup, [](OpOperand *fused) {
+            Operation *producer = fused->get().getDefiningOp();
+            return producer && producer->hasOneUse();
+          });
       (void)applyPatternsGreedily(group.getBody(), std::move(cleanup));
       unsigned kernels = countKernels(group);
       if (kernels > 1 && reportNests)

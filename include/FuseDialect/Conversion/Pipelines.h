@@ -21,6 +21,11 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
                      "(fuse-tile-groups); false dissolves the groups and "
                      "lowers op by op"),
       llvm::cl::init(true)};
+  PassOptions::Option<int64_t> minTileElements{
+      *this, "min-tile-elements",
+      llvm::cl::desc("fuse-tile-groups: outer loops are tiled until a tile "
+                     "holds at most this many results"),
+      llvm::cl::init(4096)};
 };
 
 /// Builds the CPU lowering of a module holding TOSA, linalg-on-tensors and
