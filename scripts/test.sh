@@ -21,7 +21,7 @@ log="$BUILD/lit-results.txt"
 /usr/lib/llvm-22/bin/lit -sv "$BUILD/test" "$@" | tee "$log"
 lit_rc=${PIPESTATUS[0]}
 
-count() { sed -n "s/^ *$1: *\([0-9]*\).*/\1/p" "$log" | tail -1; }
+count() { sed -n "s/^ *$1 *: *\([0-9]*\).*/\1/p" "$log" | tail -1; }
 passed=$(( $(count Passed || true) + 0 ))
 xfail=$(( $(count "Expectedly Failed" || true) + 0 ))
 failed=$(( $(count Failed || true) + $(count "Unexpectedly Passed" || true) + 0 ))
