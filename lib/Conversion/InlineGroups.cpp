@@ -3,6 +3,7 @@
 #include "FuseDialect/Conversion/Passes.h"
 #include "FuseDialect/IR/FuseDialect.h"
 #include "FuseDialect/IR/FuseOps.h"
+#include "FuseDialect/Transforms/Layout/Permutation.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -18,20 +19,6 @@ using namespace mlir::fuse;
 
 namespace {
 
-Value transpose(RewriterBase &rewriter, Location loc, Value value,
-                ArrayRef<int64_t> perm) {
-  auto type = cast<RankedTensorType>(value.getType());
-  SmallVector<int64_t> shape;
-  SmallVector<int32_t> perms;
-  for (int64_t p : perm) {
-    shape.push_back(type.getDimSize(p));
-    perms.push_back(static_cast<int32_t>(p));
-  }
-  return tosa::TransposeOp::create(
-      rewriter, loc, RankedTensorType::get(shape, type.getElementType()), value,
-      rewriter.getDenseI32ArrayAttr(perms));
-}
-
 struct FuseInlineGroupsPass final
     : fuse::impl::FuseInlineGroupsPassBase<FuseInlineGroupsPass> {
   using Base::Base;
@@ -46,9 +33,7 @@ struct FuseInlineGroupsPass final
       SmallVector<Value> args;
       for (auto [i, input] : llvm::enumerate(group.getInputs())) {
         ArrayRef<int64_t> perm = group.getInputPermutation(i);
-        args.push_back(perm.empty() ? input
-                                    : transpose(rewriter, group.getLoc(), input,
-                                                perm));
+        args.push_back(createTranspose(rewriter, group.getLoc(), input, perm));
       }
       YieldOp yield = group.getYield();
       // A yielded body argument stands for the value it is bound to (the
@@ -65,9 +50,7 @@ struct FuseInlineGroupsPass final
       SmallVector<Value> results;
       for (auto [i, value] : llvm::enumerate(yielded)) {
         ArrayRef<int64_t> perm = group.getResultPermutation(i);
-        results.push_back(perm.empty() ? value
-                                       : transpose(rewriter, group.getLoc(),
-                                                   value, perm));
+        results.push_back(createTranspose(rewriter, group.getLoc(), value, perm));
       }
       rewriter.replaceOp(group, results);
       rewriter.eraseOp(yield);

@@ -35,13 +35,14 @@
 using namespace mlir;
 using namespace mlir::fuse;
 
-void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
-                                         const LowerToCPUOptions &options) {
+void mlir::fuse::buildGroupsToBufferizedLoopNests(OpPassManager &pm,
+                                                  bool tileGroups,
+                                                  int64_t minTileElements) {
   // 1. One group is one kernel: one loop nest over the tiles of its root,
   //    everything else computed per tile; then the nest is emitted in place.
-  if (options.tileGroups) {
+  if (tileGroups) {
     FuseTileGroupsPassOptions tileOptions;
-    tileOptions.minTileElements = options.minTileElements;
+    tileOptions.minTileElements = minTileElements;
     pm.addPass(createFuseTileGroupsPass(tileOptions));
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
@@ -72,6 +73,14 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
   bufferizeOptions.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
+
+}
+
+void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
+                                         const LowerToCPUOptions &options) {
+  // 1-3. One loop nest per group, TOSA to linalg, bufferization.
+  buildGroupsToBufferizedLoopNests(pm, options.tileGroups,
+                                   options.minTileElements);
 
   // 4. A tile's temporaries are allocated once, outside the tile loops.
   //    Free what bufferization allocated; lower the clones it leaves (e.g.

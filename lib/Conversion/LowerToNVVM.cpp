@@ -66,30 +66,10 @@ using namespace mlir::fuse;
 
 void mlir::fuse::buildLowerToNVVMPipeline(OpPassManager &pm,
                                           const LowerToNVVMOptions &options) {
-  // 1. One loop nest per group, a tile per output element (or row).
-  FuseTileGroupsPassOptions tileOptions;
-  tileOptions.minTileElements = 1;
-  pm.addPass(createFuseTileGroupsPass(tileOptions));
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  pm.addPass(createFuseInlineGroupsPass());
-
-  // 2. Everything else to linalg; bufferize.
-  OpPassManager &funcPm = pm.nest<func::FuncOp>();
-  funcPm.addPass(createTosaToSCFPass());
-  funcPm.addPass(tosa::createTosaToLinalgNamed());
-  funcPm.addPass(tosa::createTosaToLinalg());
-  TosaToArithPassOptions arithOptions;
-  arithOptions.includeApplyRescale = true;
-  funcPm.addPass(createTosaToArithPass(arithOptions));
-  funcPm.addPass(createTosaToTensorPass());
-  funcPm.addPass(createConvertElementwiseToLinalgPass());
-  pm.addPass(bufferization::createEmptyTensorEliminationPass());
-  bufferization::OneShotBufferizePassOptions bufferizeOptions;
-  bufferizeOptions.bufferizeFunctionBoundaries = true;
-  bufferizeOptions.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
+  // 1-2. One loop nest per group, a tile per output element (or row);
+  //      everything else to linalg; bufferize, with deallocation.
+  buildGroupsToBufferizedLoopNests(pm, /*tileGroups=*/true,
+                                   /*minTileElements=*/1);
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
 

@@ -29,6 +29,7 @@
 
 #include "FuseDialect/Conversion/Passes.h"
 #include "FuseDialect/IR/FuseOps.h"
+#include "FuseDialect/Transforms/Layout/Permutation.h"
 
 #include "mlir/Conversion/TosaToArith/TosaToArith.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
@@ -59,18 +60,6 @@ using namespace mlir::fuse;
 
 namespace {
 
-Value createTranspose(OpBuilder &builder, Location loc, Value value,
-                      ArrayRef<int64_t> perm) {
-  auto type = cast<RankedTensorType>(value.getType());
-  SmallVector<int64_t> shape;
-  for (int64_t p : perm)
-    shape.push_back(type.getDimSize(p));
-  SmallVector<int32_t> perms(perm.begin(), perm.end());
-  return tosa::TransposeOp::create(
-      builder, loc, RankedTensorType::get(shape, type.getElementType()), value,
-      builder.getDenseI32ArrayAttr(perms));
-}
-
 /// Moves the group's index changes into its body as transposes.
 void materializeIndexChanges(GroupOp group) {
   if (!group.hasIndexChanges())
@@ -81,10 +70,8 @@ void materializeIndexChanges(GroupOp group) {
     ArrayRef<int64_t> perm = group.getInputPermutation(i);
     if (perm.empty())
       continue;
-    Type permutedType = arg.getType();
     arg.setType(group.getInputs()[i].getType());
     Value transposed = createTranspose(builder, group.getLoc(), arg, perm);
-    (void)permutedType;
     arg.replaceAllUsesExcept(transposed, transposed.getDefiningOp());
   }
   YieldOp yield = group.getYield();
@@ -92,8 +79,7 @@ void materializeIndexChanges(GroupOp group) {
   for (OpOperand &operand : yield->getOpOperands()) {
     ArrayRef<int64_t> perm =
         group.getResultPermutation(operand.getOperandNumber());
-    if (!perm.empty())
-      operand.set(createTranspose(builder, group.getLoc(), operand.get(), perm));
+    operand.set(createTranspose(builder, group.getLoc(), operand.get(), perm));
   }
   group.setInputPermutationsAttr(nullptr);
   group.setResultPermutationsAttr(nullptr);

@@ -5,6 +5,7 @@
 
 #include "mlir/Pass/PassOptions.h"
 
+#include <cstdint>
 #include <string>
 
 namespace mlir {
@@ -37,6 +38,13 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
 ///   5. loop nests → scf.for, linalg → loops, 6. → LLVM.
 void buildLowerToCPUPipeline(OpPassManager &pm,
                              const LowerToCPUOptions &options);
+
+/// The stages both lowerings share: each group one loop nest
+/// (fuse-tile-groups, unless `tileGroups` is false), groups dissolved, TOSA
+/// to linalg/arith/tensor, one-shot bufferization with identity layouts at
+/// function boundaries (concat destinations written in place).
+void buildGroupsToBufferizedLoopNests(OpPassManager &pm, bool tileGroups,
+                                      int64_t minTileElements);
 
 /// Registers `--fuse-lower-to-cpu`.
 void registerLowerToCPUPipeline();

@@ -56,3 +56,13 @@ bool mlir::fuse::isParameterOperand(Operation *op, unsigned operandNumber) {
     return operandNumber != 0;
   return false;
 }
+
+Value mlir::fuse::createTranspose(OpBuilder &builder, Location loc, Value value,
+                                  ArrayRef<int64_t> perm) {
+  if (isIdentityPermutation(perm))
+    return value;
+  auto type = permuteType(cast<RankedTensorType>(value.getType()), perm);
+  SmallVector<int32_t> perms(perm.begin(), perm.end());
+  return tosa::TransposeOp::create(builder, loc, type, value,
+                                   builder.getDenseI32ArrayAttr(perms));
+}

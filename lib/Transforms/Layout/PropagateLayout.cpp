@@ -271,16 +271,6 @@ SmallVector<Region> collectRegions(Block &block) {
 // Rewrite
 //===----------------------------------------------------------------------===//
 
-Value createTranspose(OpBuilder &builder, Location loc, Value input,
-                      ArrayRef<int64_t> perm) {
-  if (isIdentityPermutation(perm))
-    return input;
-  auto type = permuteType(cast<RankedTensorType>(input.getType()), perm);
-  SmallVector<int32_t> perms(perm.begin(), perm.end());
-  return tosa::TransposeOp::create(builder, loc, type, input,
-                                   builder.getDenseI32ArrayAttr(perms));
-}
-
 /// Stores every value of `region` in layout `q`.
 void rewriteRegion(Region &region, ArrayRef<int64_t> q) {
   Perm qInverse = invertPermutation(q);

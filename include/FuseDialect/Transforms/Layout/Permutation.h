@@ -9,6 +9,7 @@
 #define FUSEDIALECT_TRANSFORMS_LAYOUT_PERMUTATION_H
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 namespace mlir::fuse {
@@ -28,6 +29,11 @@ Permutation getPermutation(tosa::TransposeOp transpose);
 
 /// `type` with `perm` applied to its shape.
 RankedTensorType permuteType(RankedTensorType type, ArrayRef<int64_t> perm);
+
+/// `tosa.transpose` of `value` by `perm`, or `value` itself when `perm` is
+/// the identity.
+Value createTranspose(OpBuilder &builder, Location loc, Value value,
+                      ArrayRef<int64_t> perm);
 
 /// Operands of a TOSA elementwise op that are parameters rather than data
 /// (the shift of `tosa.mul`, the zero points of `tosa.negate`): they have
