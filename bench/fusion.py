@@ -14,6 +14,8 @@ For every model in examples/ (or the files given) prints one row with:
     before -> at planning -> after --fuse-ops (from --fuse-report; after:
     those not turned into kernel index changes or indexing maps),
   * reshapes before -> after --fuse-ops (views, no copy, in either case),
+  * GPU kernel launches after `--fuse-lower-to-nvvm` (one per loop nest of
+    a group: more than the groups where a group's results share no root),
   * fuse-opt's compile time for --fuse-ops.
 
 Usage: bench/fusion.py [MODEL.mlir ...]   (build/bin/fuse-opt must exist)
@@ -42,8 +44,8 @@ TENSOR_TYPE = re.compile(r"tensor<([0-9x]+)x(f32|f16|bf16|i32|i8|i1)>")
 BYTES = {"f32": 4, "i32": 4, "f16": 2, "bf16": 2, "i8": 1, "i1": 1}
 
 
-def run(cmd):
-    r = subprocess.run(cmd, capture_output=True, text=True)
+def run(cmd, stdin=None):
+    r = subprocess.run(cmd, input=stdin, capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError(" ".join(cmd) + "\n" + r.stderr[-2000:])
     return r.stdout
@@ -111,8 +113,8 @@ def unfused_intermediate_bytes(text):
 
 def main(argv):
     models = argv[1:] or sorted(glob.glob(os.path.join(ROOT, "examples", "*.mlir")))
-    print("| model | TOSA ops | kernels: TOSA→linalg | + upstream linalg-fuse-elementwise-ops | + fuse-opt --fuse-ops | intermediate bytes moved: unfused → ours | transposes: upstream fused | transposes: ours before → planning → after | reshapes before → after | fuse-opt time |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| model | TOSA ops | kernels: TOSA→linalg | + upstream linalg-fuse-elementwise-ops | + fuse-opt --fuse-ops | intermediate bytes moved: unfused → ours | transposes: upstream fused | transposes: ours before → planning → after | reshapes before → after | GPU launches (--fuse-lower-to-nvvm) | fuse-opt time |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     totals = [0, 0, 0, 0]
     for path in models:
         src = open(path).read()
@@ -126,16 +128,19 @@ def main(argv):
         ours = report["totals"]["kernels_after"]
         ours_bytes = report["totals"]["bytes_between_kernels"]
         t = report["totals"]
+        fused = run([FUSE_OPT, path, "--fuse-ops"])
+        launches = run([FUSE_OPT, "-", "--fuse-lower-to-nvvm"],
+                       stdin=fused).count("gpu.launch_func")
         row = [count_tosa(src), count_kernels_linalg(linalg),
                count_kernels_linalg(upstream), ours]
         totals = [a + b for a, b in zip(totals, row)]
-        print("| %s | %d | %d | %d | %d | %d → %d | %d | %d → %d → %d | %d → %d | %.2f s |" % (
+        print("| %s | %d | %d | %d | %d | %d → %d | %d | %d → %d → %d | %d → %d | %d | %.2f s |" % (
             os.path.basename(path), *row, unfused_intermediate_bytes(src),
             ours_bytes, count_permutation_copies(upstream),
             t["transposes_before"], t["transposes_at_planning"],
             t["transposes_after"], t["reshapes_before"], t["reshapes_after"],
-            dt))
-    print("| **total** | %d | %d | %d | %d | | | | | |" % tuple(totals))
+            launches, dt))
+    print("| **total** | %d | %d | %d | %d | | | | | | |" % tuple(totals))
     return 0
 
 
