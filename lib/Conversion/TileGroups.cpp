@@ -228,15 +228,26 @@ SmallVector<TilingInterface> findRoots(GroupOp group) {
 /// Tile sizes: the outer parallel loops are tiled by 1, outermost first,
 /// until a tile holds at most `minTileElements` results; the loops inside
 /// stay whole (a tile is a set of contiguous rows), reductions are never
-/// tiled (a tile reduces its rows completely).
+/// tiled (a tile reduces its rows completely), and with `keepRows` neither
+/// is the innermost parallel loop.
 SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterface op,
-                                       int64_t minTileElements) {
+                                       int64_t minTileElements,
+                                       bool keepRows) {
   SmallVector<utils::IteratorType> iterators = op.getLoopIteratorTypes();
   SmallVector<OpFoldResult> sizes(iterators.size(), builder.getIndexAttr(0));
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op.getOperation());
   if (!linalgOp)
     return sizes;
   SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
+  // With a reduction fused in (softmax, LayerNorm before a matmul), a tile
+  // smaller than a row would recompute the row's reduction per tile: the
+  // innermost parallel loop stays whole.
+  int innermost = -1;
+  for (auto [i, it] : llvm::enumerate(iterators))
+    if (it == utils::IteratorType::parallel)
+      innermost = i;
+  if (keepRows && innermost >= 0 && ranges[innermost] > 1)
+    iterators[innermost] = utils::IteratorType::reduction;
   int64_t tileElements = 1;
   for (auto [it, range] : llvm::zip(iterators, ranges))
     if (it == utils::IteratorType::parallel)
@@ -268,7 +279,15 @@ SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterface op,
 LogicalResult tileRoot(RewriterBase &rewriter, GroupOp group,
                        TilingInterface root, int64_t minTileElements) {
   rewriter.setInsertionPoint(root);
-  SmallVector<OpFoldResult> sizes = getTileSizes(rewriter, root, minTileElements);
+  // Reductions among the ops fused into this nest (not the root's own).
+  bool fusedReduction = false;
+  group.getBody().walk([&](linalg::LinalgOp op) {
+    if (op.getOperation() != root.getOperation() &&
+        op.getNumReductionLoops() > 0)
+      fusedReduction = true;
+  });
+  SmallVector<OpFoldResult> sizes =
+      getTileSizes(rewriter, root, minTileElements, fusedReduction);
   if (llvm::all_of(sizes, [](OpFoldResult s) {
         return isConstantIntValue(s, 0);
       }))
