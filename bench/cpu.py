@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Bench: CPU time per example model, unfused vs. fused, side by side.
 
-For every model in examples/ (or the files given), compiles @model three
+For every model in examples/ and bench/models/ (larger tensors, where
+memory traffic shows; or the files given), compiles @model three
 ways and times N calls of each under mlir-runner (-O3, one process each, one
 warm-up call first):
   * unfused: the upstream TOSA -> linalg -> loops lowering, one loop nest per
@@ -133,10 +134,12 @@ def time_variant(llvm_text):
 
 def main(argv):
     ap = argparse.ArgumentParser()
-    ap.add_argument("--calls", type=int, default=2000)
+    ap.add_argument("--calls", type=int, default=200)
     ap.add_argument("models", nargs="*")
     args = ap.parse_args(argv[1:])
-    models = args.models or sorted(glob.glob(os.path.join(ROOT, "examples", "*.mlir")))
+    models = args.models or (
+        sorted(glob.glob(os.path.join(ROOT, "examples", "*.mlir"))) +
+        sorted(glob.glob(os.path.join(ROOT, "bench", "models", "*.mlir"))))
     print("| model | unfused (µs/call) | fuse-ops, op by op (µs/call) | fuse-ops, one nest per group (µs/call) | speed-up vs unfused |")
     print("|---|---|---|---|---|")
     for path in models:

@@ -45,6 +45,8 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tosa/Transforms/Passes.h"
 #include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -378,6 +380,12 @@ struct FuseTileGroupsPass final
       if (failed(tileGroup(rewriter, group, minTileElements)))
         group.emitRemark("fuse-tile-groups: the root could not be tiled; "
                          "left untiled");
+      // Tile-and-fuse recomputes a producer per reader; identical copies
+      // merge before elementwise fusion would bury them in their readers.
+      {
+        DominanceInfo dominance(group);
+        mlir::eliminateCommonSubExpressions(rewriter, dominance, group);
+      }
       // Dead producers go (their tiles now live in the loop nest); slices
       // of empty tensors become tile-sized empty tensors, so temporaries
       // are per tile.
