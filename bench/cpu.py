@@ -11,6 +11,10 @@ warm-up call first):
     (algebraic and layout rewrites, but every op still its own loop nest),
   * fused: `--fuse-ops`, then `--fuse-lower-to-cpu` (one tiled loop nest per
     fuse.group; intermediates live per tile).
+With LLVM's OpenMP runtime installed (Debian libomp-22-dev), two more
+columns run on all cores: unfused with every op's loop nest an OpenMP
+parallel loop, and fused with each group's tiles an OpenMP parallel loop
+(`--fuse-lower-to-cpu=parallel=true`).
 Inputs are constant tensors (1/8 everywhere); every result's first element
 is summed and printed so that no call can be optimized away.
 
@@ -33,6 +37,7 @@ MLIR_OPT = os.path.join(LLVM, "bin", "mlir-opt")
 RUNNER = os.path.join(LLVM, "bin", "mlir-runner")
 LIBS = ",".join(os.path.join(LLVM, "lib", l) for l in
                 ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))
+LIBOMP = os.path.join(LLVM, "lib", "libomp.so")
 
 # Same as utils/fuse-diff's reference lowering.
 UNFUSED = (
@@ -46,6 +51,9 @@ UNFUSED = (
     "func.func(convert-linalg-to-loops),expand-strided-metadata,lower-affine,"
     "convert-scf-to-cf,convert-math-to-llvm,convert-math-to-libm,"
     "convert-to-llvm,reconcile-unrealized-casts)")
+UNFUSED_OMP = UNFUSED.replace(
+    "func.func(convert-linalg-to-loops),",
+    "func.func(convert-linalg-to-parallel-loops),convert-scf-to-openmp,canonicalize,")
 
 
 def run(cmd, stdin=None):
@@ -119,13 +127,13 @@ def with_main(module_text, main_text):
     return "module {\n" + module_text + main_text + "}\n"
 
 
-def time_variant(llvm_text):
+def time_variant(llvm_text, omp=False):
     with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
         f.write(llvm_text)
         path = f.name
     try:
         out = run([RUNNER, path, "-e", "main", "-entry-point-result=void",
-                   "-O3", "-shared-libs=" + LIBS])
+                   "-O3", "-shared-libs=" + LIBS + ("," + LIBOMP if omp else "")])
     finally:
         os.unlink(path)
     values = [float(x) for x in out.split()]
@@ -140,28 +148,45 @@ def main(argv):
     models = args.models or (
         sorted(glob.glob(os.path.join(ROOT, "examples", "*.mlir"))) +
         sorted(glob.glob(os.path.join(ROOT, "bench", "models", "*.mlir"))))
-    print("| model | unfused (µs/call) | fuse-ops, op by op (µs/call) | fuse-ops, one nest per group (µs/call) | speed-up vs unfused |")
-    print("|---|---|---|---|---|")
+    omp = os.path.exists(LIBOMP)
+    header = ("| model | unfused (µs/call) | fuse-ops, op by op (µs/call) | "
+              "fuse-ops, one nest per group (µs/call) | speed-up vs unfused |")
+    if omp:
+        header += (" unfused, OpenMP (µs/call) | one nest per group, OpenMP "
+                   "(µs/call) | speed-up, OpenMP |")
+    print(header)
+    print("|" + "---|" * (header.count("|") - 1))
     for path in models:
-        src = open(path).read()
         fargs, fres = signature(run([MLIR_OPT, path]))
         main_text = timing_main(fargs, fres, args.calls)
-        unfused = run([MLIR_OPT, "--pass-pipeline=" + UNFUSED, "-"],
-                      stdin=with_main(run([MLIR_OPT, path]), main_text))
-        fused_ir = run([FUSE_OPT, path, "--fuse-ops"])
-        variants = {}
-        for name, opts in (("opbyop", "--fuse-lower-to-cpu=tile-groups=false"),
-                           ("fused", "--fuse-lower-to-cpu")):
-            variants[name] = run([FUSE_OPT, "-", opts],
-                                 stdin=with_main(fused_ir, main_text))
-        t_u, s_u = time_variant(unfused)
-        t_o, s_o = time_variant(variants["opbyop"])
-        t_f, s_f = time_variant(variants["fused"])
-        for s in (s_o, s_f):
-            if abs(s - s_u) > 1e-3 * max(1.0, abs(s_u)):
-                raise RuntimeError("%s: checksum differs: %g vs %g" % (path, s, s_u))
-        print("| %s | %.1f | %.1f | %.1f | %.2fx |" % (
-            os.path.basename(path), t_u * 1e6, t_o * 1e6, t_f * 1e6, t_u / t_f))
+        source = with_main(run([MLIR_OPT, path]), main_text)
+        fused_ir = with_main(run([FUSE_OPT, path, "--fuse-ops"]), main_text)
+        lowered = {
+            "unfused": run([MLIR_OPT, "--pass-pipeline=" + UNFUSED, "-"], stdin=source),
+            "opbyop": run([FUSE_OPT, "-", "--fuse-lower-to-cpu=tile-groups=false"],
+                          stdin=fused_ir),
+            "fused": run([FUSE_OPT, "-", "--fuse-lower-to-cpu"], stdin=fused_ir),
+        }
+        if omp:
+            lowered["unfused_omp"] = run(
+                [MLIR_OPT, "--pass-pipeline=" + UNFUSED_OMP, "-"], stdin=source)
+            lowered["fused_omp"] = run(
+                [FUSE_OPT, "-", "--fuse-lower-to-cpu=parallel=true"], stdin=fused_ir)
+        times, sums = {}, {}
+        for name, text in lowered.items():
+            times[name], sums[name] = time_variant(text, omp=name.endswith("_omp"))
+        for name, s_ in sums.items():
+            if abs(s_ - sums["unfused"]) > 1e-3 * max(1.0, abs(sums["unfused"])):
+                raise RuntimeError("%s: %s checksum differs: %g vs %g"
+                                   % (path, name, s_, sums["unfused"]))
+        row = "| %s | %.1f | %.1f | %.1f | %.2fx |" % (
+            os.path.basename(path), times["unfused"] * 1e6, times["opbyop"] * 1e6,
+            times["fused"] * 1e6, times["unfused"] / times["fused"])
+        if omp:
+            row += " %.1f | %.1f | %.2fx |" % (
+                times["unfused_omp"] * 1e6, times["fused_omp"] * 1e6,
+                times["unfused_omp"] / times["fused_omp"])
+        print(row)
     return 0
 
 

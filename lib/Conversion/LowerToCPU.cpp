@@ -18,6 +18,7 @@
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
 #include "mlir/Conversion/TosaToArith/TosaToArith.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Conversion/TosaToSCF/TosaToSCF.h"
@@ -85,13 +86,25 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
   // 4. A tile's temporaries are allocated once, outside the tile loops.
   //    Free what bufferization allocated; lower the clones it leaves (e.g.
   //    for a returned constant).
-  pm.addNestedPass<func::FuncOp>(createForallToForLoopPass());
-  pm.addNestedPass<func::FuncOp>(bufferization::createBufferLoopHoistingPass());
+  //    In parallel, tiles keep their own temporaries (heap, per tile).
+  if (options.parallel) {
+    pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
+  } else {
+    pm.addNestedPass<func::FuncOp>(createForallToForLoopPass());
+    pm.addNestedPass<func::FuncOp>(
+        bufferization::createBufferLoopHoistingPass());
+  }
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
 
   // 5. Loops, then the LLVM dialect.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  if (options.parallel) {
+    // Tile loops to OpenMP worksharing loops; their alloca scopes (empty:
+    // temporaries are on the heap) fold away before scf-to-cf.
+    pm.addPass(createConvertSCFToOpenMPPass());
+    pm.addPass(createCanonicalizerPass());
+  }
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());

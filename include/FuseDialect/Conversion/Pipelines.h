@@ -27,6 +27,11 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
       llvm::cl::desc("fuse-tile-groups: outer loops are tiled until a tile "
                      "holds at most this many results"),
       llvm::cl::init(4096)};
+  PassOptions::Option<bool> parallel{
+      *this, "parallel",
+      llvm::cl::desc("Run the tiles of each loop nest on all cores (OpenMP; "
+                     "link libomp when running)"),
+      llvm::cl::init(false)};
 };
 
 /// Builds the CPU lowering of a module holding TOSA, linalg-on-tensors and
