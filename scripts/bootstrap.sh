@@ -11,7 +11,8 @@ BUILD="${FUSE_BUILD_DIR:-$ROOT/build}"
 LLVM_PREFIX=/usr/lib/llvm-22
 
 PACKAGES=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
-          ninja-build ccache cmake g++ lld python3)
+          ninja-build ccache cmake g++ lld python3
+          libomp-22-dev)  # OpenMP runtime: --fuse-lower-to-cpu=parallel=true
 missing=()
 for pkg in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" \

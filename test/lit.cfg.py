@@ -55,6 +55,10 @@ config.substitutions.append(("%python", python))
 config.substitutions.append(("%examples", os.path.join(config.fuse_src_root, "examples")))
 
 # Optional features: tests that need them are skipped, never faked.
+libomp = os.path.join(config.llvm_lib_dir, "libomp.so")
+if os.path.exists(libomp):
+    config.available_features.add("libomp")
+    config.substitutions.append(("%libomp", libomp))
 ptxas = shutil.which("ptxas") or (
     "/usr/local/cuda/bin/ptxas" if os.path.exists("/usr/local/cuda/bin/ptxas") else None)
 if ptxas:
