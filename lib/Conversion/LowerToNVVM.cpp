@@ -10,7 +10,7 @@
 //  2. The rest of the module goes to linalg, and everything is bufferized
 //     with identity layouts at function boundaries.
 //  3. Copies become loops (no `memrefCopy` on the device). Each tile loop
-//     becomes an `scf.parallel`, split in two levels (blocks
+//     becomes a one-dimensional `scf.parallel`, split in two levels (blocks
 //     of up to `block-size` tiles, then tiles), which are mapped to GPU
 //     blocks and threads and converted to `gpu.launch`; a tile's
 //     temporaries become per-thread stack buffers. Host buffers the
@@ -76,6 +76,7 @@ void mlir::fuse::buildLowerToNVVMPipeline(OpPassManager &pm,
   // 3. Tile loops to blocks and threads, one gpu.launch per loop nest.
   OpPassManager &gpuPm = pm.nest<func::FuncOp>();
   gpuPm.addPass(createForallToParallelLoopPass());
+  gpuPm.addPass(createFuseLinearizeTileLoopsPass());
   gpuPm.addPass(createFuseCopiesToLinalgPass());
   gpuPm.addPass(createConvertLinalgToLoopsPass());
   bufferization::PromoteBuffersToStackPassOptions stackOptions;
@@ -83,7 +84,7 @@ void mlir::fuse::buildLowerToNVVMPipeline(OpPassManager &pm,
   gpuPm.addPass(bufferization::createPromoteBuffersToStackPass(stackOptions));
   gpuPm.addPass(createParallelLoopTilingPass(
       {static_cast<int64_t>(options.blockSize)}, /*noMinMaxBounds=*/true));
-  gpuPm.addPass(createCanonicalizerPass());
+  // No canonicalization here: it would merge the two levels back into one.
   gpuPm.addPass(createGpuMapParallelLoopsPass());
   gpuPm.addPass(createConvertParallelLoopToGpuPass());
   pm.addPass(createFuseGpuHostMemoryPass());

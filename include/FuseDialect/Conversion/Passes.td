@@ -92,4 +92,16 @@ def FuseGpuHostMemoryPass : Pass<"fuse-gpu-host-memory", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def FuseLinearizeTileLoopsPass : Pass<"fuse-linearize-tile-loops"> {
+  let summary = "Collapse each outermost scf.parallel into one dimension";
+  let description = [{
+    Run by `--fuse-lower-to-nvvm` before the tile loops are split into GPU
+    blocks and threads: a group's tile loop has one dimension per tiled loop
+    of its root, often with a unit outer dimension (batch 1); collapsed into
+    one dimension, every block gets `block-size` busy threads.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // FUSEDIALECT_CONVERSION_PASSES_TD
