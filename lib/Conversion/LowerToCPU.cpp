@@ -45,8 +45,9 @@ void mlir::fuse::buildGroupsToBufferizedLoopNests(OpPassManager &pm,
     FuseTileGroupsPassOptions tileOptions;
     tileOptions.minTileElements = minTileElements;
     pm.addPass(createFuseTileGroupsPass(tileOptions));
+    // No CSE from here to bufferization: merged nests write their results
+    // into distinct empty tensors, which CSE would make one buffer.
     pm.addPass(createCanonicalizerPass());
-    pm.addPass(createCSEPass());
   }
   pm.addPass(createFuseInlineGroupsPass());
 

@@ -40,6 +40,8 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -322,9 +324,92 @@ LogicalResult tileRoot(RewriterBase &rewriter, GroupOp group,
   return success();
 }
 
+/// Two tile loops over the same tiles.
+bool haveSameTiles(scf::ForallOp a, scf::ForallOp b) {
+  auto same = [](ArrayRef<OpFoldResult> x, ArrayRef<OpFoldResult> y) {
+    return x.size() == y.size() &&
+           llvm::all_of(llvm::zip(x, y), [](auto pair) {
+             return isEqualConstantIntOrValue(std::get<0>(pair),
+                                              std::get<1>(pair));
+           });
+  };
+  return a.getMappingAttr() == b.getMappingAttr() &&
+         same(a.getMixedLowerBound(), b.getMixedLowerBound()) &&
+         same(a.getMixedUpperBound(), b.getMixedUpperBound()) &&
+         same(a.getMixedStep(), b.getMixedStep());
+}
+
+/// `later` reads nothing `earlier` computes, and nothing before `later`
+/// reads `earlier`'s results: the two can become one loop at `later`.
+bool canMergeInto(scf::ForallOp earlier, scf::ForallOp later) {
+  SetVector<Operation *> slice;
+  ForwardSliceOptions options;
+  getForwardSlice(earlier.getOperation(), &slice, options);
+  for (Operation *op : slice) {
+    Operation *top = later->getBlock()->findAncestorOpInBlock(*op);
+    if (top == earlier.getOperation()) // its own body
+      continue;
+    if (top == later.getOperation() ||
+        (top && top->isBeforeInBlock(later)))
+      return false;
+  }
+  return true;
+}
+
+/// The merged loop writes each result into its own buffer: an empty
+/// tensor `later` shares with `earlier` as a destination is duplicated. Any
+/// other shared destination would be written twice: no merge.
+LogicalResult separateInits(RewriterBase &rewriter, scf::ForallOp earlier,
+                            scf::ForallOp later) {
+  llvm::SmallPtrSet<Value, 4> taken(earlier.getOutputs().begin(),
+                                    earlier.getOutputs().end());
+  for (OpOperand &init : later.getOutputsMutable()) {
+    if (!taken.contains(init.get()))
+      continue;
+    auto empty = init.get().getDefiningOp<tensor::EmptyOp>();
+    if (!empty)
+      return failure();
+  }
+  for (OpOperand &init : later.getOutputsMutable()) {
+    if (!taken.contains(init.get()))
+      continue;
+    rewriter.setInsertionPoint(later);
+    Operation *copy = rewriter.clone(*init.get().getDefiningOp());
+    rewriter.modifyOpInPlace(later, [&] { init.set(copy->getResult(0)); });
+  }
+  return success();
+}
+
+/// Merges the tile loops of independent roots over the same tiles (the
+/// branches of a horizontally fused conv or matmul): one nest, one kernel.
+void mergeSiblingNests(RewriterBase &rewriter, GroupOp group) {
+  bool merged = true;
+  size_t previous = SIZE_MAX;
+  while (merged) {
+    merged = false;
+    SmallVector<scf::ForallOp> nests;
+    for (Operation &op : group.getBodyBlock())
+      if (auto forall = dyn_cast<scf::ForallOp>(op))
+        nests.push_back(forall);
+    // Each merge removes a nest; stop if one did not.
+    if (nests.size() >= previous)
+      break;
+    previous = nests.size();
+    for (unsigned i = 0; i < nests.size() && !merged; ++i)
+      for (unsigned j = i + 1; j < nests.size() && !merged; ++j)
+        if (haveSameTiles(nests[i], nests[j]) &&
+            canMergeInto(nests[i], nests[j]) &&
+            succeeded(separateInits(rewriter, nests[i], nests[j]))) {
+          fuseIndependentSiblingForallLoops(nests[i], nests[j], rewriter);
+          merged = true;
+        }
+  }
+}
+
 /// Tiles every root of the group, earliest first. A group whose results
-/// share no root (e.g. horizontally fused branches) gets one nest per root;
-/// each computes only the slice of the shared producers it reads.
+/// share no root (e.g. horizontally fused branches) gets one nest per root,
+/// each computing only the slice of the shared producers it reads; nests
+/// over the same tiles that do not depend on each other are then merged.
 LogicalResult tileGroup(RewriterBase &rewriter, GroupOp group,
                         int64_t minTileElements) {
   SmallVector<TilingInterface> roots = findRoots(group);
@@ -334,7 +419,7 @@ LogicalResult tileGroup(RewriterBase &rewriter, GroupOp group,
   while (!roots.empty()) {
     TilingInterface root = roots.front();
     if (!done.insert(root).second)
-      return success();
+      break;
     if (failed(tileRoot(rewriter, group, root, minTileElements)))
       return failure();
     roots = findRoots(group);
@@ -342,6 +427,7 @@ LogicalResult tileGroup(RewriterBase &rewriter, GroupOp group,
       return done.contains(op.getOperation()) || op->use_empty();
     });
   }
+  mergeSiblingNests(rewriter, group);
   return success();
 }
 

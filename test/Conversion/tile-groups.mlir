@@ -1,6 +1,6 @@
 // RUN: fuse-opt %s --split-input-file --fuse-tile-groups=report-nests=true -canonicalize -cse -verify-diagnostics | FileCheck %s
-// RUN: %fuse-diff %s -p "--fuse-tile-groups" --entry softmax,conv_epilogue,index_changes,two_results | FileCheck %s --check-prefix=NUM
-// NUM: fuse-diff: OK 5 outputs
+// RUN: %fuse-diff %s -p "--fuse-tile-groups" --entry softmax,conv_epilogue,index_changes,two_results,dependent_results | FileCheck %s --check-prefix=NUM
+// NUM: fuse-diff: OK 7 outputs
 
 // A row softmax group becomes one loop nest over rows: each tile reduces,
 // exponentiates and normalizes its own row; no intermediate is a whole
@@ -74,17 +74,39 @@ func.func @index_changes(%x: tensor<3x8xf32>) -> tensor<3x8xf32> {
 
 // -----
 
-// Two results with no common root: one nest each (and a remark).
+// Two results with no common root: one nest per root, then the two nests
+// over the same tiles are merged into one (each result in its own buffer).
 // CHECK-LABEL: func.func @two_results
-//       CHECK:   scf.forall
-//       CHECK:   scf.forall
+//       CHECK:   scf.forall (%{{.*}}) in (4) shared_outs(%{{.*}} = %[[E0:.*]], %{{.*}} = %[[E1:.*]]) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+//       CHECK:     math.exp
+//       CHECK:     math.tanh
+//   CHECK-NOT:   scf.forall (
 func.func @two_results(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
-  // expected-remark @+1 {{lowers to 2 loop nests}}
   %r:2 = fuse.group ins(%x, %y : tensor<4x8xf32>, tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
   ^bb0(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>):
     %e = tosa.exp %a : (tensor<4x8xf32>) -> tensor<4x8xf32>
     %t = tosa.tanh %b : (tensor<4x8xf32>) -> tensor<4x8xf32>
     fuse.yield %e, %t : tensor<4x8xf32>, tensor<4x8xf32>
+  }
+  return %r#0, %r#1 : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// Negative: the second result reads the first: two nests, in order, and a
+// remark.
+// CHECK-LABEL: func.func @dependent_results
+//       CHECK:   %[[A:.*]] = scf.forall
+//       CHECK:   scf.forall {{.*}} {
+//       CHECK:     tensor.extract_slice %[[A]]
+func.func @dependent_results(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  // expected-remark @+1 {{lowers to 2 loop nests}}
+  %r:2 = fuse.group ins(%x : tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  ^bb0(%a: tensor<4x8xf32>):
+    %e = tosa.exp %a : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    %m = tosa.reduce_max %e {axis = 0 : i32} : (tensor<4x8xf32>) -> tensor<1x8xf32>
+    %d = tosa.sub %e, %m : (tensor<4x8xf32>, tensor<1x8xf32>) -> tensor<4x8xf32>
+    fuse.yield %e, %d : tensor<4x8xf32>, tensor<4x8xf32>
   }
   return %r#0, %r#1 : tensor<4x8xf32>, tensor<4x8xf32>
 }
