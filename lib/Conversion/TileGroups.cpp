@@ -10,20 +10,26 @@
 //    transposes inside its body, so that tiling fuses them: the kernel reads
 //    and writes through the permuted indices, no copy is made.
 // 2. The body goes to linalg-on-tensors (upstream TOSA conversion patterns,
-//    applied inside the group); the unit-dim reshapes the lowering puts
-//    after reductions are folded into their readers' indexing maps, since
-//    tile-and-fuse cannot fuse through a reshape.
-// 3. The root is the op computing the group's last result. Its parallel
-//    loops are tiled with `scf.forall` (upstream TilingInterface tile and
-//    fuse); producers are fused greedily, those whose values the group also
-//    returns yield them from the loop nest. Tile sizes: outer parallel
-//    dimensions by 1 until a tile holds at most `min-tile-elements` results,
-//    the rest whole: a tile is a set of contiguous rows, reductions along
-//    them included.
-//    Inside a tile, chains of elementwise ops are then fused into one loop
-//    body (upstream elementwise fusion), so their intermediates are scalars.
-// 4. Ops left outside the loop nest (a group with independent results, a
-//    reshape that did not move) are reported: each is a kernel of its own.
+//    applied inside the group). What tile-and-fuse cannot fuse through is
+//    cleared first: the unit-dim reshapes the lowering puts after reductions
+//    are folded into their readers' indexing maps; a slice of a structured
+//    op's result becomes that op computing the slice; reshapes between
+//    structured ops move out by expanding the ops' loops.
+// 3. The roots are the ops computing the group's results (through views and
+//    concat inserts). Each, in program order, is tiled with `scf.forall`
+//    over its parallel loops (upstream TilingInterface tile and fuse), and
+//    its producers are fused greedily; producers the group also returns are
+//    yielded from the nest. Tile sizes: outer parallel loops by 1 until a
+//    tile holds at most `min-tile-elements` results, the rest whole, so a
+//    tile is a set of contiguous rows with their reductions; with a
+//    reduction fused in, rows always stay whole (no recomputation).
+//    Independent nests over the same tiles are merged into one.
+// 4. Inside a tile, the copies of a producer that tile-and-fuse makes per
+//    reader are merged (CSE), then chains of elementwise ops are fused into
+//    one loop body (upstream elementwise fusion): their intermediates are
+//    scalars.
+// 5. A group that still needs more than one nest (a nest reading another's
+//    result through a reshape) is reported with `report-nests`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +37,7 @@
 #include "FuseDialect/IR/FuseOps.h"
 #include "FuseDialect/Transforms/Layout/Permutation.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Conversion/TosaToArith/TosaToArith.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
@@ -41,7 +48,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
-#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"

@@ -35,17 +35,19 @@ def FuseInlineGroupsPass : Pass<"fuse-inline-groups"> {
 def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
   let summary = "Make each fuse.group one loop nest: tile its root, fuse the rest";
   let description = [{
-    Lowers each group's body to linalg-on-tensors and tiles the op that
-    computes its last result with `scf.forall` over its outer parallel loops
-    (by 1, until a tile holds at most `min-tile-elements` results), fusing every
-    producer into the loop nest with the upstream TilingInterface
-    tile-and-fuse driver. Producers whose values the group also returns are
-    yielded from the loop nest. Index changes of the group become transposes
-    in the body first, so that the loop nest reads and writes through them.
-    The result is one kernel per group: only the group's inputs and results
-    are whole tensors, everything else is computed per tile. With
-    `report-nests`, a group that still needs more than one loop nest (e.g.
-    independent results) gets a remark.
+    Lowers each group's body to linalg-on-tensors and tiles the ops that
+    compute its results with `scf.forall` over their outer parallel loops
+    (by 1, until a tile holds at most `min-tile-elements` results; rows stay
+    whole when a reduction is fused in), fusing every producer into the loop
+    nest with the upstream TilingInterface tile-and-fuse driver. Producers
+    whose values the group also returns are yielded from the loop nest;
+    independent nests over the same tiles are merged; inside a tile,
+    elementwise chains become one loop body. Index changes of the group
+    become transposes in the body first, so that the loop nest reads and
+    writes through them. The result is one kernel per group: only the
+    group's inputs and results are whole tensors, everything else is
+    computed per tile. With `report-nests`, a group that still needs more
+    than one loop nest gets a remark.
   }];
   let options = [
     Option<"minTileElements", "min-tile-elements", "int64_t",
