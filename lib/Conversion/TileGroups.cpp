@@ -346,8 +346,10 @@ bool haveSameTiles(scf::ForallOp a, scf::ForallOp b) {
 }
 
 /// `later` reads nothing `earlier` computes, and nothing before `later`
-/// reads `earlier`'s results: the two can become one loop at `later`.
-bool canMergeInto(scf::ForallOp earlier, scf::ForallOp later) {
+/// reads `earlier`'s results but views of them (reshapes), which are
+/// returned in `views` to be moved after the merged loop.
+bool canMergeInto(scf::ForallOp earlier, scf::ForallOp later,
+                  SmallVectorImpl<Operation *> &views) {
   SetVector<Operation *> slice;
   ForwardSliceOptions options;
   getForwardSlice(earlier.getOperation(), &slice, options);
@@ -355,10 +357,18 @@ bool canMergeInto(scf::ForallOp earlier, scf::ForallOp later) {
     Operation *top = later->getBlock()->findAncestorOpInBlock(*op);
     if (top == earlier.getOperation()) // its own body
       continue;
-    if (top == later.getOperation() ||
-        (top && top->isBeforeInBlock(later)))
+    if (top == later.getOperation())
       return false;
+    if (top && top->isBeforeInBlock(later)) {
+      if (top != op ||
+          !isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op))
+        return false;
+      views.push_back(op);
+    }
   }
+  llvm::sort(views, [](Operation *a, Operation *b) {
+    return a->isBeforeInBlock(b);
+  });
   return true;
 }
 
@@ -402,20 +412,29 @@ void mergeSiblingNests(RewriterBase &rewriter, GroupOp group) {
       break;
     previous = nests.size();
     for (unsigned i = 0; i < nests.size() && !merged; ++i)
-      for (unsigned j = i + 1; j < nests.size() && !merged; ++j)
+      for (unsigned j = i + 1; j < nests.size() && !merged; ++j) {
+        SmallVector<Operation *> views;
         if (haveSameTiles(nests[i], nests[j]) &&
-            canMergeInto(nests[i], nests[j]) &&
+            canMergeInto(nests[i], nests[j], views) &&
             succeeded(separateInits(rewriter, nests[i], nests[j]))) {
-          fuseIndependentSiblingForallLoops(nests[i], nests[j], rewriter);
+          scf::ForallOp fused =
+              fuseIndependentSiblingForallLoops(nests[i], nests[j], rewriter);
+          // Views of the first nest's results now follow the merged loop.
+          Operation *after = fused;
+          for (Operation *view : views) {
+            rewriter.moveOpAfter(view, after);
+            after = view;
+          }
           merged = true;
         }
+      }
   }
 }
 
 /// Tiles every root of the group, earliest first. A group whose results
 /// share no root (e.g. horizontally fused branches) gets one nest per root,
-/// each computing only the slice of the shared producers it reads; nests
-/// over the same tiles that do not depend on each other are then merged.
+/// each computing only the slice of the shared producers it reads (the
+/// pass then merges independent nests over the same tiles).
 LogicalResult tileGroup(RewriterBase &rewriter, GroupOp group,
                         int64_t minTileElements) {
   SmallVector<TilingInterface> roots = findRoots(group);
@@ -433,8 +452,25 @@ LogicalResult tileGroup(RewriterBase &rewriter, GroupOp group,
       return done.contains(op.getOperation()) || op->use_empty();
     });
   }
-  mergeSiblingNests(rewriter, group);
   return success();
+}
+
+/// Structured ops still outside any nest (read by a nest through a reshape
+/// that did not move): each gets a nest of its own, last first so that its
+/// producers fuse into it, rather than running as plain loops (on the host,
+/// on the GPU path).
+void tileLeftovers(RewriterBase &rewriter, GroupOp group,
+                   int64_t minTileElements) {
+  SmallVector<TilingInterface> leftovers;
+  for (Operation &op : group.getBodyBlock())
+    if (auto tileable = dyn_cast<TilingInterface>(op))
+      if (!isa<linalg::FillOp>(op) && !op.use_empty())
+        leftovers.push_back(tileable);
+  for (TilingInterface op : llvm::reverse(leftovers)) {
+    if (op->use_empty())
+      continue; // fused into a later one's nest
+    (void)tileRoot(rewriter, group, op, minTileElements);
+  }
 }
 
 /// Ops of the body that are loop nests of their own (everything computed
@@ -478,6 +514,9 @@ struct FuseTileGroupsPass final
         DominanceInfo dominance(group);
         mlir::eliminateCommonSubExpressions(rewriter, dominance, group);
       }
+      // After CSE, which would give merged nests one destination again.
+      mergeSiblingNests(rewriter, group);
+      tileLeftovers(rewriter, group, minTileElements);
       // Dead producers go (their tiles now live in the loop nest); slices
       // of empty tensors become tile-sized empty tensors, so temporaries
       // are per tile.
