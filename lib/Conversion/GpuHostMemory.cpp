@@ -80,10 +80,11 @@ struct FuseGpuHostMemoryPass final
         gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{freed});
         rewriter.eraseOp(dealloc);
       }
-      // A tile's temporaries inside a kernel: per-thread stack buffers,
-      // allocated once at the kernel's entry (each was allocated and freed
-      // within one loop iteration, so one buffer serves all of them).
       func.walk([&](gpu::LaunchOp launch) {
+        // A tile's temporaries inside a kernel (up to 4096 elements):
+        // per-thread stack buffers, allocated once at the kernel's entry
+        // (each was allocated and freed within one loop iteration, so one
+        // buffer serves all of them).
         SmallVector<memref::AllocOp> temporaries;
         launch.getBody().walk([&](memref::AllocOp alloc) {
           MemRefType type = alloc.getType();
@@ -101,9 +102,7 @@ struct FuseGpuHostMemoryPass final
               rewriter.eraseOp(user);
           rewriter.replaceOp(alloc, buffer);
         }
-      });
-      // Everything else a launch touches is registered before it.
-      func.walk([&](gpu::LaunchOp launch) {
+        // Everything else the launch touches is registered before it.
         SetVector<Value> captured;
         getUsedValuesDefinedAbove(launch.getBody(), captured);
         rewriter.setInsertionPoint(launch);

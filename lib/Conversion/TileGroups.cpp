@@ -289,7 +289,8 @@ SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterface op,
 LogicalResult tileRoot(RewriterBase &rewriter, GroupOp group,
                        TilingInterface root, int64_t minTileElements) {
   rewriter.setInsertionPoint(root);
-  // Reductions among the ops fused into this nest (not the root's own).
+  // Any reduction in the group other than the root's own (a conservative
+  // stand-in for the ones fused into this nest).
   bool fusedReduction = false;
   group.getBody().walk([&](linalg::LinalgOp op) {
     if (op.getOperation() != root.getOperation() &&
@@ -437,20 +438,18 @@ void mergeSiblingNests(RewriterBase &rewriter, GroupOp group) {
 /// pass then merges independent nests over the same tiles).
 LogicalResult tileGroup(RewriterBase &rewriter, GroupOp group,
                         int64_t minTileElements) {
-  SmallVector<TilingInterface> roots = findRoots(group);
-  if (roots.empty())
-    return success(); // Already a loop nest, or nothing tileable.
+  // A root with nothing parallel to tile stays as it is: `done` keeps it
+  // from being found again.
   DenseSet<Operation *> done;
-  while (!roots.empty()) {
+  for (SmallVector<TilingInterface> roots = findRoots(group); !roots.empty();
+       llvm::erase_if(roots, [&](TilingInterface op) {
+         return done.contains(op.getOperation()) || op->use_empty();
+       })) {
     TilingInterface root = roots.front();
-    if (!done.insert(root).second)
-      break;
+    done.insert(root);
     if (failed(tileRoot(rewriter, group, root, minTileElements)))
       return failure();
     roots = findRoots(group);
-    llvm::erase_if(roots, [&](TilingInterface op) {
-      return done.contains(op.getOperation()) || op->use_empty();
-    });
   }
   return success();
 }
@@ -482,8 +481,7 @@ unsigned countKernels(GroupOp group) {
         isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp,
             tensor::ExtractSliceOp>(op))
       continue;
-    if (isa<scf::ForallOp, TilingInterface>(op) ||
-        op.getNumRegions() > 0)
+    if (isa<TilingInterface>(op) || op.getNumRegions() > 0)
       ++kernels;
   }
   return kernels;

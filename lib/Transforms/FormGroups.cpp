@@ -9,6 +9,7 @@
 #include "FuseDialect/IR/FuseOps.h"
 #include "FuseDialect/Transforms/Fusion/OpTraits.h"
 #include "FuseDialect/Transforms/FusionPlanner.h"
+#include "FuseDialect/Transforms/Layout/Permutation.h"
 #include "FuseDialect/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -192,24 +193,10 @@ struct LayoutCensus {
   int64_t transposes = 0, reshapes = 0;
 };
 
-bool isPermutationCopy(Operation *op) {
-  if (isa<tosa::TransposeOp, linalg::TransposeOp>(op))
-    return true;
-  auto generic = dyn_cast<linalg::GenericOp>(op);
-  if (!generic || generic.getNumDpsInputs() != 1 ||
-      generic.getNumDpsInits() != 1 || generic.getNumReductionLoops() != 0)
-    return false;
-  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
-  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
-  return maps[0].isPermutation() && maps[1].isPermutation() &&
-         maps[0] != maps[1] && yield.getNumOperands() == 1 &&
-         yield.getOperand(0) == generic.getBody()->getArgument(0);
-}
-
 LayoutCensus takeCensus(Operation *root) {
   LayoutCensus census;
   root->walk([&](Operation *op) {
-    if (isPermutationCopy(op))
+    if (isTranspose(op))
       ++census.transposes;
     if (isa<tosa::ReshapeOp, tensor::ReshapeOp, tensor::ExpandShapeOp,
             tensor::CollapseShapeOp>(op))

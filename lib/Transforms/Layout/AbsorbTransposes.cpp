@@ -90,17 +90,13 @@ bool isAbsorber(Operation *op) {
   if (isa<tosa::MatMulOp, tosa::ReduceSumOp, tosa::ReduceMaxOp,
           tosa::ReduceMinOp, tosa::ReduceProductOp>(op))
     return true;
-  if (!op->hasTrait<OpTrait::tosa::TosaElementwiseOperator>() &&
-      !isa<tosa::MulOp>(op))
-    return false;
-  // Float elementwise ops whose tensor operands all have the result's rank
+  // Float elementwise ops whose data operands all have the result's rank
   // (TOSA broadcasts only along size-1 dims of equal-rank operands).
-  auto rank = cast<RankedTensorType>(op->getResult(0).getType()).getRank();
-  return llvm::all_of(op->getOpOperands(), [&](OpOperand &operand) {
-    auto t = dyn_cast<RankedTensorType>(operand.get().getType());
-    return fuse::isParameterOperand(op, operand.getOperandNumber()) ||
-           (t && t.getRank() == rank && isa<FloatType>(t.getElementType()));
-  });
+  return fuse::isRankPreservingElementwise(op) &&
+         llvm::all_of(op->getOpOperands(), [&](OpOperand &operand) {
+           return fuse::isParameterOperand(op, operand.getOperandNumber()) ||
+                  isa<FloatType>(getElementTypeOrSelf(operand.get()));
+         });
 }
 
 /// Every path from `v` down through reshapes ends at an absorber or at
@@ -171,19 +167,6 @@ bool collectCluster(tosa::TransposeOp seed, DenseSet<Operation *> &visited,
 // Absorption patterns
 //===----------------------------------------------------------------------===//
 
-/// A generic that only copies its single input through permuted maps.
-bool isPermutationCopy(linalg::GenericOp op) {
-  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
-      op.getNumReductionLoops() != 0)
-    return false;
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  if (!maps[0].isPermutation() || !maps[1].isPermutation())
-    return false;
-  auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
-  return yield.getNumOperands() == 1 &&
-         yield.getOperand(0) == op.getBody()->getArgument(0);
-}
-
 /// Named structured ops become generics so that their indexing maps can
 /// take a permutation. Fills stay named: they only initialize accumulators.
 struct GeneralizeNamedOp : OpInterfaceRewritePattern<linalg::LinalgOp> {
@@ -206,13 +189,13 @@ struct FoldTransposeIntoProducer : OpRewritePattern<linalg::GenericOp> {
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
     linalg::GenericOp transpose, producer;
-    if (isPermutationCopy(op)) {
+    if (fuse::isPermutationCopy(op)) {
       transpose = op;
       producer = op.getDpsInputs()[0].getDefiningOp<linalg::GenericOp>();
     } else if (op->getNumResults() == 1 && op->getResult(0).hasOneUse()) {
       producer = op;
       transpose = dyn_cast<linalg::GenericOp>(*op->getUsers().begin());
-      if (!transpose || !isPermutationCopy(transpose) ||
+      if (!transpose || !fuse::isPermutationCopy(transpose) ||
           transpose.getDpsInputs()[0] != op->getResult(0))
         return failure();
     }
@@ -310,7 +293,7 @@ struct FuseAbsorbTransposesPass
     linalg::populateElementwiseOpsFusionPatterns(
         absorb, [](OpOperand *fused) {
           auto producer = fused->get().getDefiningOp<linalg::GenericOp>();
-          return producer && isPermutationCopy(producer);
+          return producer && fuse::isPermutationCopy(producer);
         });
     tensor::populateFoldTensorEmptyPatterns(absorb);
     tensor::ExpandShapeOp::getCanonicalizationPatterns(absorb, ctx);
@@ -322,7 +305,7 @@ struct FuseAbsorbTransposesPass
       root->emitWarning("fuse-absorb-transposes: absorption did not converge");
 
     root->walk([&](linalg::GenericOp op) {
-      if (isPermutationCopy(op))
+      if (fuse::isPermutationCopy(op))
         ++numLeft;
     });
   }

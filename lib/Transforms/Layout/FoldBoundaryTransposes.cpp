@@ -53,19 +53,6 @@ bool isIdentityEntry(Attribute attr) {
   return cast<DenseI64ArrayAttr>(attr).empty();
 }
 
-/// Elementwise TOSA ops whose operands all have the result's rank.
-bool isSinkable(Operation *op) {
-  if (op->getNumResults() != 1 ||
-      !(op->hasTrait<OpTrait::tosa::TosaElementwiseOperator>() ||
-        isa<tosa::MulOp>(op)))
-    return false;
-  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  return type && llvm::all_of(op->getOpOperands(), [&](OpOperand &operand) {
-           auto t = dyn_cast<RankedTensorType>(operand.get().getType());
-           return isParameterOperand(op, operand.getOperandNumber()) ||
-                  (t && t.getRank() == type.getRank());
-         });
-}
 
 /// Moves one transpose inside `group` below the elementwise op that reads
 /// it, when every other operand of that op can be read in the transpose's
@@ -99,7 +86,7 @@ bool sinkOneTranspose(GroupOp group, SmallVectorImpl<Attribute> &inputPerms) {
       transpose.erase();
       return true;
     }
-    if (!isSinkable(user))
+    if (!isRankPreservingElementwise(user))
       continue;
     Permutation inverse = invertPermutation(getPermutation(transpose));
     bool ok = true;

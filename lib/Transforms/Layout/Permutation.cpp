@@ -66,3 +66,36 @@ Value mlir::fuse::createTranspose(OpBuilder &builder, Location loc, Value value,
   return tosa::TransposeOp::create(builder, loc, type, value,
                                    builder.getDenseI32ArrayAttr(perms));
 }
+
+bool mlir::fuse::isRankPreservingElementwise(Operation *op) {
+  if (op->getNumResults() != 1 ||
+      !(op->hasTrait<OpTrait::tosa::TosaElementwiseOperator>() ||
+        isa<tosa::MulOp>(op)))
+    return false;
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  return type && llvm::all_of(op->getOpOperands(), [&](OpOperand &operand) {
+           auto t = dyn_cast<RankedTensorType>(operand.get().getType());
+           return isParameterOperand(op, operand.getOperandNumber()) ||
+                  (t && t.getRank() == type.getRank());
+         });
+}
+
+bool mlir::fuse::isPermutationCopy(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() != 0)
+    return false;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (!maps[0].isPermutation() || !maps[1].isPermutation())
+    return false;
+  auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
+  return yield.getNumOperands() == 1 &&
+         yield.getOperand(0) == op.getBody()->getArgument(0);
+}
+
+bool mlir::fuse::isTranspose(Operation *op) {
+  if (isa<tosa::TransposeOp, linalg::TransposeOp>(op))
+    return true;
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  return generic && isPermutationCopy(generic) &&
+         generic.getIndexingMapsArray()[0] != generic.getIndexingMapsArray()[1];
+}

@@ -33,6 +33,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FuseDialect/Transforms/Fusion/OpTraits.h"
 #include "FuseDialect/Transforms/Layout/Permutation.h"
 #include "FuseDialect/Transforms/Passes.h"
 
@@ -59,11 +60,7 @@ namespace {
 using Perm = Permutation;
 
 int64_t getBytes(Value v) {
-  auto type = cast<RankedTensorType>(v.getType());
-  int64_t bits = type.getElementType().isIntOrFloat()
-                     ? type.getElementType().getIntOrFloatBitWidth()
-                     : 32;
-  return type.getNumElements() * std::max<int64_t>(1, bits / 8);
+  return getNumElements(v.getType()) * getElementBytes(v.getType());
 }
 
 bool isStaticTensor(Value v, int64_t rank) {
@@ -81,8 +78,8 @@ bool isReduction(Operation *op) {
 bool isLayoutAgnostic(Operation *op) {
   if (op->getNumResults() != 1 || op->getNumRegions() != 0)
     return false;
-  if (!op->hasTrait<OpTrait::tosa::TosaElementwiseOperator>() &&
-      !isa<tosa::MulOp, tosa::CastOp>(op) && !isReduction(op))
+  if (!isRankPreservingElementwise(op) && !isa<tosa::CastOp>(op) &&
+      !isReduction(op))
     return false;
   auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   if (!type || !type.hasStaticShape() || type.getRank() < 2)
@@ -134,6 +131,15 @@ DenseElementsAttr permuteConstant(DenseElementsAttr attr,
   return DenseElementsAttr::get(newType, permuted);
 }
 
+/// A transpose of `v` by `perm` that some reader already has.
+tosa::TransposeOp findTransposeOf(Value v, ArrayRef<int64_t> perm) {
+  for (Operation *user : v.getUsers())
+    if (auto transpose = dyn_cast<tosa::TransposeOp>(user))
+      if (ArrayRef<int64_t>(getPermutation(transpose)) == perm)
+        return transpose;
+  return {};
+}
+
 //===----------------------------------------------------------------------===//
 // Regions
 //===----------------------------------------------------------------------===//
@@ -158,7 +164,8 @@ double getCost(const Region &region, ArrayRef<int64_t> q) {
     if (!def || !members.contains(def)) {
       // Entering the region.
       if (auto transpose = dyn_cast_or_null<tosa::TransposeOp>(def)) {
-        bool composes = isIdentityPermutation(composePermutations(getPermutation(transpose), q));
+        bool composes = isIdentityPermutation(
+            composePermutations(getPermutation(transpose), q));
         bool shared = llvm::any_of(transpose->getUsers(), [&](Operation *u) {
           return !members.contains(u);
         });
@@ -169,11 +176,7 @@ double getCost(const Region &region, ArrayRef<int64_t> q) {
           cost += bytes;
       } else if (!getPermutableConstant(v) && !identityQ) {
         // Paid already when another reader transposes it the same way.
-        bool paid = llvm::any_of(v.getUsers(), [&](Operation *user) {
-          auto transpose = dyn_cast<tosa::TransposeOp>(user);
-          return transpose && getPermutation(transpose) == Perm(q);
-        });
-        if (!paid)
+        if (!findTransposeOf(v, q))
           cost += isa<BlockArgument>(v) ? bytes / 2 : bytes;
       }
       continue;
@@ -185,7 +188,8 @@ double getCost(const Region &region, ArrayRef<int64_t> q) {
       if (members.contains(user))
         continue;
       if (auto transpose = dyn_cast<tosa::TransposeOp>(user)) {
-        if (!isIdentityPermutation(composePermutations(qInverse, getPermutation(transpose))))
+        if (!isIdentityPermutation(
+                composePermutations(qInverse, getPermutation(transpose))))
           cost += getBytes(transpose.getResult());
         continue;
       }
@@ -285,9 +289,9 @@ void rewriteRegion(Region &region, ArrayRef<int64_t> q) {
       continue;
     if (auto transpose = dyn_cast_or_null<tosa::TransposeOp>(def)) {
       builder.setInsertionPointAfter(transpose);
-      permuted.map(v, createTranspose(builder, transpose.getLoc(),
-                                      transpose.getInput1(),
-                                      composePermutations(getPermutation(transpose), q)));
+      permuted.map(v, createTranspose(
+                          builder, transpose.getLoc(), transpose.getInput1(),
+                          composePermutations(getPermutation(transpose), q)));
     } else if (DenseElementsAttr attr = getPermutableConstant(v)) {
       builder.setInsertionPointAfter(def);
       DenseElementsAttr newAttr = permuteConstant(attr, q);
@@ -295,12 +299,7 @@ void rewriteRegion(Region &region, ArrayRef<int64_t> q) {
                                             newAttr.getType(), newAttr));
     } else {
       // Reuse a transpose another reader already has, moved up to the def.
-      tosa::TransposeOp existing;
-      for (Operation *user : v.getUsers())
-        if (auto transpose = dyn_cast<tosa::TransposeOp>(user))
-          if (!members.contains(transpose) && getPermutation(transpose) == Perm(q))
-            existing = transpose;
-      if (existing) {
+      if (tosa::TransposeOp existing = findTransposeOf(v, q)) {
         if (def)
           existing->moveAfter(def);
         else
@@ -340,9 +339,9 @@ void rewriteRegion(Region &region, ArrayRef<int64_t> q) {
         continue;
       if (auto transpose = dyn_cast<tosa::TransposeOp>(user)) {
         builder.setInsertionPoint(transpose);
-        Value composed =
-            createTranspose(builder, transpose.getLoc(), now,
-                            composePermutations(qInverse, getPermutation(transpose)));
+        Value composed = createTranspose(
+            builder, transpose.getLoc(), now,
+            composePermutations(qInverse, getPermutation(transpose)));
         transpose.getResult().replaceAllUsesWith(composed);
         continue;
       }
@@ -392,16 +391,11 @@ struct FusePropagateLayoutPass
     }
   }
 
+  /// Backwards, so that an op whose only reader goes is visited after it.
   static void eraseDeadTransposes(Block &block) {
-    bool changed = true;
-    while (changed) {
-      changed = false;
-      for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
-        if (isa<tosa::TransposeOp, tosa::ConstOp>(op) && op.use_empty()) {
-          op.erase();
-          changed = true;
-        }
-    }
+    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
+      if (isa<tosa::TransposeOp, tosa::ConstOp>(op) && op.use_empty())
+        op.erase();
   }
 };
 

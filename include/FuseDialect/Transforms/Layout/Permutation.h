@@ -1,13 +1,15 @@
 //===- Permutation.h - Dimension permutations for the layout passes -*- C++ -*-===//
 //
 // One convention throughout, that of `tosa.transpose`: applying `perm` to a
-// tensor gives a tensor whose dim i is the input's dim perm[i].
+// tensor gives a tensor whose dim i is the input's dim perm[i]. Also the
+// op predicates the layout passes and the report share.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef FUSEDIALECT_TRANSFORMS_LAYOUT_PERMUTATION_H
 #define FUSEDIALECT_TRANSFORMS_LAYOUT_PERMUTATION_H
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -39,6 +41,20 @@ Value createTranspose(OpBuilder &builder, Location loc, Value value,
 /// (the shift of `tosa.mul`, the zero points of `tosa.negate`): they have
 /// their own shape and keep it whatever the data's layout.
 bool isParameterOperand(Operation *op, unsigned operandNumber);
+
+/// A single-result TOSA elementwise op (or `tosa.mul`) whose data operands
+/// all have the result's rank: it computes the same values in any dimension
+/// order, so a permutation moves through it.
+bool isRankPreservingElementwise(Operation *op);
+
+/// A generic that only copies its single input to its single output, each
+/// read through a permutation (a transpose; a plain copy if the two agree).
+bool isPermutationCopy(linalg::GenericOp op);
+
+/// An op that only moves data through a non-identity permutation:
+/// `tosa.transpose`, `linalg.transpose`, or a permutation copy whose maps
+/// differ.
+bool isTranspose(Operation *op);
 
 } // namespace mlir::fuse
 
