@@ -39,22 +39,11 @@ LIBS = ",".join(os.path.join(LLVM, "lib", l) for l in
                 ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))
 LIBOMP = os.path.join(LLVM, "lib", "libomp.so")
 
-# Same as utils/fuse-diff's reference lowering.
-UNFUSED = (
-    "builtin.module("
-    "func.func(tosa-to-scf,tosa-to-linalg-named,tosa-to-linalg,"
-    "tosa-to-arith{include-apply-rescale=true},tosa-to-tensor,"
-    "convert-elementwise-to-linalg),"
-    "one-shot-bufferize{bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map},"
-    "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
-    "func.func(convert-linalg-to-loops),expand-strided-metadata,lower-affine,"
-    "convert-scf-to-cf,convert-math-to-llvm,convert-math-to-libm,"
-    "convert-to-llvm,reconcile-unrealized-casts)")
+sys.path.insert(0, os.path.join(ROOT, "utils"))
+from fuse_reference import LOOPS_STEP, REFERENCE_PIPELINE as UNFUSED  # noqa: E402
 UNFUSED_OMP = UNFUSED.replace(
-    "func.func(convert-linalg-to-loops),",
+    LOOPS_STEP,
     "func.func(convert-linalg-to-parallel-loops),convert-scf-to-openmp,canonicalize,")
-
 
 def run(cmd, stdin=None):
     r = subprocess.run(cmd, input=stdin, capture_output=True, text=True)
