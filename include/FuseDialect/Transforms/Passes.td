@@ -354,6 +354,8 @@ def FuseFoldBoundaryTransposesPass : Pass<"fuse-fold-boundary-transposes"> {
     transpose op disappears and costs no memory traffic: DNNFusion's index
     change, applied at the boundary where a layout choice meets the
     function's declared layout (e.g. NCHW arguments around NHWC convs).
+    A group that would only forward a permuted input to other groups does
+    not: they read the input through the same index change.
 
     ```mlir
     %r = fuse.group ins(%x : tensor<1x8x16x16xf32>) -> (tensor<1x16x16x16xf32>) {
