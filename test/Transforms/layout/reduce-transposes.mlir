@@ -13,7 +13,9 @@
 // RUN: fuse-opt %s --fuse-ops | FileCheck %s
 // RUN: %fuse-diff %s -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
 //
-// REPORT: "transposes_at_planning": 1
+// REPORT-DAG: "transposes_after": 0
+// REPORT-DAG: "transposes_at_planning": 1
+// REPORT-DAG: "transposes_before": 4
 // NOLAYOUT: "transposes_at_planning": 4
 // NUM: fuse-diff: OK 1 outputs, 256 values
 //

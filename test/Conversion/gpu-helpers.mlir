@@ -1,0 +1,69 @@
+// The small passes of --fuse-lower-to-nvvm, one at a time.
+// RUN: fuse-opt %s --split-input-file --fuse-copies-to-linalg | FileCheck %s --check-prefix=COPY
+// RUN: fuse-opt %s --split-input-file --fuse-linearize-tile-loops | FileCheck %s --check-prefix=LIN
+// RUN: fuse-opt %s --split-input-file --fuse-gpu-host-memory | FileCheck %s --check-prefix=MEM
+
+// COPY-LABEL: func.func @copy
+//       COPY:   linalg.copy ins(%arg0 : memref<4x8xf32>) outs(%arg1 : memref<4x8xf32>)
+//   COPY-NOT:   memref.copy
+func.func @copy(%a: memref<4x8xf32>, %b: memref<4x8xf32>) {
+  memref.copy %a, %b : memref<4x8xf32> to memref<4x8xf32>
+  return
+}
+
+// -----
+
+// A 2-d tile loop becomes one dimension of 6 * 5 iterations; nested loops
+// are left alone.
+// LIN-LABEL: func.func @linearize
+//       LIN:   scf.parallel (%[[I:.*]]) = (%{{.*}}) to (%[[N:.*]]) step (%{{.*}}) {
+//       LIN:     arith.remsi %[[I]]
+//       LIN:     arith.divsi %[[I]]
+//       LIN:     scf.parallel (%{{.*}}, %{{.*}}) =
+func.func @linearize(%m: memref<6x5xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c5 = arith.constant 5 : index
+  %c6 = arith.constant 6 : index
+  %f = arith.constant 1.0 : f32
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c6, %c5) step (%c1, %c1) {
+    scf.parallel (%k, %l) = (%c0, %c0) to (%c1, %c1) step (%c1, %c1) {
+      memref.store %f, %m[%i, %j] : memref<6x5xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// Host allocations become managed memory, freed on a stream; a kernel's
+// temporary becomes a stack buffer at its entry; an argument the kernel
+// writes is registered before the launch.
+// MEM-LABEL: func.func @memory
+//       MEM:   %[[H:.*]] = gpu.alloc  host_shared () : memref<16xf32>
+//       MEM:   %[[U:.*]] = memref.cast %arg0 : memref<16xf32> to memref<*xf32>
+//       MEM:   gpu.host_register %[[U]] : memref<*xf32>
+//       MEM:   gpu.launch
+//       MEM:     memref.alloca() : memref<4xf32>
+//   MEM-NOT:     memref.alloc()
+//   MEM-NOT:     memref.dealloc
+//       MEM:   %[[T0:.*]] = gpu.wait async
+//       MEM:   %[[T1:.*]] = gpu.dealloc async [%[[T0]]] %[[H]] : memref<16xf32>
+//       MEM:   gpu.wait [%[[T1]]]
+func.func @memory(%arg0: memref<16xf32>) {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %f = arith.constant 1.0 : f32
+  %h = memref.alloc() : memref<16xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1)
+             threads(%tx, %ty, %tz) in (%u = %c1, %v = %c1, %w = %c1) {
+    %t = memref.alloc() : memref<4xf32>
+    memref.store %f, %t[%c0] : memref<4xf32>
+    %r = memref.load %t[%c0] : memref<4xf32>
+    memref.store %r, %arg0[%c0] : memref<16xf32>
+    memref.dealloc %t : memref<4xf32>
+    gpu.terminator
+  }
+  memref.dealloc %h : memref<16xf32>
+  return
+}
