@@ -23,12 +23,15 @@
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Conversion/TosaToSCF/TosaToSCF.h"
 #include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -38,7 +41,8 @@ using namespace mlir::fuse;
 
 void mlir::fuse::buildGroupsToBufferizedLoopNests(OpPassManager &pm,
                                                   bool tileGroups,
-                                                  int64_t minTileElements) {
+                                                  int64_t minTileElements,
+                                                  bool vectorize) {
   // 1. One group is one kernel: one loop nest over the tiles of its root,
   //    everything else computed per tile; then the nest is emitted in place.
   if (tileGroups) {
@@ -48,6 +52,12 @@ void mlir::fuse::buildGroupsToBufferizedLoopNests(OpPassManager &pm,
     // No CSE from here to bufferization: merged nests write their results
     // into distinct empty tensors, which CSE would make one buffer.
     pm.addPass(createCanonicalizerPass());
+    // Inside a tile, chains of elementwise ops and reductions on static
+    // shapes become vector code; the tile's intermediates are registers.
+    if (vectorize) {
+      FuseVectorizeTilesPassOptions vectorOptions;
+      pm.addPass(createFuseVectorizeTilesPass(vectorOptions));
+    }
   }
   pm.addPass(createFuseInlineGroupsPass());
 
@@ -82,7 +92,7 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
                                          const LowerToCPUOptions &options) {
   // 1-3. One loop nest per group, TOSA to linalg, bufferization.
   buildGroupsToBufferizedLoopNests(pm, options.tileGroups,
-                                   options.minTileElements);
+                                   options.minTileElements, options.vectorize);
 
   // 4. A tile's temporaries are allocated once, outside the tile loops.
   //    Free what bufferization allocated; lower the clones it leaves (e.g.
@@ -98,7 +108,17 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
 
-  // 5. Loops, then the LLVM dialect.
+  // 5. Vector code (from fuse-vectorize-tiles) to 1-D vectors: n-D transfers
+  //    unrolled, reductions along the innermost dimension as ordered
+  //    `vector.reduction`s (the same summation order as a scalar loop).
+  if (options.tileGroups && options.vectorize) {
+    pm.addPass(createConvertVectorToSCFPass(
+        VectorTransferToSCFOptions().enableFullUnroll()));
+    pm.addPass(vector::createLowerVectorMultiReductionPass(
+        vector::VectorMultiReductionLowering::InnerReduction));
+  }
+
+  // 6. Loops, then the LLVM dialect.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   if (options.parallel) {
     // Tile loops to OpenMP worksharing loops; their alloca scopes (empty:
@@ -113,6 +133,9 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
   // rest (erf, ...) as libm calls.
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
+  // Vector ops need their own lowering to 1-D LLVM vectors first
+  // (broadcasts, transposes, shape casts); ordered FP reductions.
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }

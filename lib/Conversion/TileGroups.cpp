@@ -521,11 +521,16 @@ struct FuseTileGroupsPass final
       RewritePatternSet cleanup(&getContext());
       tensor::populateFoldTensorEmptyPatterns(cleanup);
       // Inside a tile, chains of elementwise ops become one loop body:
-      // their intermediates are registers, not tile buffers.
+      // their intermediates are registers, not tile buffers. A producer
+      // the consumer broadcasts stays apart: fused, it would be recomputed
+      // for every element it is broadcast to (a softmax's 1/sum per
+      // element instead of per row).
       linalg::populateElementwiseOpsFusionPatterns(
           cleanup, [](OpOperand *fused) {
             Operation *producer = fused->get().getDefiningOp();
-            return producer && producer->hasOneUse();
+            auto consumer = dyn_cast<linalg::LinalgOp>(fused->getOwner());
+            return producer && producer->hasOneUse() && consumer &&
+                   consumer.getMatchingIndexingMap(fused).isPermutation();
           });
       (void)applyPatternsGreedily(group.getBody(), std::move(cleanup));
       unsigned kernels = countKernels(group);

@@ -67,6 +67,33 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
   ];
 }
 
+def FuseVectorizeTilesPass : Pass<"fuse-vectorize-tiles"> {
+  let summary = "Vectorize the structured ops inside each group's tile loop";
+  let description = [{
+    Runs after `--fuse-tile-groups`, on linalg-on-tensors. Every structured
+    op inside a group's `scf.forall` tile whose shapes are static, that is
+    not a convolution or contraction, and whose iteration space holds at
+    most `max-vector-elements` points becomes vector ops (upstream
+    `linalg::vectorize`): one `vector.transfer_read` per input tile, the
+    payload on whole vectors, one `vector.transfer_write`. The transfers
+    between vectorized ops then fold away, so a tile's intermediates are
+    vector registers, not tile buffers. Boundary tiles with dynamic sizes,
+    convolutions and matmuls stay scalar loops.
+
+    Values do not change: reductions become `vector.multi_reduction`, which
+    the CPU pipeline lowers to ordered (sequential) reductions unless
+    floating-point reassociation is asked for.
+  }];
+  let options = [
+    Option<"maxVectorElements", "max-vector-elements", "int64_t",
+           /*default=*/"512",
+           "Largest iteration space (product of loop sizes) vectorized as "
+           "one op">
+  ];
+  let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def FuseCopiesToLinalgPass : Pass<"fuse-copies-to-linalg"> {
   let summary = "Turn memref.copy into linalg.copy";
   let description = [{

@@ -32,6 +32,11 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
       llvm::cl::desc("Run the tiles of each loop nest on all cores (OpenMP; "
                      "link libomp when running)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> vectorize{
+      *this, "vectorize",
+      llvm::cl::desc("Vectorize the elementwise ops and reductions inside "
+                     "each tile (fuse-vectorize-tiles); values are unchanged"),
+      llvm::cl::init(true)};
 };
 
 /// Builds the CPU lowering of a module holding TOSA, linalg-on-tensors and
@@ -47,9 +52,12 @@ void buildLowerToCPUPipeline(OpPassManager &pm,
 /// The stages both lowerings share: each group one loop nest
 /// (fuse-tile-groups, unless `tileGroups` is false), groups dissolved, TOSA
 /// to linalg/arith/tensor, one-shot bufferization with identity layouts at
-/// function boundaries (concat destinations written in place).
+/// function boundaries (concat destinations written in place). With
+/// `vectorize`, the elementwise ops and reductions inside each tile become
+/// vector ops first (fuse-vectorize-tiles; the CPU pipeline lowers them).
 void buildGroupsToBufferizedLoopNests(OpPassManager &pm, bool tileGroups,
-                                      int64_t minTileElements);
+                                      int64_t minTileElements,
+                                      bool vectorize = false);
 
 /// Registers `--fuse-lower-to-cpu`.
 void registerLowerToCPUPipeline();
