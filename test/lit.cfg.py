@@ -2,6 +2,7 @@
 """lit configuration for the FuseDialect regression tests."""
 
 import os
+import subprocess
 import shutil
 
 import lit.formats
@@ -67,6 +68,19 @@ if ptxas:
 config.substitutions.append((
     "%fuse-extract-ptx",
     "%s %s" % (python, os.path.join(config.fuse_src_root, "utils", "fuse-extract-ptx"))))
+# The ONNX importer needs Debian's python3-onnx; the node tests need
+# libonnx-testdata.
+if subprocess.run([python, "-c", "import onnx, numpy"],
+                  capture_output=True).returncode == 0:
+    config.available_features.add("onnx")
+    config.substitutions.append((
+        "%fuse-import", "%s %s" % (python, os.path.join(config.fuse_src_root, "utils", "fuse-import"))))
+    config.substitutions.append((
+        "%fuse-onnx-node-tests", "%s %s --fuse-opt %s" % (
+            python, os.path.join(config.fuse_src_root, "utils", "fuse-onnx-node-tests"),
+            os.path.join(config.fuse_tools_dir, "fuse-opt"))))
+if os.path.isdir("/usr/share/libonnx-testdata/data/node"):
+    config.available_features.add("onnx-testdata")
 # Running kernels needs a GPU and the runtime library (built when the CUDA
 # toolkit is found).
 cuda_runtime = os.path.join(config.fuse_obj_root, "lib", "libfuse_cuda_runtime.so")

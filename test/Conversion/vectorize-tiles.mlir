@@ -1,0 +1,70 @@
+// RUN: fuse-opt %s --split-input-file --fuse-tile-groups=min-tile-elements=4096 --canonicalize --fuse-vectorize-tiles | FileCheck %s
+// RUN: %fuse-diff %s -p "--fuse-ops" --entry softmax,select_mask,too_big | FileCheck %s --check-prefix=NUM
+// RUN: %fuse-diff %s -p "--fuse-ops" --entry softmax,select_mask,too_big --lower="--fuse-lower-to-cpu=vectorize=false" | FileCheck %s --check-prefix=NUM
+// NUM: fuse-diff: OK 3 outputs
+
+// A row of a softmax is read once into a vector; max, exp, sum and the
+// scaling run on vectors and the row is written once. The reciprocal of
+// the sum stays one scalar per row (not fused into the per-element loop).
+// CHECK-LABEL: func.func @softmax
+//       CHECK:   scf.forall
+//       CHECK:     %[[ROW:.*]] = vector.transfer_read %{{.*}} : tensor<16x32xf32>, vector<1x32xf32>
+//       CHECK:     vector.multi_reduction <maximumf>, %[[ROW]]
+//       CHECK:     %[[E:.*]] = math.exp %{{.*}} : vector<1x32xf32>
+//       CHECK:     %[[S:.*]] = vector.multi_reduction <add>, %[[E]]
+//       CHECK:     arith.divf %{{.*}}, %[[S]] : vector<1xf32>
+//       CHECK:     arith.mulf %[[E]], %{{.*}} : vector<1x32xf32>
+//       CHECK:     vector.transfer_write
+//   CHECK-NOT:     linalg.
+//       CHECK:   fuse.yield
+func.func @softmax(%x: tensor<16x32xf32>) -> tensor<16x32xf32> {
+  %r = fuse.group ins(%x : tensor<16x32xf32>) -> (tensor<16x32xf32>) {
+  ^bb0(%a: tensor<16x32xf32>):
+    %sh = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+    %m = tosa.reduce_max %a {axis = 1 : i32} : (tensor<16x32xf32>) -> tensor<16x1xf32>
+    %d = tosa.sub %a, %m : (tensor<16x32xf32>, tensor<16x1xf32>) -> tensor<16x32xf32>
+    %e = tosa.exp %d : (tensor<16x32xf32>) -> tensor<16x32xf32>
+    %s = tosa.reduce_sum %e {axis = 1 : i32} : (tensor<16x32xf32>) -> tensor<16x1xf32>
+    %i = tosa.reciprocal %s : (tensor<16x1xf32>) -> tensor<16x1xf32>
+    %o = tosa.mul %e, %i, %sh : (tensor<16x32xf32>, tensor<16x1xf32>, tensor<1xi8>) -> tensor<16x32xf32>
+    fuse.yield %o : tensor<16x32xf32>
+  }
+  return %r : tensor<16x32xf32>
+}
+
+// -----
+
+// An i1 operand keeps the op scalar: a memref of i1 holds a byte per
+// element, an LLVM vector of i1 packed bits.
+// CHECK-LABEL: func.func @select_mask
+//       CHECK:   scf.forall
+//       CHECK:     linalg.generic
+//       CHECK:       arith.select
+//   CHECK-NOT:     vector.transfer_read %{{.*}} vector<{{.*}}xi1>
+func.func @select_mask(%c: tensor<4x1x8xi1>, %x: tensor<4x3x8xf32>, %y: tensor<4x3x1xf32>) -> tensor<4x3x8xf32> {
+  %r = fuse.group ins(%c, %x, %y : tensor<4x1x8xi1>, tensor<4x3x8xf32>, tensor<4x3x1xf32>) -> (tensor<4x3x8xf32>) {
+  ^bb0(%a: tensor<4x1x8xi1>, %b: tensor<4x3x8xf32>, %d: tensor<4x3x1xf32>):
+    %t = tosa.tanh %b : (tensor<4x3x8xf32>) -> tensor<4x3x8xf32>
+    %s = tosa.select %a, %t, %d : (tensor<4x1x8xi1>, tensor<4x3x8xf32>, tensor<4x3x1xf32>) -> tensor<4x3x8xf32>
+    fuse.yield %s : tensor<4x3x8xf32>
+  }
+  return %r : tensor<4x3x8xf32>
+}
+
+// -----
+
+// A tile larger than max-vector-elements (the vector code is unrolled)
+// stays a scalar loop nest: here the whole 4x1024 tensor is one tile.
+// CHECK-LABEL: func.func @too_big
+//       CHECK:   scf.forall
+//       CHECK:     linalg.generic
+//   CHECK-NOT:     vector.
+func.func @too_big(%x: tensor<4x1024xf32>) -> tensor<4x1024xf32> {
+  %r = fuse.group ins(%x : tensor<4x1024xf32>) -> (tensor<4x1024xf32>) {
+  ^bb0(%a: tensor<4x1024xf32>):
+    %t = tosa.tanh %a : (tensor<4x1024xf32>) -> tensor<4x1024xf32>
+    %e = tosa.exp %t : (tensor<4x1024xf32>) -> tensor<4x1024xf32>
+    fuse.yield %e : tensor<4x1024xf32>
+  }
+  return %r : tensor<4x1024xf32>
+}

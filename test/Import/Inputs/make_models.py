@@ -1,0 +1,79 @@
+"""Writes small ONNX models for the importer tests into the directory argv[1].
+
+block.onnx: an NCHW conv block as PyTorch exports it (Conv with padding and
+bias, BatchNormalization, Relu, MaxPool, a grouped Conv, GlobalAveragePool,
+Flatten, Gemm, Softmax) plus a LayerNormalization/Gelu-by-Erf branch over a
+MatMul, with seeded random weights.
+bad.onnx: a graph with an op the importer does not support (TopK).
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+out = sys.argv[1]
+os.makedirs(out, exist_ok=True)
+rng = np.random.default_rng(7)
+
+
+def init(name, shape, scale=0.3):
+    return numpy_helper.from_array((rng.standard_normal(shape) * scale).astype(np.float32), name)
+
+
+inits = [
+    init("w1", [8, 3, 3, 3]), init("b1", [8]),
+    numpy_helper.from_array(rng.uniform(0.5, 1.5, [8]).astype(np.float32), "gamma"),
+    init("beta", [8]), init("mean", [8]),
+    numpy_helper.from_array(rng.uniform(0.5, 1.5, [8]).astype(np.float32), "var"),
+    init("w2", [8, 2, 3, 3]),
+    init("fc_w", [10, 8]), init("fc_b", [10]),
+    init("mm_w", [16, 12]), init("ln_s", [12]), init("ln_b", [12]),
+    numpy_helper.from_array(np.array([1.0 / np.sqrt(2.0)], np.float32), "rsqrt2"),
+    numpy_helper.from_array(np.array([1.0], np.float32), "one"),
+    numpy_helper.from_array(np.array([0.5], np.float32), "half"),
+    numpy_helper.from_array(np.array([2, 16], np.int64), "shape2x16"),
+]
+nodes = [
+    helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1], name="conv1"),
+    helper.make_node("BatchNormalization", ["c1", "gamma", "beta", "mean", "var"], ["bn"],
+                     epsilon=1e-5, name="bn1"),
+    helper.make_node("Relu", ["bn"], ["r1"], name="relu1"),
+    helper.make_node("MaxPool", ["r1"], ["p1"], kernel_shape=[2, 2], strides=[2, 2], name="pool1"),
+    helper.make_node("Conv", ["p1", "w2"], ["c2"], pads=[1, 1, 1, 1], group=4, name="conv2"),
+    helper.make_node("GlobalAveragePool", ["c2"], ["g"], name="gap"),
+    helper.make_node("Flatten", ["g"], ["f"], axis=1, name="flatten"),
+    helper.make_node("Gemm", ["f", "fc_w", "fc_b"], ["fc"], transB=1, name="fc"),
+    helper.make_node("Softmax", ["fc"], ["y"], axis=-1, name="softmax"),
+    # Transformer-style branch: reshape, matmul, layer norm, exact GELU.
+    helper.make_node("Reshape", ["t", "shape2x16"], ["t2"], name="reshape"),
+    helper.make_node("MatMul", ["t2", "mm_w"], ["mm"], name="matmul"),
+    helper.make_node("LayerNormalization", ["mm", "ln_s", "ln_b"], ["ln"], axis=-1,
+                     epsilon=1e-5, name="ln"),
+    helper.make_node("Mul", ["ln", "rsqrt2"], ["s"], name="gelu_scale"),
+    helper.make_node("Erf", ["s"], ["e"], name="gelu_erf"),
+    helper.make_node("Add", ["e", "one"], ["e1"], name="gelu_add"),
+    helper.make_node("Mul", ["ln", "e1"], ["m"], name="gelu_mul"),
+    helper.make_node("Mul", ["m", "half"], ["z"], name="gelu_half"),
+]
+graph = helper.make_graph(
+    nodes, "block",
+    [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8]),
+     helper.make_tensor_value_info("t", TensorProto.FLOAT, [2, 4, 4])],
+    [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 10]),
+     helper.make_tensor_value_info("z", TensorProto.FLOAT, [2, 12])],
+    inits)
+model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+onnx.checker.check_model(model)
+onnx.save(model, os.path.join(out, "block.onnx"))
+
+bad = helper.make_graph(
+    [helper.make_node("Relu", ["x"], ["r"], name="ok"),
+     helper.make_node("TopK", ["r", "k"], ["v", "i"], name="the_topk")],
+    "bad",
+    [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 8])],
+    [helper.make_tensor_value_info("v", TensorProto.FLOAT, [4, 2])],
+    [numpy_helper.from_array(np.array([2], np.int64), "k")])
+onnx.save(helper.make_model(bad, opset_imports=[helper.make_opsetid("", 17)]),
+          os.path.join(out, "bad.onnx"))

@@ -1,0 +1,44 @@
+// REQUIRES: onnx
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %python %S/Inputs/make_models.py %t
+// RUN: %fuse-import %t/block.onnx -o %t/block.mlir
+// RUN: FileCheck %s < %t/block.mlir
+// RUN: %fuse-diff %t/block.mlir -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
+// RUN: fuse-opt --fuse-ops %t/block.mlir | FileCheck %s --check-prefix=FUSED
+// RUN: not %fuse-import %t/bad.onnx -o %t/bad.mlir 2>&1 | FileCheck %s --check-prefix=ERR
+// RUN: not test -e %t/bad.mlir
+
+// The NCHW graph keeps its interface; convolutions and pools run in NHWC
+// between transposes; BN is a per-channel multiply-add; the grouped conv is
+// one conv per group and a concat; Gemm's transB is done on the weights.
+// CHECK-LABEL: func.func @model(%arg0: tensor<1x3x8x8xf32>, %arg1: tensor<2x4x4xf32>) -> (tensor<1x10xf32>, tensor<2x12xf32>)
+//       CHECK:   tosa.transpose %arg0 {perms = array<i32: 0, 2, 3, 1>}
+//       CHECK:   tosa.conv2d {{.*}}pad = array<i64: 1, 1, 1, 1>{{.*}} -> tensor<1x8x8x8xf32>
+//       CHECK:   tosa.transpose {{.*}}perms = array<i32: 0, 3, 1, 2>
+//       CHECK:   tosa.mul {{.*}} -> tensor<1x8x8x8xf32>
+//       CHECK:   tosa.add {{.*}} -> tensor<1x8x8x8xf32>
+//       CHECK:   tosa.clamp {{.*}}min_val = 0.0 : f32
+//       CHECK:   tosa.max_pool2d {{.*}}kernel = array<i64: 2, 2>{{.*}} -> tensor<1x4x4x8xf32>
+//       CHECK:   tosa.slice {{.*}} -> tensor<1x4x4x2xf32>
+// CHECK-COUNT-4:   tosa.conv2d {{.*}} -> tensor<1x4x4x2xf32>
+//       CHECK:   tosa.concat {{.*}}axis = 3 : i32{{.*}} -> tensor<1x4x4x8xf32>
+//       CHECK:   tosa.reduce_sum
+//       CHECK:   tosa.matmul {{.*}}: (tensor<1x1x8xf32>, tensor<1x8x10xf32>
+//       CHECK:   tosa.reduce_max {{.*}}axis = 1
+//       CHECK:   tosa.exp
+//       CHECK:   tosa.reciprocal
+//       CHECK:   tosa.matmul {{.*}}: (tensor<1x2x16xf32>, tensor<1x16x12xf32>
+//       CHECK:   tosa.rsqrt
+//       CHECK:   tosa.erf
+//       CHECK:   return
+
+// Fused and unfused agree on random inputs.
+// NUM: fuse-diff: OK 2 outputs
+
+// After fusion no transpose of any kind is left (layout propagation).
+// FUSED-LABEL: func.func @model
+//   FUSED-NOT:   tosa.transpose
+//   FUSED-NOT:   linalg.transpose
+//       FUSED:   return
+
+// ERR: fuse-import: {{.*}}bad.onnx: error: node 'the_topk' (TopK): unsupported operator
