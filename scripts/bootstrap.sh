@@ -12,7 +12,9 @@ LLVM_PREFIX=/usr/lib/llvm-22
 
 PACKAGES=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
           ninja-build ccache cmake g++ lld python3
-          libomp-22-dev)  # OpenMP runtime: --fuse-lower-to-cpu=parallel=true
+          libomp-22-dev   # OpenMP runtime: --fuse-lower-to-cpu=parallel=true
+          python3-onnx python3-numpy  # fuse-import (the ONNX importer)
+          libonnx-testdata)  # ONNX's node tests, run against the importer
 missing=()
 for pkg in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" \
