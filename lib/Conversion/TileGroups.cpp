@@ -185,9 +185,166 @@ struct SwapSliceWithProducer : OpRewritePattern<tensor::ExtractSliceOp> {
 };
 
 /// Clears what the lowering leaves in the way of tile-and-fuse.
+/// A reduction the reshape-expansion patterns cannot see through (they move
+/// reshapes across linalg.generic only) becomes its generic form when a
+/// reshape feeds it: attention's softmax reads Q·Kᵀ through a view that
+/// merges batch and heads, and must be expanded to join its loop nest.
+struct GeneralizeReshapedReduce final : OpRewritePattern<linalg::ReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::ReduceOp op,
+                                PatternRewriter &rewriter) const override {
+    bool reshaped = llvm::any_of(op.getInputs(), [](Value input) {
+      return input.getDefiningOp<tensor::CollapseShapeOp>() ||
+             input.getDefiningOp<tensor::ExpandShapeOp>();
+    });
+    if (!reshaped)
+      return rewriter.notifyMatchFailure(op, "no reshaped input");
+    return linalg::generalizeNamedOp(rewriter, op);
+  }
+};
+
+/// A generic input that is one broadcast element (a scalar constant of
+/// shape 1x1x1 read at `(d0, d1, d2) -> (0, 0, 0)`) becomes a scalar the
+/// payload uses directly. Its indexing map is no projected permutation, so
+/// while it is an operand the reshape-expansion patterns cannot move views
+/// through the op (attention's `Q·Kᵀ * scale` behind the view that merges
+/// batch and heads).
+struct ScalarizeBroadcastElement final : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    OpOperand *scalar = nullptr;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      auto type = dyn_cast<RankedTensorType>(input->get().getType());
+      AffineMap map = op.getMatchingIndexingMap(input);
+      if (type && type.hasStaticShape() && type.getNumElements() == 1 &&
+          map.getNumResults() > 0 &&
+          llvm::all_of(map.getResults(), [](AffineExpr e) {
+            return isa<AffineConstantExpr>(e);
+          })) {
+        scalar = input;
+        break;
+      }
+    }
+    if (!scalar)
+      return rewriter.notifyMatchFailure(op, "no broadcast element operand");
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(scalar->get().getType());
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    SmallVector<Value> indices(type.getRank(), zero);
+    Value element =
+        tensor::ExtractOp::create(rewriter, loc, scalar->get(), indices);
+
+    SmallVector<Value> inputs;
+    SmallVector<AffineMap> maps;
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (&operand == scalar)
+        continue;
+      if (op.isDpsInput(&operand))
+        inputs.push_back(operand.get());
+      maps.push_back(op.getMatchingIndexingMap(&operand));
+    }
+    auto replacement = linalg::GenericOp::create(
+        rewriter, loc, op.getResultTypes(), inputs, op.getDpsInits(), maps,
+        op.getIteratorTypesArray());
+    rewriter.inlineRegionBefore(op.getRegion(), replacement.getRegion(),
+                                replacement.getRegion().begin());
+    Block &body = replacement.getRegion().front();
+    unsigned argIndex = scalar->getOperandNumber();
+    rewriter.replaceAllUsesWith(body.getArgument(argIndex), element);
+    body.eraseArgument(argIndex);
+    rewriter.replaceOp(op, replacement.getResults());
+    return success();
+  }
+};
+
+/// consumer(producer) where the consumer reads the producer's result at
+/// constant index 0 along dimensions that only the producer's output has
+/// (unit loops no input reads: a reciprocal of a row sum kept as 4x8x1)
+/// -> the producer without those loops and dimensions (4x8), read by the
+/// consumer without them. The consumer's map becomes a projected
+/// permutation, so that reshape expansion can move views through it; no
+/// reshape is created.
+struct DropOutputOnlyUnitDims final : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp consumer,
+                                PatternRewriter &rewriter) const override {
+    for (OpOperand *use : consumer.getDpsInputOperands()) {
+      auto producer = use->get().getDefiningOp<linalg::GenericOp>();
+      if (!producer || producer->getNumResults() != 1 ||
+          !producer->hasOneUse() || producer.hasIndexSemantics() ||
+          producer.getDpsInitOperand(0)->get().getDefiningOp<tensor::EmptyOp>() ==
+              nullptr)
+        continue;
+      auto type = cast<RankedTensorType>(use->get().getType());
+      AffineMap readMap = consumer.getMatchingIndexingMap(use);
+      AffineMap outMap =
+          producer.getMatchingIndexingMap(producer.getDpsInitOperand(0));
+      SmallVector<int64_t> ranges = producer.getStaticLoopRanges();
+      llvm::SmallBitVector droppedLoops(producer.getNumLoops());
+      SmallVector<int64_t> droppedPositions;
+      for (auto [i, expr] : llvm::enumerate(readMap.getResults())) {
+        auto constant = dyn_cast<AffineConstantExpr>(expr);
+        auto loop = dyn_cast<AffineDimExpr>(outMap.getResult(i));
+        if (!constant || constant.getValue() != 0 || type.getDimSize(i) != 1 ||
+            !loop || ranges[loop.getPosition()] != 1)
+          continue;
+        bool read = llvm::any_of(producer.getDpsInputOperands(),
+                                 [&](OpOperand *input) {
+          return producer.getMatchingIndexingMap(input).isFunctionOfDim(
+              loop.getPosition());
+        });
+        if (read)
+          continue;
+        droppedLoops.set(loop.getPosition());
+        droppedPositions.push_back(i);
+      }
+      if (droppedPositions.empty())
+        continue;
+
+      SmallVector<AffineMap> maps;
+      for (OpOperand *input : producer.getDpsInputOperands())
+        maps.push_back(
+            compressDims(producer.getMatchingIndexingMap(input), droppedLoops));
+      maps.push_back(
+          compressDims(outMap.dropResults(droppedPositions), droppedLoops));
+      SmallVector<utils::IteratorType> iterators;
+      for (auto [i, it] : llvm::enumerate(producer.getIteratorTypesArray()))
+        if (!droppedLoops.test(i))
+          iterators.push_back(it);
+      SmallVector<int64_t> shape;
+      for (auto [i, size] : llvm::enumerate(type.getShape()))
+        if (!llvm::is_contained(droppedPositions, static_cast<int64_t>(i)))
+          shape.push_back(size);
+      Location loc = producer.getLoc();
+      rewriter.setInsertionPoint(producer);
+      Value init = tensor::EmptyOp::create(rewriter, loc, shape,
+                                           type.getElementType());
+      auto smaller = linalg::GenericOp::create(
+          rewriter, loc, TypeRange{init.getType()}, producer.getDpsInputs(),
+          ValueRange{init}, maps, iterators);
+      rewriter.inlineRegionBefore(producer.getRegion(), smaller.getRegion(),
+                                  smaller.getRegion().begin());
+      SmallVector<AffineMap> consumerMaps = consumer.getIndexingMapsArray();
+      consumerMaps[use->getOperandNumber()] =
+          readMap.dropResults(droppedPositions);
+      rewriter.modifyOpInPlace(consumer, [&] {
+        use->set(smaller.getResult(0));
+        consumer.setIndexingMapsAttr(
+            rewriter.getAffineMapArrayAttr(consumerMaps));
+      });
+      rewriter.eraseOp(producer);
+      return success();
+    }
+    return rewriter.notifyMatchFailure(consumer, "no output-only unit dims");
+  }
+};
+
 void cleanUpBody(GroupOp group) {
   MLIRContext *ctx = group.getContext();
   RewritePatternSet patterns(ctx);
+  patterns.add<GeneralizeReshapedReduce, ScalarizeBroadcastElement,
+               DropOutputOnlyUnitDims>(ctx);
   patterns.add<FoldUnitExpandIntoConsumer>(ctx);
   patterns.add<SwapSliceWithProducer>(ctx);
   // Reshapes between structured ops (views the graph or the layout stage
@@ -203,6 +360,33 @@ void cleanUpBody(GroupOp group) {
   GreedyRewriteConfig config;
   config.setMaxIterations(8);
   (void)applyPatternsGreedily(group.getBody(), std::move(patterns), config);
+}
+
+/// Whether `op` has no reduction, or reduces only the innermost dimensions
+/// of each input (a row sum; not a column sum, not a matmul's right-hand
+/// operand).
+bool reducesInnermost(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp)
+    return !isa<TilingInterface>(op);
+  if (linalgOp.getNumReductionLoops() == 0)
+    return true;
+  for (OpOperand *input : linalgOp.getDpsInputOperands()) {
+    AffineMap map = linalgOp.getMatchingIndexingMap(input);
+    bool seenParallel = false;
+    for (AffineExpr expr : llvm::reverse(map.getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      if (!dim)
+        return false;
+      bool reduction =
+          linalg::isReductionIterator(
+              linalgOp.getIteratorTypesArray()[dim.getPosition()]);
+      if (reduction && seenParallel)
+        return false;
+      seenParallel |= !reduction;
+    }
+  }
+  return true;
 }
 
 /// The ops whose tiles drive the loop nests: those computing the yielded
@@ -224,11 +408,35 @@ SmallVector<TilingInterface> findRoots(GroupOp group) {
       if (op->getParentOp() == group)
         roots.insert(op);
   }
+  // A root another root reads (a residual sum returned and also normalized)
+  // is fused into that root's nest and yielded from it, not tiled apart,
+  // when every reduction between the two reduces innermost dimensions: row
+  // tiles then compute it once. Otherwise (a reduction across rows) each
+  // tile would recompute it whole, and the root keeps a nest of its own.
+  llvm::SmallPtrSet<Operation *, 8> producers;
+  BackwardSliceOptions backward;
+  backward.filter = [&](Operation *op) { return op->getParentOp() == group; };
+  for (Operation *root : roots) {
+    SetVector<Operation *> slice;
+    (void)getBackwardSlice(root, &slice, backward);
+    for (Operation *other : roots) {
+      if (other == root || !slice.contains(other))
+        continue;
+      SetVector<Operation *> between;
+      getForwardSlice(other, &between);
+      bool rowWise = llvm::all_of(between, [&](Operation *op) {
+        return !slice.contains(op) || reducesInnermost(op);
+      });
+      if (rowWise)
+        producers.insert(other);
+    }
+  }
   // Earliest first: a later root may read an earlier one's results (through
   // the values the earlier nest yields), never the other way round.
   SmallVector<TilingInterface> result;
   for (Operation *op : roots)
-    result.push_back(cast<TilingInterface>(op));
+    if (!producers.contains(op))
+      result.push_back(cast<TilingInterface>(op));
   llvm::sort(result, [](TilingInterface a, TilingInterface b) {
     return a->isBeforeInBlock(b);
   });
@@ -503,6 +711,7 @@ struct FuseTileGroupsPass final
         continue;
       }
       cleanUpBody(group);
+      if (getenv("FUSE_DEBUG_CLEANUP")) group->dump();
       if (failed(tileGroup(rewriter, group, minTileElements)))
         group.emitRemark("fuse-tile-groups: the root could not be tiled; "
                          "left untiled");

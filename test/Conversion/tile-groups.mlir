@@ -1,6 +1,6 @@
 // RUN: fuse-opt %s --split-input-file --fuse-tile-groups=report-nests=true -canonicalize -cse -verify-diagnostics | FileCheck %s
-// RUN: %fuse-diff %s -p "--fuse-tile-groups" --entry softmax,conv_epilogue,index_changes,two_results,dependent_results | FileCheck %s --check-prefix=NUM
-// NUM: fuse-diff: OK 7 outputs
+// RUN: %fuse-diff %s -p "--fuse-tile-groups" --entry softmax,conv_epilogue,index_changes,two_results,dependent_results,attention_scores,residual_and_norm | FileCheck %s --check-prefix=NUM
+// NUM: fuse-diff: OK 10 outputs
 
 // A row softmax group becomes one loop nest over rows: each tile reduces,
 // exponentiates and normalizes its own row; no intermediate is a whole
@@ -109,4 +109,74 @@ func.func @dependent_results(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x
     fuse.yield %e, %d : tensor<4x8xf32>, tensor<4x8xf32>
   }
   return %r#0, %r#1 : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// Attention scores: Q·Kᵀ per (batch, head), then a softmax written on the
+// view that merges batch and heads (as the layout stage leaves it). The
+// scale is a broadcast scalar and 1/sum a row kept as 4x8x1; both are
+// rewritten so that the view moves out and the whole group is one nest over
+// (batch, head) tiles.
+// CHECK-LABEL: func.func @attention_scores
+//       CHECK:   fuse.group
+//       CHECK:     scf.forall
+//       CHECK:       linalg.generic {{.*}}"reduction"
+//       CHECK:       math.exp
+//   CHECK-NOT:     scf.forall (
+//       CHECK:     fuse.yield
+func.func @attention_scores(%q: tensor<2x8x2x8xf32>, %k: tensor<2x8x2x8xf32>) -> tensor<2x2x8x8xf32> {
+  %r = fuse.group ins(%q, %k : tensor<2x8x2x8xf32>, tensor<2x8x2x8xf32>) -> (tensor<2x2x8x8xf32>) {
+  ^bb0(%a: tensor<2x8x2x8xf32>, %b: tensor<2x8x2x8xf32>):
+    %sh = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+    %scale = "tosa.const"() <{values = dense<0.35> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+    %cst = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<2x2x8x8xf32>
+    %z = linalg.fill ins(%cst : f32) outs(%e : tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf32>
+    %s = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, i, h, d)>, affine_map<(b, h, i, j, d) -> (b, j, h, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<2x8x2x8xf32>, tensor<2x8x2x8xf32>) outs(%z : tensor<2x2x8x8xf32>) {
+    ^bb0(%x: f32, %y: f32, %acc: f32):
+      %m = arith.mulf %x, %y : f32
+      %n = arith.addf %acc, %m : f32
+      linalg.yield %n : f32
+    } -> tensor<2x2x8x8xf32>
+    %v = tensor.collapse_shape %s [[0, 1], [2], [3]] : tensor<2x2x8x8xf32> into tensor<4x8x8xf32>
+    %sc = tosa.mul %v, %scale, %sh : (tensor<4x8x8xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x8xf32>
+    %mx = tosa.reduce_max %sc {axis = 2 : i32} : (tensor<4x8x8xf32>) -> tensor<4x8x1xf32>
+    %d = tosa.sub %sc, %mx : (tensor<4x8x8xf32>, tensor<4x8x1xf32>) -> tensor<4x8x8xf32>
+    %x = tosa.exp %d : (tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+    %sum = tosa.reduce_sum %x {axis = 2 : i32} : (tensor<4x8x8xf32>) -> tensor<4x8x1xf32>
+    %rc = tosa.reciprocal %sum : (tensor<4x8x1xf32>) -> tensor<4x8x1xf32>
+    %p = tosa.mul %x, %rc, %sh : (tensor<4x8x8xf32>, tensor<4x8x1xf32>, tensor<1xi8>) -> tensor<4x8x8xf32>
+    %o = tensor.expand_shape %p [[0, 1], [2], [3]] output_shape [2, 2, 8, 8] : tensor<4x8x8xf32> into tensor<2x2x8x8xf32>
+    fuse.yield %o : tensor<2x2x8x8xf32>
+  }
+  return %r : tensor<2x2x8x8xf32>
+}
+
+// -----
+
+// A residual sum returned and also layer-normalized (row reductions): one
+// nest over rows computes both and yields the sum too.
+// CHECK-LABEL: func.func @residual_and_norm
+//       CHECK:   %[[N:.*]]:2 = scf.forall (%{{.*}}) in (8) shared_outs
+//       CHECK:     linalg.reduce
+//   CHECK-NOT:   scf.forall (
+//       CHECK:   fuse.yield %[[N]]#{{[01]}}, %[[N]]#{{[01]}}
+func.func @residual_and_norm(%x: tensor<8x32xf32>, %y: tensor<8x32xf32>) -> (tensor<8x32xf32>, tensor<8x32xf32>) {
+  %r:2 = fuse.group ins(%x, %y : tensor<8x32xf32>, tensor<8x32xf32>) -> (tensor<8x32xf32>, tensor<8x32xf32>) {
+  ^bb0(%a: tensor<8x32xf32>, %b: tensor<8x32xf32>):
+    %sh = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+    %inv = "tosa.const"() <{values = dense<0.03125> : tensor<1x1xf32>}> : () -> tensor<1x1xf32>
+    %s = tosa.add %a, %b : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<8x32xf32>
+    %sum = tosa.reduce_sum %s {axis = 1 : i32} : (tensor<8x32xf32>) -> tensor<8x1xf32>
+    %mean = tosa.mul %sum, %inv, %sh : (tensor<8x1xf32>, tensor<1x1xf32>, tensor<1xi8>) -> tensor<8x1xf32>
+    %d = tosa.sub %s, %mean : (tensor<8x32xf32>, tensor<8x1xf32>) -> tensor<8x32xf32>
+    %sq = tosa.mul %d, %d, %sh : (tensor<8x32xf32>, tensor<8x32xf32>, tensor<1xi8>) -> tensor<8x32xf32>
+    %vs = tosa.reduce_sum %sq {axis = 1 : i32} : (tensor<8x32xf32>) -> tensor<8x1xf32>
+    %var = tosa.mul %vs, %inv, %sh : (tensor<8x1xf32>, tensor<1x1xf32>, tensor<1xi8>) -> tensor<8x1xf32>
+    %rs = tosa.rsqrt %var : (tensor<8x1xf32>) -> tensor<8x1xf32>
+    %n = tosa.mul %d, %rs, %sh : (tensor<8x32xf32>, tensor<8x1xf32>, tensor<1xi8>) -> tensor<8x32xf32>
+    fuse.yield %s, %n : tensor<8x32xf32>, tensor<8x32xf32>
+  }
+  return %r#0, %r#1 : tensor<8x32xf32>, tensor<8x32xf32>
 }
