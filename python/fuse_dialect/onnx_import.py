@@ -1125,6 +1125,22 @@ class Importer:
             out.append(q + 1)
         return out
 
+    def fit_stride(self, x, kernel, strides, dilations, pads):
+        """TOSA wants (H + pads - extent) divisible by the stride, where ONNX
+        rounds down: the rows no window reads go (bottom padding first, then
+        input rows). Updates `pads`; returns the (sliced) NCHW input."""
+        for i in range(2):
+            extent = (kernel[i] - 1) * dilations[i] + 1
+            extra = (x.shape[2 + i] + pads[2 * i] + pads[2 * i + 1] - extent) % strides[i]
+            cut = min(extra, pads[2 * i + 1])
+            pads[2 * i + 1] -= cut
+            extra -= cut
+            if extra:
+                sizes = list(x.shape)
+                sizes[2 + i] -= extra
+                x = self.slice(x, [0] * 4, sizes)
+        return x
+
     def op_Conv(self, node):
         x = self.get(node.input[0])
         if len(x.shape) != 4:
@@ -1137,8 +1153,9 @@ class Importer:
         strides = self.attr("strides", [1, 1])
         dil = self.attr("dilations", [1, 1])
         pads = self._pads((kh, kw), x.shape[2:], strides, dil)
+        oh, ow = self._out_hw(x.shape[2:], (kh, kw), pads, strides, dil)
+        x = self.fit_stride(x, (kh, kw), strides, dil, pads)
         n, cin, h, wd = x.shape
-        oh, ow = self._out_hw((h, wd), (kh, kw), pads, strides, dil)
         xn = self.to_nhwc(x)
         attrs = "{acc_type = %s, pad = array<i64: %s>, stride = array<i64: %s>, dilation = array<i64: %s>}" % (
             DTYPES[x.dtype], ", ".join(map(str, pads)), ", ".join(map(str, strides)),
@@ -1205,17 +1222,7 @@ class Importer:
                     pads[2 * i + 1] = max(pads[2 * i + 1], need)
                 if kind == "avg":
                     self.fail("AveragePool with ceil_mode=1 is not supported")
-        # TOSA wants (H + pads - kernel) divisible by the stride: rows no
-        # window reads go (bottom padding first, then input rows).
-        for i in range(2):
-            extra = (x.shape[2 + i] + pads[2 * i] + pads[2 * i + 1] - kernel[i]) % strides[i]
-            cut = min(extra, pads[2 * i + 1])
-            pads[2 * i + 1] -= cut
-            extra -= cut
-            if extra:
-                sizes = list(x.shape)
-                sizes[2 + i] -= extra
-                x = self.slice(x, [0] * 4, sizes)
+        x = self.fit_stride(x, kernel, strides, [1, 1], pads)
         self.out(self.pool2d(x, kind, kernel, strides, pads, (oh, ow)))
 
     def pool2d(self, x, kind, kernel, strides, pads, out_hw):

@@ -1,0 +1,56 @@
+#!/usr/bin/python3
+"""Exports the zoo (bench/zoo/models.py) to ONNX: build products, not
+committed. For each model, MODEL.onnx at full input size and, for the
+numeric check, MODEL.small.onnx with its input and PyTorch's output
+(MODEL.small.npz).
+
+Usage: bench/zoo/export.py [--out DIR] [MODEL ...]   (default build/zoo)
+"""
+
+import argparse
+import os
+import sys
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
+import models  # noqa: E402
+
+
+def export(name, out, small):
+    full_shape, small_shape = models.ZOO[name] if name in models.ZOO else \
+        (models.ZOO["gpt2"][0], None)
+    shape = small_shape if small else full_shape
+    m = models.build(name, small=small)
+    x = models.example_input(name, shape)
+    path = os.path.join(out, name + (".small" if small else "") + ".onnx")
+    with torch.no_grad():
+        torch.onnx.export(m, (x,), path, opset_version=17, do_constant_folding=True,
+                          input_names=["input"], output_names=["output"])
+        if small:
+            y = m(x)
+            np.savez(os.path.join(out, name + ".small.npz"),
+                     input=x.numpy(), output=y.numpy())
+    return path
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default=os.path.join(HERE, "..", "..", "build", "zoo"))
+    ap.add_argument("--no-small", action="store_true")
+    ap.add_argument("--no-full", action="store_true")
+    ap.add_argument("models", nargs="*")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    for name in args.models or list(models.ZOO):
+        for small in ([False] if args.no_small else [False, True]) if not args.no_full else [True]:
+            print("export:", export(name, args.out, small), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

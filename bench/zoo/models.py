@@ -1,0 +1,137 @@
+"""The model zoo: PyTorch definitions with seeded random weights.
+
+Every entry maps a name to (constructor, input shapes at full size,
+input shapes for the numeric check). Torchvision provides the CNNs and
+ViT; U-Net and GPT-2 are written here in plain PyTorch (GPT-2 small: 12
+layers, 768 wide, 12 heads, GELU with tanh, causal attention).
+"""
+
+import math
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class DoubleConv(nn.Sequential):
+    def __init__(self, cin, cout):
+        super().__init__(
+            nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True),
+            nn.Conv2d(cout, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+
+
+class UNet(nn.Module):
+    """The U-Net of Ronneberger et al. (2015) with padded convolutions,
+    BatchNorm and bilinear upsampling (as in the common PyTorch port)."""
+
+    def __init__(self, cin=3, classes=2, width=64):
+        super().__init__()
+        w = [width * 2 ** i for i in range(5)]
+        self.inc = DoubleConv(cin, w[0])
+        self.downs = nn.ModuleList(DoubleConv(w[i], w[i + 1]) for i in range(3))
+        self.bottom = DoubleConv(w[3], w[4] // 2)
+        ups = []
+        for i in range(3, -1, -1):
+            ups.append(DoubleConv(w[i] * 2, (w[i] // 2) if i else w[0]))
+        self.ups = nn.ModuleList(ups)
+        self.out = nn.Conv2d(w[0], classes, 1)
+
+    def forward(self, x):
+        skips = [self.inc(x)]
+        for d in self.downs:
+            skips.append(d(F.max_pool2d(skips[-1], 2)))
+        y = self.bottom(F.max_pool2d(skips[-1], 2))
+        for up, skip in zip(self.ups, reversed(skips)):
+            y = F.interpolate(y, scale_factor=2, mode="bilinear", align_corners=False)
+            y = up(torch.cat([skip, y], dim=1))
+        return self.out(y)
+
+
+class GPT2Block(nn.Module):
+    def __init__(self, d, heads):
+        super().__init__()
+        self.ln1, self.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
+        self.qkv, self.proj = nn.Linear(d, 3 * d), nn.Linear(d, d)
+        self.fc, self.fc_out = nn.Linear(d, 4 * d), nn.Linear(4 * d, d)
+        self.heads = heads
+
+    def forward(self, x, mask):
+        b, t, d = x.shape
+        h = self.heads
+        q, k, v = self.qkv(self.ln1(x)).split(d, dim=2)
+        q = q.view(b, t, h, d // h).transpose(1, 2)
+        k = k.view(b, t, h, d // h).transpose(1, 2)
+        v = v.view(b, t, h, d // h).transpose(1, 2)
+        att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(d // h))
+        att = att.masked_fill(mask[:, :, :t, :t] == 0, float("-inf"))
+        y = F.softmax(att, dim=-1) @ v
+        x = x + self.proj(y.transpose(1, 2).reshape(b, t, d))
+        u = self.fc(self.ln2(x))
+        u = 0.5 * u * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (u + 0.044715 * u * u * u)))
+        return x + self.fc_out(u)
+
+
+class GPT2(nn.Module):
+    def __init__(self, layers=12, d=768, heads=12, vocab=50257, ctx=1024):
+        super().__init__()
+        self.wte, self.wpe = nn.Embedding(vocab, d), nn.Embedding(ctx, d)
+        self.blocks = nn.ModuleList(GPT2Block(d, heads) for _ in range(layers))
+        self.ln_f = nn.LayerNorm(d)
+        self.head = nn.Linear(d, vocab, bias=False)
+        self.register_buffer("mask", torch.tril(torch.ones(ctx, ctx)).view(1, 1, ctx, ctx))
+
+    def forward(self, ids):
+        t = ids.shape[1]
+        pos = torch.arange(t, dtype=torch.long).unsqueeze(0)
+        x = self.wte(ids) + self.wpe(pos)
+        for blk in self.blocks:
+            x = blk(x, self.mask)
+        return self.head(self.ln_f(x))
+
+
+def torchvision_model(name, **kw):
+    import torchvision.models as tvm
+    return getattr(tvm, name)(weights=None, **kw)
+
+
+def build(name, small=False):
+    """The model in eval mode with seeded random weights (BatchNorm running
+    statistics randomized too, so that folding them is exercised)."""
+    torch.manual_seed(0)
+    if name == "gpt2":
+        m = GPT2(vocab=4096 if small else 50257, ctx=128)
+    elif name.startswith("gpt2_"):
+        m = GPT2(layers=int(name.split("_")[1]), ctx=128)
+    elif name == "unet":
+        m = UNet(width=16 if small else 64)
+    elif name == "inception_v3":
+        m = torchvision_model(name, aux_logits=False, init_weights=True)
+    else:
+        m = torchvision_model(name)
+    for mod in m.modules():
+        if isinstance(mod, nn.BatchNorm2d):
+            mod.running_mean.uniform_(-0.1, 0.1)
+            mod.running_var.uniform_(0.5, 1.5)
+    return m.eval()
+
+
+# name -> (input shape at full size, input shape for the numeric check)
+ZOO = {
+    "resnet50": ((1, 3, 224, 224), (1, 3, 64, 64)),
+    "mobilenet_v2": ((1, 3, 224, 224), (1, 3, 64, 64)),
+    "inception_v3": ((1, 3, 299, 299), (1, 3, 96, 96)),
+    "shufflenet_v2_x1_0": ((1, 3, 224, 224), (1, 3, 64, 64)),
+    "efficientnet_b0": ((1, 3, 224, 224), (1, 3, 64, 64)),
+    "vgg16": ((1, 3, 224, 224), (1, 3, 224, 224)),
+    "vit_b_16": ((1, 3, 224, 224), (1, 3, 224, 224)),
+    "unet": ((1, 3, 256, 256), (1, 3, 64, 64)),
+    "gpt2": ((1, 64), (1, 16)),
+}
+
+
+def example_input(name, shape):
+    g = torch.Generator().manual_seed(1)
+    if name.startswith("gpt2"):
+        vocab = 4096 if shape[1] <= 16 else 50257
+        return torch.randint(0, vocab, shape, generator=g)
+    return torch.randn(shape, generator=g)

@@ -1,0 +1,95 @@
+"""Compile and run an imported model on the CPU with given inputs.
+
+`run_model(model_text, inputs, outputs_like, fuse_opt)` appends a @main that
+calls @model on `inputs` (numpy arrays, as constants) and prints every
+result as f32, compiles with `fuse-opt --fuse-ops` then
+`--fuse-lower-to-cpu` (or the given pipelines), runs it under mlir-runner
+and returns the outputs as flat float64 numpy arrays.
+"""
+
+import os
+import subprocess
+
+import numpy as np
+
+from . import onnx_import
+
+LLVM = "/usr/lib/llvm-22"
+
+
+class RunError(Exception):
+    pass
+
+
+def main_wrapper(inputs, outputs):
+    """@main: constants for the inputs, the call, f32 prints of outputs
+    (`outputs`: (shape, numpy dtype) pairs)."""
+    lines = ["func.func @main() {"]
+    names = []
+    for k, a in enumerate(inputs):
+        t = onnx_import.ttype(a.shape, onnx_import.DTYPES[a.dtype])
+        lines.append('  %%in%d = "tosa.const"() <{values = %s : %s}> : () -> %s'
+                     % (k, onnx_import.literal(a), t, t))
+        names.append(("%%in%d" % k, t))
+    rtypes = [onnx_import.ttype(s, onnx_import.DTYPES[np.dtype(d)]) for s, d in outputs]
+    lines.append("  %%r:%d = func.call @model(%s) : (%s) -> (%s)" % (
+        len(outputs), ", ".join(n for n, _ in names), ", ".join(t for _, t in names),
+        ", ".join(rtypes)))
+    for k, ((shape, dtype), t) in enumerate(zip(outputs, rtypes)):
+        cur = "%%r#%d" % k
+        ft = onnx_import.ttype(shape, "f32")
+        if np.dtype(dtype) != np.float32:
+            lines.append("  %%c%d = tosa.cast %s : (%s) -> %s" % (k, cur, t, ft))
+            cur = "%%c%d" % k
+        lines.append("  %%u%d = tensor.cast %s : %s to tensor<*xf32>" % (k, cur, ft))
+        lines.append("  func.call @printMemrefF32(%%u%d) : (tensor<*xf32>) -> ()" % k)
+    lines += ["  return", "}",
+              "func.func private @printMemrefF32(tensor<*xf32>) "
+              "attributes {llvm.emit_c_interface}"]
+    return "\n".join(lines) + "\n"
+
+
+def _tool(cmd, stdin, timeout=None):
+    r = subprocess.run(cmd, input=stdin, capture_output=True, text=True, timeout=timeout)
+    if r.returncode != 0:
+        raise RunError("%s failed (exit %d): %s" % (os.path.basename(cmd[0]), r.returncode,
+                                                    r.stderr.strip()[:500]))
+    return r.stdout
+
+
+def parse_memrefs(text):
+    """The data of every printed memref, in order, as flat float arrays."""
+    out = []
+    i = 0
+    while True:
+        j = text.find("data =", i)
+        if j < 0:
+            return out
+        start = text.find("[", j)
+        depth, k = 0, start
+        while True:
+            c = text[k]
+            if c == "[":
+                depth += 1
+            elif c == "]":
+                depth -= 1
+                if depth == 0:
+                    break
+            k += 1
+        body = text[start:k + 1].replace("[", " ").replace("]", " ").replace(",", " ")
+        out.append(np.array([float(t) for t in body.split()], dtype=np.float64))
+        i = k + 1
+
+
+def run_model(model_text, inputs, outputs, fuse_opt, passes=("--fuse-ops",),
+              lower=("--fuse-lower-to-cpu",), timeout=1800):
+    module = model_text + main_wrapper(inputs, outputs)
+    text = module
+    for p in passes:
+        text = _tool([fuse_opt, p], text, timeout)
+    low = _tool([fuse_opt] + list(lower), text, timeout)
+    libs = ",".join(os.path.join(LLVM, "lib", l) for l in
+                    ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))
+    printed = _tool([os.path.join(LLVM, "bin", "mlir-runner"), "-e", "main",
+                     "-entry-point-result=void", "-O2", "-shared-libs=" + libs], low, timeout)
+    return parse_memrefs(printed)
