@@ -14,6 +14,7 @@ PACKAGES=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
           ninja-build ccache cmake g++ lld python3
           libomp-22-dev   # OpenMP runtime: --fuse-lower-to-cpu=parallel=true
           python3-onnx python3-numpy  # fuse-import (the ONNX importer)
+          python3-torch  # fuse-to-torch check (the GPU bench's PyTorch columns)
           libonnx-testdata)  # ONNX's node tests, run against the importer
 missing=()
 for pkg in "${PACKAGES[@]}"; do

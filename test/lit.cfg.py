@@ -53,6 +53,8 @@ config.substitutions.append((
         os.path.join(config.llvm_tools_dir, "mlir-runner"),
         config.llvm_lib_dir)))
 config.substitutions.append(("%python", python))
+config.substitutions.append(("%fuse_opt", os.path.join(config.fuse_tools_dir, "fuse-opt")))
+config.substitutions.append(("%fuse_src", config.fuse_src_root))
 config.substitutions.append(("%examples", os.path.join(config.fuse_src_root, "examples")))
 
 # Optional features: tests that need them are skipped, never faked.
@@ -79,6 +81,8 @@ if subprocess.run([python, "-c", "import onnx, numpy"],
         "%fuse-onnx-node-tests", "%s %s --fuse-opt %s" % (
             python, os.path.join(config.fuse_src_root, "utils", "fuse-onnx-node-tests"),
             os.path.join(config.fuse_tools_dir, "fuse-opt"))))
+if subprocess.run([python, "-c", "import torch"], capture_output=True).returncode == 0:
+    config.available_features.add("torch")
 if os.path.isdir("/usr/share/libonnx-testdata/data/node"):
     config.available_features.add("onnx-testdata")
 # Running kernels needs a GPU and the runtime library (built when the CUDA

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# On the CPU machine: compile every example model ahead of time, fused and
-# unfused (one kernel per op), into build/gpu-bundle/<model>/{fused,unfused}
-# (utils/fuse-compile), and record each kernel's registers and spills
-# (ptxas -v, when the CUDA toolkit is here). Then run bench/gpu/run.sh on a
-# machine with an NVIDIA GPU (no MLIR needed there), e.g. through the
-# device tool with carry = ["build/gpu-bundle"].
+# On the CPU machine: compile every bench model ahead of time (examples/,
+# bench/models/, and the memory-bound bench/gpu/models/), fused and unfused
+# (one kernel per op), into build/gpu-bundle/<model>/{fused,unfused}
+# (utils/fuse-compile, which also writes kernels.json: bytes and class of
+# every launch), the same graph as a PyTorch program (utils/fuse-to-torch)
+# for the eager and torch.compile columns, and each fused kernel's
+# registers and spills (ptxas -v, when the CUDA toolkit is here).
+# Then, on a machine with an NVIDIA GPU (no MLIR needed there):
+#   build/gpu-bundle/run.sh    (through the device tool: carry
+#   ["build/gpu-bundle"], command "build/gpu-bundle/run.sh")
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 OUT="${1:-$ROOT/build/gpu-bundle}"
@@ -12,14 +16,15 @@ PY=/usr/bin/python3
 PTXAS="$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)"
 rm -rf "$OUT"
 mkdir -p "$OUT"
-cp "$ROOT/bench/gpu/run.sh" "$OUT/"
-for model in "$ROOT"/examples/*.mlir; do
+cp "$ROOT/bench/gpu/run.sh" "$ROOT/bench/gpu/report.py" "$OUT/"
+for model in "$ROOT"/examples/*.mlir "$ROOT"/bench/models/*.mlir "$ROOT"/bench/gpu/models/*.mlir; do
   name="$(basename "$model" .mlir)"
   for variant in fused unfused; do
     flag=""
     [ "$variant" = unfused ] && flag="--unfused"
     "$PY" "$ROOT/utils/fuse-compile" "$model" -o "$OUT/$name/$variant" $flag
   done
+  "$PY" "$ROOT/utils/fuse-to-torch" "$model" -o "$OUT/$name/torch_model.py"
   if [ -x "$PTXAS" ]; then
     "$ROOT/build/bin/fuse-opt" "$model" --fuse-ops |
       "$ROOT/build/bin/fuse-opt" --fuse-lower-to-nvvm -o "$OUT/$name/fused/nvvm.mlir"

@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <vector>
 
 #define FUSE_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -71,7 +72,41 @@ int64_t getSpanBytes(int64_t rank, const Descriptor *d, int64_t elementBytes) {
   return span * elementBytes;
 }
 
+/// Per-launch timing (fuseProfileBegin/End): a pair of events around every
+/// kernel launched in between, on the launch's stream.
+struct LaunchEvents {
+  CUevent start, stop;
+};
+bool profiling = false;
+std::vector<LaunchEvents> launches;
+
 } // namespace
+
+/// Starts timing every kernel launch until fuseProfileEnd.
+FUSE_EXPORT void fuseProfileBegin() {
+  profiling = true;
+  launches.clear();
+}
+
+/// Waits for the launches timed since fuseProfileBegin, writes at most `max`
+/// of their durations in microseconds (launch order) and returns how many
+/// there were.
+FUSE_EXPORT int32_t fuseProfileEnd(double *microseconds, int32_t max) {
+  profiling = false;
+  int32_t n = 0;
+  for (LaunchEvents &e : launches) {
+    check(cuEventSynchronize(e.stop), "cuEventSynchronize");
+    float ms = 0;
+    check(cuEventElapsedTime(&ms, e.start, e.stop), "cuEventElapsedTime");
+    if (n < max)
+      microseconds[n] = 1000.0 * ms;
+    ++n;
+    cuEventDestroy(e.start);
+    cuEventDestroy(e.stop);
+  }
+  launches.clear();
+  return n;
+}
 
 FUSE_EXPORT void mgpuSetDefaultDevice(int32_t device) {
   defaultDevice = device;
@@ -118,9 +153,19 @@ FUSE_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
                                   CUstream stream, void **params,
                                   void **extra, size_t /*paramsCount*/) {
   ensureContext();
+  LaunchEvents events{};
+  if (profiling) {
+    check(cuEventCreate(&events.start, CU_EVENT_DEFAULT), "cuEventCreate");
+    check(cuEventCreate(&events.stop, CU_EVENT_DEFAULT), "cuEventCreate");
+    check(cuEventRecord(events.start, stream), "cuEventRecord");
+  }
   check(cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ,
                        sharedBytes, stream, params, extra),
         "cuLaunchKernel");
+  if (profiling) {
+    check(cuEventRecord(events.stop, stream), "cuEventRecord");
+    launches.push_back(events);
+  }
 }
 
 FUSE_EXPORT CUstream mgpuStreamCreate() {
