@@ -109,6 +109,10 @@ def build(name, small=False):
     else:
         m = torchvision_model(name)
     for mod in m.modules():
+        # Zero-initialized layers (ViT's classifier head) would make every
+        # output 0 and the numeric check vacuous.
+        if isinstance(mod, nn.Linear) and not mod.weight.detach().any():
+            nn.init.normal_(mod.weight, std=0.02)
         if isinstance(mod, nn.BatchNorm2d):
             mod.running_mean.uniform_(-0.1, 0.1)
             mod.running_var.uniform_(0.5, 1.5)

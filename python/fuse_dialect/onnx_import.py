@@ -290,6 +290,18 @@ class Importer:
     def reduce_axes(self, op, x, axes, keepdims):
         rank = len(x.shape)
         axes = sorted(set(int(a) % rank for a in axes)) if rank else []
+        if len(axes) > 1 and axes == list(range(axes[0], axes[-1] + 1)):
+            # Adjacent axes (a global pool's H and W): one reduction over
+            # their merged view, not a chain of reductions (which would be
+            # as many kernels: reductions do not fuse with each other).
+            a0, a1 = axes[0], axes[-1] + 1
+            merged = x.shape[:a0] + (int(np.prod(x.shape[a0:a1])),) + x.shape[a1:]
+            y = self.reduce(op, self.reshape(x, merged), a0)
+            kept = x.shape[:a0] + (1,) * (a1 - a0) + x.shape[a1:]
+            y = self.reshape(y, kept)
+            if not keepdims:
+                y = self.reshape(y, [d for i, d in enumerate(x.shape) if i not in axes])
+            return y
         y = x
         for a in axes:
             y = self.reduce(op, y, a)
@@ -1208,9 +1220,17 @@ class Importer:
         dil = self.attr("dilations", [1, 1])
         if list(dil) != [1, 1]:
             self.fail("dilated pooling is not supported")
-        if kind == "avg" and self.attr("count_include_pad", 0):
-            self.fail("AveragePool with count_include_pad=1 is not supported")
         pads = self._pads(kernel, x.shape[2:], strides, dil)
+        if kind == "avg" and self.attr("count_include_pad", 0) and any(pads):
+            # Zeros that count: pad explicitly, then pool without padding.
+            p = self.shape_value([0, 0, 0, 0, pads[0], pads[1], pads[2], pads[3]])
+            v = self.const(np.zeros([1], dtype=x.dtype))
+            shape = (x.shape[0], x.shape[1], x.shape[2] + pads[0] + pads[1],
+                     x.shape[3] + pads[2] + pads[3])
+            x = self.emit("tosa.pad %s, %s, %s : (%s, !tosa.shape<8>, %s) -> %s"
+                          % (x.name, p, v.name, x.type, v.type, ttype(shape, DTYPES[x.dtype])),
+                          shape, x.dtype)
+            pads = [0, 0, 0, 0]
         ceil = self.attr("ceil_mode", 0)
         oh, ow = self._out_hw(x.shape[2:], kernel, pads, strides, dil, ceil)
         if ceil:
