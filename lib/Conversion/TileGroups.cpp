@@ -422,12 +422,17 @@ SmallVector<TilingInterface> findRoots(GroupOp group) {
     for (Operation *other : roots) {
       if (other == root || !slice.contains(other))
         continue;
+      // Everything reading `other` must be fused into the same nest: a
+      // reader outside it (another root's producer) would be rewired to
+      // the value the nest yields, which it precedes.
       SetVector<Operation *> between;
       getForwardSlice(other, &between);
-      bool rowWise = llvm::all_of(between, [&](Operation *op) {
-        return !slice.contains(op) || reducesInnermost(op);
+      bool fusedWhole = llvm::all_of(between, [&](Operation *op) {
+        if (op->getParentOp() != group || isa<YieldOp>(op) || op == root)
+          return true;
+        return slice.contains(op) && reducesInnermost(op);
       });
-      if (rowWise)
+      if (fusedWhole)
         producers.insert(other);
     }
   }
@@ -526,8 +531,13 @@ LogicalResult tileRoot(RewriterBase &rewriter, GroupOp group,
                                   scf::SCFTileAndFuseOptions::ControlFnResult> {
         scf::SCFTileAndFuseOptions::ControlFnResult result;
         // A producer the group also returns is computed in the loop nest and
-        // its tiles assembled into the returned value.
-        result.yieldProducerReplacement = yielded.contains(producer);
+        // its tiles assembled into the returned value. Not a pad: its tile
+        // has a dynamic type (upstream's bubbled-up pad), which the inserting
+        // of its tile into the returned value does not accept; the pad is
+        // then a root of its own.
+        result.yieldProducerReplacement =
+            yielded.contains(producer) &&
+            !isa<tensor::PadOp>(producer.getOwner());
         return result;
       });
   FailureOr<scf::SCFTileAndFuseResult> tiled =

@@ -1,0 +1,433 @@
+"""Seeded random TOSA graphs for differential testing (after NNSmith).
+
+`generate(seed) -> str` returns a module with one `func.func @model` that
+mixes the op classes fuse-import emits: unary and binary elementwise ops
+with broadcasting, comparisons and select, reductions, transposes,
+reshapes, concats, slices, pads, tiles, convolutions (plain and
+depthwise), matmuls and pools; values are reused (branches, joins,
+residuals, shared inputs), ranks are 1 to 5 with size-1 and odd sizes, and
+several values are returned. Every op is valid by construction (shapes are
+tracked) and keeps values finite: logs, roots and reciprocals get inputs
+bounded away from zero, exponentials get inputs squashed first.
+
+The graph is a list of `Node`s so that a failing case can be minimized by
+dropping nodes (`render(nodes, outputs)`).
+"""
+
+import copy
+import random
+
+F32 = "f32"
+
+
+def ttype(shape, elt=F32):
+    if not shape:
+        return "tensor<%s>" % elt
+    return "tensor<%sx%s>" % ("x".join(map(str, shape)), elt)
+
+
+class Node:
+    """One op: its result name and shape, the values it reads, and a
+    function that renders it given the current names of those values."""
+
+    def __init__(self, name, shape, inputs, render, elt=F32):
+        self.name, self.shape, self.inputs, self.render, self.elt = name, shape, inputs, render, elt
+
+
+class Graph:
+    def __init__(self, seed):
+        self.r = random.Random(seed)
+        self.nodes = []
+        self.args = []
+        self.count = 0
+
+    def fresh(self):
+        self.count += 1
+        return "%%v%d" % self.count
+
+    def dim(self):
+        return self.r.choice([1, 1, 2, 3, 4, 5, 6, 7, 8])
+
+    def shape(self, rank=None):
+        rank = self.r.randint(1, 5) if rank is None else rank
+        return [self.dim() for _ in range(rank)]
+
+    def values(self, elt=F32):
+        return [n for n in self.args + self.nodes if n.elt == elt]
+
+    def pick(self, pred=lambda n: True):
+        """A recent value most of the time (chains), any value sometimes
+        (branches and joins)."""
+        # Computed values and inputs; constants only as explicit operands.
+        pool = [n for n in self.values() if (n.inputs or n in self.args) and pred(n)]
+        if not pool:
+            return None
+        if self.r.random() < 0.7:
+            return self.r.choice(pool[-4:])
+        return self.r.choice(pool)
+
+    def add(self, shape, inputs, render, elt=F32):
+        node = Node(self.fresh(), list(shape), inputs, render, elt)
+        self.nodes.append(node)
+        return node
+
+    def const(self, shape, lo=-1.0, hi=1.0):
+        n = 1
+        for d in shape:
+            n *= d
+        vals = [self.r.uniform(lo, hi) for _ in range(n)]
+        lit = "%.3f" % vals[0] if n == 1 else nest(vals, shape)
+        t = ttype(shape)
+        return self.add(shape, [], lambda names, lit=lit, t=t:
+                        '"tosa.const"() <{values = dense<%s> : %s}> : () -> %s' % (lit, t, t))
+
+
+def nest(vals, shape):
+    if not shape:
+        return "%.3f" % vals[0]
+    if len(shape) == 1:
+        return "[" + ", ".join("%.3f" % v for v in vals) + "]"
+    step = len(vals) // shape[0]
+    return "[" + ", ".join(nest(vals[i * step:(i + 1) * step], shape[1:])
+                           for i in range(shape[0])) + "]"
+
+
+def shape_const(values):
+    n = len(values)
+    lit = "dense<[%s]>" % ", ".join(map(str, values)) if n else "dense<>"
+    return "tosa.const_shape {values = %s : tensor<%dxindex>} : () -> !tosa.shape<%d>" % (lit, n, n)
+
+
+def broadcastable(g, shape):
+    """A shape that broadcasts to `shape`: some dims become 1."""
+    return [d if g.r.random() < 0.6 else 1 for d in shape]
+
+
+# -- op builders: each returns the new node or None when it does not apply --
+
+def unary(g):
+    x = g.pick()
+    op = g.r.choice(["exp", "tanh", "sigmoid", "abs", "negate", "clamp", "erf",
+                     "reciprocal", "rsqrt", "log", "floor"])
+    s, t = x.shape, ttype(x.shape)
+    if op == "negate":
+        z = g.const([1], 0, 0)
+        return g.add(s, [x, z, z], lambda n, t=t: "tosa.negate %s, %s, %s : (%s, tensor<1xf32>, tensor<1xf32>) -> %s"
+                     % (n[0], n[1], n[2], t, t))
+    if op == "clamp":
+        return g.add(s, [x], lambda n, t=t: "tosa.clamp %s {min_val = -1.5 : f32, max_val = 2.0 : f32} : (%s) -> %s"
+                     % (n[0], t, t))
+    if op in ("reciprocal", "rsqrt", "log"):
+        # Inputs away from zero: 1 + |x| (positive) via abs then add.
+        a = g.add(s, [x], lambda n, t=t: "tosa.abs %s : (%s) -> %s" % (n[0], t, t))
+        one = g.const([1] * len(s), 1.0, 1.0)
+        b = g.add(s, [a, one], lambda n, t=t, ot=ttype([1] * len(s)):
+                  "tosa.add %s, %s : (%s, %s) -> %s" % (n[0], n[1], t, ot, t))
+        return g.add(s, [b], lambda n, t=t, op=op: "tosa.%s %s : (%s) -> %s" % (op, n[0], t, t))
+    if op == "exp":
+        # Bounded input: exp(tanh(x)).
+        x = g.add(s, [x], lambda n, t=t: "tosa.tanh %s : (%s) -> %s" % (n[0], t, t))
+    return g.add(s, [x], lambda n, t=t, op=op: "tosa.%s %s : (%s) -> %s" % (op, n[0], t, t))
+
+
+def binary(g):
+    x = g.pick()
+    s = x.shape
+    same = [n for n in g.values() if n.shape == s and n is not x]
+    if same and g.r.random() < 0.6:
+        y = g.r.choice(same)
+    elif g.r.random() < 0.5:
+        y = g.const(broadcastable(g, s))
+    else:
+        y = g.pick(lambda n: len(n.shape) == len(s) and
+                   all(a == b or a == 1 for a, b in zip(n.shape, s)) and n is not x)
+        if y is None:
+            y = g.const(broadcastable(g, s))
+    op = g.r.choice(["add", "sub", "mul", "maximum", "minimum"])
+    if g.r.random() < 0.5:  # the broadcast operand first sometimes
+        a, b = y, x
+    else:
+        a, b = x, y
+    out = [max(p, q) for p, q in zip(a.shape, b.shape)]
+    if op == "mul":
+        sh = g.add([1], [], lambda n: '"tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>', elt="i8")
+        return g.add(out, [a, b, sh], lambda n, ta=ttype(a.shape), tb=ttype(b.shape), to=ttype(out):
+                     "tosa.mul %s, %s, %s : (%s, %s, tensor<1xi8>) -> %s" % (n[0], n[1], n[2], ta, tb, to))
+    return g.add(out, [a, b], lambda n, ta=ttype(a.shape), tb=ttype(b.shape), to=ttype(out), op=op:
+                 "tosa.%s %s, %s : (%s, %s) -> %s" % (op, n[0], n[1], ta, tb, to))
+
+
+def select(g):
+    x = g.pick()
+    s = x.shape
+    y = g.pick(lambda n: n.shape == s) or g.const(s)
+    c = g.add(s, [x, y], lambda n, t=ttype(s), tb=ttype(s, "i1"):
+              "tosa.greater %s, %s : (%s, %s) -> %s" % (n[0], n[1], t, t, tb), elt="i1")
+    z = g.const(broadcastable(g, s))
+    return g.add(s, [c, x, z], lambda n, t=ttype(s), tb=ttype(s, "i1"), tz=ttype(z.shape):
+                 "tosa.select %s, %s, %s : (%s, %s, %s) -> %s" % (n[0], n[1], n[2], tb, t, tz, t))
+
+
+def reduce(g):
+    x = g.pick()
+    ax = g.r.randrange(len(x.shape))
+    out = list(x.shape)
+    out[ax] = 1
+    op = g.r.choice(["sum", "max", "min"])
+    return g.add(out, [x], lambda n, t=ttype(x.shape), to=ttype(out), op=op, ax=ax:
+                 "tosa.reduce_%s %s {axis = %d : i32} : (%s) -> %s" % (op, n[0], ax, t, to))
+
+
+def transpose(g):
+    x = g.pick(lambda n: len(n.shape) >= 2)
+    if x is None:
+        return None
+    p = list(range(len(x.shape)))
+    g.r.shuffle(p)
+    out = [x.shape[i] for i in p]
+    return g.add(out, [x], lambda n, t=ttype(x.shape), to=ttype(out), p=p:
+                 "tosa.transpose %s {perms = array<i32: %s>} : (%s) -> %s"
+                 % (n[0], ", ".join(map(str, p)), t, to))
+
+
+def factor(g, n, rank):
+    dims = []
+    for _ in range(rank - 1):
+        divs = [d for d in range(1, n + 1) if n % d == 0]
+        d = g.r.choice(divs)
+        dims.append(d)
+        n //= d
+    dims.append(n)
+    g.r.shuffle(dims)
+    return dims
+
+
+def reshape(g):
+    x = g.pick()
+    n = 1
+    for d in x.shape:
+        n *= d
+    return _reshape(g, x, factor(g, n, g.r.randint(1, 5)))
+
+
+def _reshape(g, x, out):
+    node = g.add(out, [x], None)
+    t, to = ttype(x.shape), ttype(out)
+
+    def render(n, node=node, t=t, to=to, out=out):
+        return ("%s_s = %s\n    %s = tosa.reshape %s, %s_s : (%s, !tosa.shape<%d>) -> %s"
+                % (node.name, shape_const(out), node.name, n[0], node.name, t, len(out), to))
+    node.render = render
+    return node
+
+
+def concat(g):
+    x = g.pick()
+    ax = g.r.randrange(len(x.shape))
+    others = [n for n in g.values() if len(n.shape) == len(x.shape) and n is not x and
+              all(a == b for i, (a, b) in enumerate(zip(n.shape, x.shape)) if i != ax)]
+    ins = [x] + g.r.sample(others, min(len(others), g.r.randint(1, 2))) if others else [x, x]
+    out = list(x.shape)
+    out[ax] = sum(n.shape[ax] for n in ins)
+    return g.add(out, ins, lambda n, ins=ins, ax=ax, to=ttype(out):
+                 "tosa.concat %s {axis = %d : i32} : (%s) -> %s"
+                 % (", ".join(n), ax, ", ".join(ttype(i.shape) for i in ins), to))
+
+
+def slice_(g):
+    x = g.pick(lambda n: any(d > 1 for d in n.shape))
+    if x is None:
+        return None
+    start = [g.r.randrange(d) for d in x.shape]
+    size = [g.r.randint(1, d - b) for d, b in zip(x.shape, start)]
+    node = g.add(size, [x], None)
+
+    def render(n, node=node, t=ttype(x.shape), to=ttype(size)):
+        r = len(size)
+        return ("%s_b = %s\n    %s_z = %s\n    %s = tosa.slice %s, %s_b, %s_z : (%s, !tosa.shape<%d>, !tosa.shape<%d>) -> %s"
+                % (node.name, shape_const(start), node.name, shape_const(size), node.name, n[0],
+                   node.name, node.name, t, r, r, to))
+    node.render = render
+    return node
+
+
+def pad(g):
+    x = g.pick()
+    pads = [g.r.randint(0, 2) for _ in range(2 * len(x.shape))]
+    out = [d + pads[2 * i] + pads[2 * i + 1] for i, d in enumerate(x.shape)]
+    v = g.const([1], -0.5, 0.5)
+    node = g.add(out, [x, v], None)
+
+    def render(n, node=node, t=ttype(x.shape), to=ttype(out)):
+        return ("%s_p = %s\n    %s = tosa.pad %s, %s_p, %s : (%s, !tosa.shape<%d>, tensor<1xf32>) -> %s"
+                % (node.name, shape_const(pads), node.name, n[0], node.name, n[1], t, len(pads), to))
+    node.render = render
+    return node
+
+
+def tile(g):
+    x = g.pick(lambda n: len(n.shape) <= 4)
+    if x is None:
+        return None
+    mult = [g.r.choice([1, 1, 2, 3]) for _ in x.shape]
+    out = [d * m for d, m in zip(x.shape, mult)]
+    node = g.add(out, [x], None)
+
+    def render(n, node=node, t=ttype(x.shape), to=ttype(out)):
+        return ("%s_m = %s\n    %s = tosa.tile %s, %s_m : (%s, !tosa.shape<%d>) -> %s"
+                % (node.name, shape_const(mult), node.name, n[0], node.name, t, len(mult), to))
+    node.render = render
+    return node
+
+
+def conv(g):
+    x = g.pick(lambda n: len(n.shape) == 4 and n.shape[1] <= 8 and n.shape[2] <= 8)
+    if x is None:
+        return None
+    n_, h, w, c = x.shape
+    kh, kw = g.r.randint(1, min(3, h + 2)), g.r.randint(1, min(3, w + 2))
+    pad = [g.r.randint(0, 1) for _ in range(4)]
+    st = [g.r.randint(1, 2), g.r.randint(1, 2)]
+    # TOSA wants (H + pads - kernel) divisible by the stride.
+    for i, (dim, k) in enumerate(((h, kh), (w, kw))):
+        span = dim + pad[2 * i] + pad[2 * i + 1] - k
+        if span < 0:
+            return None
+        if span % st[i]:
+            st[i] = 1
+    oh = (h + pad[0] + pad[1] - kh) // st[0] + 1
+    ow = (w + pad[2] + pad[3] - kw) // st[1] + 1
+    zp = g.const([1], 0, 0)
+    attrs = "{acc_type = f32, pad = array<i64: %s>, stride = array<i64: %s>, dilation = array<i64: 1, 1>}" % (
+        ", ".join(map(str, pad)), ", ".join(map(str, st)))
+    if g.r.random() < 0.3:
+        m = g.r.choice([1, 2])
+        wt = g.const([kh, kw, c, m], -0.5, 0.5)
+        b = g.const([c * m], -0.2, 0.2)
+        out = [n_, oh, ow, c * m]
+        op = "tosa.depthwise_conv2d"
+    else:
+        oc = g.r.choice([1, 2, 3, 5])
+        wt = g.const([oc, kh, kw, c], -0.5, 0.5)
+        b = g.const([oc], -0.2, 0.2)
+        out = [n_, oh, ow, oc]
+        op = "tosa.conv2d"
+    return g.add(out, [x, wt, b, zp], lambda n, op=op, a=attrs, tx=ttype(x.shape), tw=ttype(wt.shape),
+                 tb=ttype(b.shape), to=ttype(out):
+                 "%s %s, %s, %s, %s, %s %s : (%s, %s, %s, tensor<1xf32>, tensor<1xf32>) -> %s"
+                 % (op, n[0], n[1], n[2], n[3], n[3], a, tx, tw, tb, to))
+
+
+def matmul(g):
+    x = g.pick(lambda n: len(n.shape) == 3)
+    if x is None:
+        return None
+    b, m, k = x.shape
+    n2 = g.r.choice([1, 2, 3, 4])
+    y = g.pick(lambda n: n.shape == [b, k, n2]) if g.r.random() < 0.3 else None
+    y = y or g.const([b, k, n2], -0.5, 0.5)
+    zp = g.const([1], 0, 0)
+    out = [b, m, n2]
+    return g.add(out, [x, y, zp], lambda n, tx=ttype(x.shape), ty=ttype(y.shape), to=ttype(out):
+                 "tosa.matmul %s, %s, %s, %s : (%s, %s, tensor<1xf32>, tensor<1xf32>) -> %s"
+                 % (n[0], n[1], n[2], n[2], tx, ty, to))
+
+
+def pool(g):
+    x = g.pick(lambda n: len(n.shape) == 4 and n.shape[1] >= 2 and n.shape[2] >= 2)
+    if x is None:
+        return None
+    n_, h, w, c = x.shape
+    k = [2, 2]
+    st = [1, 1] if g.r.random() < 0.5 else [2, 2]
+    pad = [0, 0, 0, 0]
+    for i, dim in enumerate((h, w)):
+        if (dim - k[i]) % st[i]:
+            st[i] = 1
+    out = [n_, (h - 2) // st[0] + 1, (w - 2) // st[1] + 1, c]
+    attrs = "kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: %d, %d>" % tuple(st)
+    if g.r.random() < 0.5:
+        return g.add(out, [x], lambda n, a=attrs, t=ttype(x.shape), to=ttype(out):
+                     "tosa.max_pool2d %s {%s} : (%s) -> %s" % (n[0], a, t, to))
+    zp = g.const([1], 0, 0)
+    return g.add(out, [x, zp], lambda n, a=attrs, t=ttype(x.shape), to=ttype(out):
+                 "tosa.avg_pool2d %s, %s, %s {acc_type = f32, %s} : (%s, tensor<1xf32>, tensor<1xf32>) -> %s"
+                 % (n[0], n[1], n[1], a, t, to))
+
+
+BUILDERS = [(unary, 18), (binary, 18), (select, 4), (reduce, 8), (transpose, 8),
+            (reshape, 8), (concat, 5), (slice_, 5), (pad, 3), (tile, 2), (conv, 8),
+            (matmul, 8), (pool, 4)]
+
+
+def generate_nodes(seed, max_ops=None):
+    g = Graph(seed)
+    r = g.r
+    # One to three inputs; a 4-D NHWC-like one often, so convs apply.
+    for k in range(r.randint(1, 3)):
+        shape = g.shape(4) if k == 0 and r.random() < 0.6 else g.shape()
+        g.args.append(Node("%%arg%d" % k, shape, [], None))
+    ops = max_ops or r.randint(4, 24)
+    names = [b for b, w in BUILDERS for _ in range(w)]
+    while len([n for n in g.nodes if n.inputs]) < ops:
+        builder = r.choice(names)
+        builder(g)
+    computed = [n for n in g.nodes if n.inputs and n.elt == F32]
+    used = {id(i) for n in g.nodes for i in n.inputs}
+    # Return the values nobody reads (the graph's sinks), at most three,
+    # plus sometimes an intermediate one (a value both returned and used).
+    sinks = [n for n in computed if id(n) not in used][-3:]
+    if computed and r.random() < 0.3:
+        sinks.append(r.choice(computed))
+    outputs = list(dict.fromkeys(sinks)) or computed[-1:]
+    return g.args, g.nodes, outputs
+
+
+def render(args, nodes, outputs):
+    lines = []
+    names = {}
+    for a in args:
+        names[id(a)] = a.name
+    for n in nodes:
+        names[id(n)] = n.name
+        text = n.render([names[id(i)] for i in n.inputs])
+        if "\n" in text:
+            lines.append("    " + text)
+        else:
+            lines.append("    %s = %s" % (n.name, text))
+    sig = ", ".join("%s: %s" % (a.name, ttype(a.shape, a.elt)) for a in args)
+    res = ", ".join(ttype(o.shape, o.elt) for o in outputs)
+    return ("func.func @model(%s) -> (%s) {\n%s\n    return %s : %s\n}\n"
+            % (sig, res, "\n".join(lines), ", ".join(o.name for o in outputs), res))
+
+
+def generate(seed, max_ops=None):
+    return render(*generate_nodes(seed, max_ops))
+
+
+def drop_node(args, nodes, outputs, index):
+    """A copy of the graph without node `index`: its readers (and the
+    outputs) read the latest earlier value of the same shape instead; what
+    no output needs any more goes too. None when nothing can stand in."""
+    args, nodes, outputs = copy.deepcopy((args, nodes, outputs))
+    victim = nodes[index]
+    stand_in = None
+    for cand in reversed(args + nodes[:index]):
+        if cand.shape == victim.shape and cand.elt == victim.elt:
+            stand_in = cand
+            break
+    read = any(victim in n.inputs for n in nodes) or victim in outputs
+    if read and stand_in is None:
+        return None
+    for n in nodes:
+        n.inputs = [stand_in if i is victim else i for i in n.inputs]
+    outputs = list({id(o): o for o in (stand_in if o is victim else o
+                                       for o in outputs)}.values())
+    nodes = [n for n in nodes if n is not victim]
+    needed, stack = set(), list(outputs)
+    while stack:
+        n = stack.pop()
+        if id(n) not in needed:
+            needed.add(id(n))
+            stack.extend(n.inputs)
+    return args, [n for n in nodes if id(n) in needed], outputs
