@@ -11,6 +11,8 @@
 #include "FuseDialect/Transforms/Fusion/OpTraits.h"
 #include "FuseDialect/Transforms/FusionPlanner.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -61,6 +63,35 @@ static bool isRowOfContraction(Operation *contraction, Operation *consumer,
   return rowBytes * 32 <= target.onChipBytes;
 }
 
+/// A pool whose windows tile its input exactly (stride = window, no
+/// padding, no dilation): every input element is read by one window only,
+/// so a producer fused into it is computed once, window by window, with no
+/// halo: a conv's epilogue can end in it (VGG's conv, ReLU, 2x2 pool).
+static bool isDisjointWindowPool(Operation *op) {
+  auto disjoint = [](ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride) {
+    return kernel == stride;
+  };
+  if (auto pool = dyn_cast<tosa::MaxPool2dOp>(op))
+    return disjoint(pool.getKernel(), pool.getStride()) &&
+           llvm::all_of(pool.getPad(), [](int64_t p) { return p == 0; });
+  if (auto pool = dyn_cast<tosa::AvgPool2dOp>(op))
+    return disjoint(pool.getKernel(), pool.getStride()) &&
+           llvm::all_of(pool.getPad(), [](int64_t p) { return p == 0; });
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || !isa<linalg::PoolingNhwcMaxOp, linalg::PoolingNhwcSumOp,
+                        linalg::PoolingNchwMaxOp, linalg::PoolingNchwSumOp>(op))
+    return false;
+  auto window = dyn_cast<ShapedType>(op->getOperand(1).getType());
+  auto strides = op->getAttrOfType<DenseIntElementsAttr>("strides");
+  auto dilations = op->getAttrOfType<DenseIntElementsAttr>("dilations");
+  if (!window || !window.hasStaticShape() || !strides || !dilations)
+    return false;
+  SmallVector<int64_t> s(strides.getValues<int64_t>());
+  return disjoint(window.getShape(), s) &&
+         llvm::all_of(dilations.getValues<int64_t>(),
+                      [](int64_t d) { return d == 1; });
+}
+
 FusionVerdict FusionCostModel::evaluate(const FusionEdge &edge) const {
   FusionVerdict verdict;
   if (edge.lattice == FusionProfitability::Always) {
@@ -85,6 +116,11 @@ FusionVerdict FusionCostModel::evaluate(const FusionEdge &edge) const {
         isRowOfContraction(edge.groupContraction, edge.consumer, target)) {
       verdict.fuse = true;
       verdict.reason = "row reduction of a contraction epilogue, row fits on chip";
+      return verdict;
+    }
+    if (isDisjointWindowPool(edge.consumer)) {
+      verdict.fuse = true;
+      verdict.reason = "pool over disjoint windows: no recomputation";
       return verdict;
     }
     verdict.reason = "lattice: never";
