@@ -471,28 +471,44 @@ SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterface op,
       innermost = i;
   if (keepRows && innermost >= 0 && ranges[innermost] > 1)
     iterators[innermost] = utils::IteratorType::reduction;
+  // Results per tile if nothing were tiled (the kept rows included).
   int64_t tileElements = 1;
-  for (auto [it, range] : llvm::zip(iterators, ranges))
+  for (auto [i, it] : llvm::enumerate(op.getLoopIteratorTypes()))
     if (it == utils::IteratorType::parallel)
-      tileElements *= ShapedType::isDynamic(range) ? 1 : range;
+      tileElements *= ShapedType::isDynamic(ranges[i]) ? 1 : ranges[i];
+  // The largest divisor of `range` at most `limit` (tiles stay whole, so
+  // their shapes stay static).
+  auto divisorAtMost = [](int64_t range, int64_t limit) {
+    for (int64_t d = std::min(range, std::max<int64_t>(limit, 1)); d > 1; --d)
+      if (range % d == 0)
+        return d;
+    return int64_t(1);
+  };
   bool tiled = false;
   for (auto [i, it] : llvm::enumerate(iterators)) {
     if (it != utils::IteratorType::parallel || ShapedType::isDynamic(ranges[i]))
       continue;
     if (tileElements <= minTileElements)
       break;
-    sizes[i] = builder.getIndexAttr(1);
-    tileElements /= std::max<int64_t>(1, ranges[i]);
-    tiled |= ranges[i] > 1;
+    int64_t inner = tileElements / std::max<int64_t>(1, ranges[i]);
+    // The last loop tiled takes as many of its iterations as fit, so that
+    // a tile is several rows, not one (fewer, larger tiles: less halo
+    // recomputed around convolutions, less per-tile overhead).
+    int64_t size = inner <= minTileElements
+                       ? divisorAtMost(ranges[i], minTileElements / inner)
+                       : 1;
+    sizes[i] = builder.getIndexAttr(size);
+    tileElements = inner * size;
+    tiled |= ranges[i] > size;
   }
   // A group smaller than one tile still needs one loop nest: split its
-  // first non-unit parallel loop (a single-trip loop would fold away and
-  // leave one nest per op).
+  // first non-unit parallel loop, in as few tiles as possible (a
+  // single-trip loop would fold away and leave one nest per op).
   if (!tiled)
     for (auto [i, it] : llvm::enumerate(iterators))
       if (it == utils::IteratorType::parallel &&
           !ShapedType::isDynamic(ranges[i]) && ranges[i] > 1) {
-        sizes[i] = builder.getIndexAttr(1);
+        sizes[i] = builder.getIndexAttr(divisorAtMost(ranges[i], ranges[i] / 2));
         break;
       }
   return sizes;

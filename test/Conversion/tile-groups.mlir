@@ -2,17 +2,19 @@
 // RUN: %fuse-diff %s -p "--fuse-tile-groups" --entry softmax,conv_epilogue,index_changes,two_results,dependent_results,attention_scores,residual_and_norm | FileCheck %s --check-prefix=NUM
 // NUM: fuse-diff: OK 10 outputs
 
-// A row softmax group becomes one loop nest over rows: each tile reduces,
+// A row softmax group becomes one loop nest over rows (a group smaller
+// than one tile is split in as few tiles as possible: two of 8 rows): each
+// tile reduces,
 // exponentiates and normalizes its own row; no intermediate is a whole
 // tensor any more.
 // CHECK-LABEL: func.func @softmax
 //       CHECK:   fuse.group
-//       CHECK:     %[[R:.*]] = scf.forall (%[[I:.*]]) in (16) shared_outs(%[[O:.*]] = %{{.*}}) -> (tensor<16x32xf32>)
-//       CHECK:       tensor.extract_slice %{{.*}}[%[[I]], 0] [1, 32] [1, 1]
+//       CHECK:     %[[R:.*]] = scf.forall (%[[I:.*]]) = (0) to (16) step (8) shared_outs(%[[O:.*]] = %{{.*}}) -> (tensor<16x32xf32>)
+//       CHECK:       tensor.extract_slice %{{.*}}[%[[I]], 0] [8, 32] [1, 1]
 //       CHECK:       linalg.reduce
 //       CHECK:       math.exp
 //       CHECK:       linalg.reduce
-//       CHECK:       tensor.parallel_insert_slice %{{.*}} into %[[O]][%[[I]], 0] [1, 32] [1, 1]
+//       CHECK:       tensor.parallel_insert_slice %{{.*}} into %[[O]][%[[I]], 0] [8, 32] [1, 1]
 //   CHECK-NOT:     linalg.
 //       CHECK:     fuse.yield %[[R]]
 func.func @softmax(%x: tensor<16x32xf32>) -> tensor<16x32xf32> {
@@ -36,7 +38,7 @@ func.func @softmax(%x: tensor<16x32xf32>) -> tensor<16x32xf32> {
 // per output row inside the nest (unit loops fold away).
 // CHECK-LABEL: func.func @conv_epilogue
 //       CHECK:   fuse.group
-//       CHECK:     scf.forall (%{{.*}}) in (6)
+//       CHECK:     scf.forall (%{{.*}}) = (0) to (6) step (3)
 //       CHECK:       linalg.conv_2d_nhwc_fhwc
 //       CHECK:       arith.maximumf
 //   CHECK-NOT:     linalg.conv_2d_nhwc_fhwc
@@ -77,7 +79,7 @@ func.func @index_changes(%x: tensor<3x8xf32>) -> tensor<3x8xf32> {
 // Two results with no common root: one nest per root, then the two nests
 // over the same tiles are merged into one (each result in its own buffer).
 // CHECK-LABEL: func.func @two_results
-//       CHECK:   scf.forall (%{{.*}}) in (4) shared_outs(%{{.*}} = %[[E0:.*]], %{{.*}} = %[[E1:.*]]) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+//       CHECK:   scf.forall (%{{.*}}) = (0) to (4) step (2) shared_outs(%{{.*}} = %[[E0:.*]], %{{.*}} = %[[E1:.*]]) -> (tensor<4x8xf32>, tensor<4x8xf32>)
 //       CHECK:     math.exp
 //       CHECK:     math.tanh
 //   CHECK-NOT:   scf.forall (
@@ -158,7 +160,7 @@ func.func @attention_scores(%q: tensor<2x8x2x8xf32>, %k: tensor<2x8x2x8xf32>) ->
 // A residual sum returned and also layer-normalized (row reductions): one
 // nest over rows computes both and yields the sum too.
 // CHECK-LABEL: func.func @residual_and_norm
-//       CHECK:   %[[N:.*]]:2 = scf.forall (%{{.*}}) in (8) shared_outs
+//       CHECK:   %[[N:.*]]:2 = scf.forall (%{{.*}}) = (0) to (8) step (4) shared_outs
 //       CHECK:     linalg.reduce
 //   CHECK-NOT:   scf.forall (
 //       CHECK:   fuse.yield %[[N]]#{{[01]}}, %[[N]]#{{[01]}}

@@ -8,12 +8,12 @@
 // the sum stays one scalar per row (not fused into the per-element loop).
 // CHECK-LABEL: func.func @softmax
 //       CHECK:   scf.forall
-//       CHECK:     %[[ROW:.*]] = vector.transfer_read %{{.*}} : tensor<16x32xf32>, vector<1x32xf32>
+//       CHECK:     %[[ROW:.*]] = vector.transfer_read %{{.*}} : tensor<16x32xf32>, vector<8x32xf32>
 //       CHECK:     vector.multi_reduction <maximumf>, %[[ROW]]
-//       CHECK:     %[[E:.*]] = math.exp %{{.*}} : vector<1x32xf32>
+//       CHECK:     %[[E:.*]] = math.exp %{{.*}} : vector<8x32xf32>
 //       CHECK:     %[[S:.*]] = vector.multi_reduction <add>, %[[E]]
-//       CHECK:     arith.divf %{{.*}}, %[[S]] : vector<1xf32>
-//       CHECK:     arith.mulf %[[E]], %{{.*}} : vector<1x32xf32>
+//       CHECK:     arith.divf %{{.*}}, %[[S]] : vector<8xf32>
+//       CHECK:     arith.mulf %[[E]], %{{.*}} : vector<8x32xf32>
 //       CHECK:     vector.transfer_write
 //   CHECK-NOT:     linalg.
 //       CHECK:   fuse.yield
