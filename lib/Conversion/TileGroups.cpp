@@ -730,6 +730,21 @@ struct FuseTileGroupsPass final
     getOperation()->walk([&](GroupOp group) { groups.push_back(group); });
     IRRewriter rewriter(&getContext());
     for (GroupOp group : groups) {
+      // Upstream tiling needs static, non-empty loop ranges: a group with a
+      // dynamic or zero-sized tensor (not one --fuse-ops forms, but valid
+      // input) is left to the op-by-op lowering.
+      bool tileable = true;
+      group.getBody().walk([&](Operation *op) {
+        for (Type t : llvm::concat<Type>(llvm::to_vector(op->getOperandTypes()),
+                                         llvm::to_vector(op->getResultTypes())))
+          if (auto shaped = dyn_cast<RankedTensorType>(t))
+            tileable &= shaped.hasStaticShape() && shaped.getNumElements() != 0;
+      });
+      if (!tileable) {
+        group.emitRemark("fuse-tile-groups: a dynamic or zero-sized tensor; "
+                         "left untiled");
+        continue;
+      }
       materializeIndexChanges(group);
       if (failed(lowerBodyToLinalg(group))) {
         group.emitRemark("fuse-tile-groups: the body has ops with no linalg "

@@ -39,10 +39,13 @@ using namespace mlir::fuse;
 
 namespace {
 
+/// Static shapes, none of them zero-sized: a zero-sized tensor computes
+/// nothing, and upstream tiling does not handle empty loop ranges.
 bool hasStaticTensorTypes(Operation *op) {
   auto isStatic = [](Type t) {
     auto shaped = dyn_cast<ShapedType>(t);
-    return !shaped || shaped.hasStaticShape();
+    return !shaped ||
+           (shaped.hasStaticShape() && shaped.getNumElements() != 0);
   };
   return llvm::all_of(op->getResultTypes(), isStatic) &&
          llvm::all_of(op->getOperandTypes(), isStatic);
