@@ -7,7 +7,12 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-BUILD="${FUSE_BUILD_DIR:-$ROOT/build}"
+# FUSE_SANITIZE=1: the project built with clang, ASan and UBSan, in build-asan.
+if [[ "${FUSE_SANITIZE:-0}" == 1 ]]; then
+  BUILD="${FUSE_BUILD_DIR:-$ROOT/build-asan}"
+else
+  BUILD="${FUSE_BUILD_DIR:-$ROOT/build}"
+fi
 LLVM_PREFIX=/usr/lib/llvm-22
 
 PACKAGES=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
@@ -21,6 +26,12 @@ for pkg in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" \
     || missing+=("$pkg")
 done
+if [[ "${FUSE_SANITIZE:-0}" == 1 ]]; then
+  for pkg in clang-22 libclang-rt-22-dev; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" \
+      || missing+=("$pkg")
+  done
+fi
 if ((${#missing[@]})); then
   echo "bootstrap: installing ${missing[*]}"
   SUDO=""
@@ -30,12 +41,17 @@ if ((${#missing[@]})); then
     --no-install-recommends "${missing[@]}"
 fi
 
+SANITIZE_ARGS=()
+if [[ "${FUSE_SANITIZE:-0}" == 1 ]]; then
+  SANITIZE_ARGS=(-DCMAKE_C_COMPILER="$LLVM_PREFIX/bin/clang"
+                 -DCMAKE_CXX_COMPILER="$LLVM_PREFIX/bin/clang++" -DFUSE_SANITIZE=ON)
+fi
 if [[ ! -f "$BUILD/build.ninja" ]]; then
   cmake -S "$ROOT" -B "$BUILD" -G Ninja \
     -DCMAKE_BUILD_TYPE=Release \
     -DMLIR_DIR="$LLVM_PREFIX/lib/cmake/mlir" \
     -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit" \
     -DMLIR_LINK_MLIR_DYLIB=ON \
-    -DLLVM_USE_LINKER=lld >/dev/null
+    -DLLVM_USE_LINKER=lld "${SANITIZE_ARGS[@]}" >/dev/null
 fi
 ninja -C "$BUILD" -j"$(nproc)" fuse-opt mlir-doc

@@ -5,7 +5,15 @@
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-BUILD="${FUSE_BUILD_DIR:-$ROOT/build}"
+# FUSE_SANITIZE=1 scripts/test.sh: the suite against an ASan+UBSan build
+# (clang, build-asan/); a sanitizer report fails the test that triggers it.
+if [[ "${FUSE_SANITIZE:-0}" == 1 ]]; then
+  BUILD="${FUSE_BUILD_DIR:-$ROOT/build-asan}"
+  export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}"
+  export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
+else
+  BUILD="${FUSE_BUILD_DIR:-$ROOT/build}"
+fi
 "$ROOT/scripts/bootstrap.sh" || exit 1
 
 failed_extra=0

@@ -19,6 +19,7 @@ config.test_exec_root = os.path.join(config.fuse_obj_root, "test")
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.with_system_environment(["ASAN_OPTIONS", "UBSAN_OPTIONS"])
 llvm_config.use_default_substitutions()
 
 # Tools: ours first, then LLVM's.
