@@ -54,4 +54,4 @@ if [[ ! -f "$BUILD/build.ninja" ]]; then
     -DMLIR_LINK_MLIR_DYLIB=ON \
     -DLLVM_USE_LINKER=lld "${SANITIZE_ARGS[@]}" >/dev/null
 fi
-ninja -C "$BUILD" -j"$(nproc)" fuse-opt mlir-doc
+ninja -C "$BUILD" -j"$(nproc)" fuse-opt FuseDialectCAPI mlir-doc

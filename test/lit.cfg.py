@@ -56,6 +56,8 @@ config.substitutions.append((
 config.substitutions.append(("%python", python))
 config.substitutions.append(("%fuse_opt", os.path.join(config.fuse_tools_dir, "fuse-opt")))
 config.substitutions.append(("%fuse_src", config.fuse_src_root))
+config.substitutions.append(("%fuse_obj", config.fuse_obj_root))
+config.substitutions.append(("%mlir_cmake_dir", os.path.join(os.path.dirname(config.llvm_lib_dir), "lib", "cmake", "mlir")))
 config.substitutions.append(("%examples", os.path.join(config.fuse_src_root, "examples")))
 
 # Optional features: tests that need them are skipped, never faked.

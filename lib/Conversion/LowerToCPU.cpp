@@ -114,7 +114,7 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
   if (options.tileGroups && options.vectorize) {
     pm.addPass(createConvertVectorToSCFPass(
         VectorTransferToSCFOptions().enableFullUnroll()));
-    pm.addPass(vector::createLowerVectorMultiReductionPass(
+    pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass(
         vector::VectorMultiReductionLowering::InnerReduction));
   }
 
