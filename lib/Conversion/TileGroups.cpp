@@ -425,10 +425,13 @@ SmallVector<TilingInterface> findRoots(GroupOp group) {
       // Everything reading `other` must be fused into the same nest: a
       // reader outside it (another root's producer) would be rewired to
       // the value the nest yields, which it precedes.
-      SetVector<Operation *> between;
+      // Readers of the root's result (views of it) come after the nest.
+      SetVector<Operation *> between, afterRoot;
       getForwardSlice(other, &between);
+      getForwardSlice(root, &afterRoot);
       bool fusedWhole = llvm::all_of(between, [&](Operation *op) {
-        if (op->getParentOp() != group || isa<YieldOp>(op) || op == root)
+        if (op->getParentOp() != group || isa<YieldOp>(op) || op == root ||
+            afterRoot.contains(op))
           return true;
         return slice.contains(op) && reducesInnermost(op);
       });
