@@ -483,15 +483,6 @@ class Importer:
         a, b = self.get(node.input[0]), self.get(node.input[1])
         self.out(self.binary(op, a, b))
 
-    def op_Add(self, node):
-        self._binary(node, "add")
-
-    def op_Sub(self, node):
-        self._binary(node, "sub")
-
-    def op_Mul(self, node):
-        self._binary(node, "mul")
-
     def op_Div(self, node):
         if self.fold(node):
             return
@@ -531,15 +522,6 @@ class Importer:
             acc = self.binary(op, acc, self.get(name))
         self.out(acc)
 
-    def op_Max(self, node):
-        self._variadic(node, "maximum")
-
-    def op_Min(self, node):
-        self._variadic(node, "minimum")
-
-    def op_Sum(self, node):
-        self._variadic(node, "add")
-
     def _cmp(self, node, op, swap=False):
         if self.fold(node):
             return
@@ -548,62 +530,14 @@ class Importer:
             a, b = b, a
         self.out(self.binary(op, a, b, dtype=np.bool_))
 
-    def op_Equal(self, node):
-        self._cmp(node, "equal")
-
-    def op_Greater(self, node):
-        self._cmp(node, "greater")
-
-    def op_Less(self, node):
-        self._cmp(node, "greater", swap=True)
-
-    def op_GreaterOrEqual(self, node):
-        self._cmp(node, "greater_equal")
-
-    def op_LessOrEqual(self, node):
-        self._cmp(node, "greater_equal", swap=True)
-
     def op_Not(self, node):
         if not self.fold(node):
             self.out(self.unary("logical_not", self.get(node.input[0])))
-
-    def op_And(self, node):
-        self._cmp(node, "logical_and")
-
-    def op_Or(self, node):
-        self._cmp(node, "logical_or")
 
     def _unary(self, node, op):
         if self.fold(node):
             return
         self.out(self.unary(op, self.get(node.input[0])))
-
-    def op_Exp(self, node):
-        self._unary(node, "exp")
-
-    def op_Log(self, node):
-        self._unary(node, "log")
-
-    def op_Tanh(self, node):
-        self._unary(node, "tanh")
-
-    def op_Sigmoid(self, node):
-        self._unary(node, "sigmoid")
-
-    def op_Erf(self, node):
-        self._unary(node, "erf")
-
-    def op_Abs(self, node):
-        self._unary(node, "abs")
-
-    def op_Floor(self, node):
-        self._unary(node, "floor")
-
-    def op_Ceil(self, node):
-        self._unary(node, "ceil")
-
-    def op_Reciprocal(self, node):
-        self._unary(node, "reciprocal")
 
     def op_Neg(self, node):
         if self.fold(node):
@@ -922,14 +856,18 @@ class Importer:
                            % (x.name, p, v.name, x.type, 2 * rank, v.type,
                               ttype(shape, DTYPES[x.dtype])), shape, x.dtype))
 
-    def op_Tile(self, node):
-        x = self.get(node.input[0])
-        reps = [int(r) for r in self.const_of(node.input[1])]
+    def tile(self, x, reps):
+        reps = [int(r) for r in reps]
+        if all(r == 1 for r in reps):
+            return x
         shape = [d * r for d, r in zip(x.shape, reps)]
         m = self.shape_value(reps)
-        self.out(self.emit("tosa.tile %s, %s : (%s, !tosa.shape<%d>) -> %s"
-                           % (x.name, m, x.type, len(reps), ttype(shape, DTYPES[x.dtype])),
-                           shape, x.dtype))
+        return self.emit("tosa.tile %s, %s : (%s, !tosa.shape<%d>) -> %s"
+                         % (x.name, m, x.type, len(reps), ttype(shape, DTYPES[x.dtype])),
+                         shape, x.dtype)
+
+    def op_Tile(self, node):
+        self.out(self.tile(self.get(node.input[0]), self.const_of(node.input[1])))
 
     def op_Expand(self, node):
         x = self.get(node.input[0])
@@ -937,16 +875,7 @@ class Importer:
         r = max(len(shape), len(x.shape))
         xs = (1,) * (r - len(x.shape)) + x.shape
         shape = [1] * (r - len(shape)) + shape
-        out = [max(a, b) for a, b in zip(xs, shape)]
-        x = self.reshape(x, xs)
-        reps = [o // d for o, d in zip(out, xs)]
-        if all(v == 1 for v in reps):
-            self.out(x)
-            return
-        m = self.shape_value(reps)
-        self.out(self.emit("tosa.tile %s, %s : (%s, !tosa.shape<%d>) -> %s"
-                           % (x.name, m, x.type, r, ttype(out, DTYPES[x.dtype])),
-                           out, x.dtype))
+        self.out(self.expand_to(x, tuple(max(a, b) for a, b in zip(xs, shape))))
 
     # -- reductions, normalizations -------------------------------------------
     def _reduce(self, node, op, mean=False):
@@ -963,21 +892,6 @@ class Importer:
             n = int(np.prod([x.shape[a % len(x.shape)] for a in axes]))
             y = self.binary("mul", y, self.scalar(1.0 / n, y))
         self.out(y)
-
-    def op_ReduceSum(self, node):
-        self._reduce(node, "sum")
-
-    def op_ReduceMean(self, node):
-        self._reduce(node, "sum", mean=True)
-
-    def op_ReduceMax(self, node):
-        self._reduce(node, "max")
-
-    def op_ReduceMin(self, node):
-        self._reduce(node, "min")
-
-    def op_ReduceProd(self, node):
-        self._reduce(node, "product")
 
     def op_Softmax(self, node):
         x = self.get(node.input[0])
@@ -1074,15 +988,10 @@ class Importer:
         return self.reshape(y, batch + (m, n))
 
     def expand_to(self, x, shape):
+        """x broadcast to `shape` (leading unit dims, then a tile)."""
         xs = (1,) * (len(shape) - len(x.shape)) + x.shape
         x = self.reshape(x, xs)
-        reps = [o // d for o, d in zip(shape, xs)]
-        if all(r == 1 for r in reps):
-            return x
-        m = self.shape_value(reps)
-        return self.emit("tosa.tile %s, %s : (%s, !tosa.shape<%d>) -> %s"
-                         % (x.name, m, x.type, len(reps), ttype(shape, DTYPES[x.dtype])),
-                         shape, x.dtype)
+        return self.tile(x, [o // d for o, d in zip(shape, xs)])
 
     def op_MatMul(self, node):
         self.out(self.matmul(self.get(node.input[0]), self.get(node.input[1])))
@@ -1352,6 +1261,63 @@ class Importer:
 
     def op_Upsample(self, node):
         self.op_Resize(node)
+
+
+
+# The ops that map one to one on a TOSA op through a shared helper.
+BINARY = {
+    "Add": "add",
+    "Sub": "sub",
+    "Mul": "mul",
+}
+VARIADIC = {
+    "Max": "maximum",
+    "Min": "minimum",
+    "Sum": "add",
+}
+COMPARE = {
+    "Equal": "equal",
+    "Greater": "greater",
+    "Less": ("greater", True),
+    "GreaterOrEqual": "greater_equal",
+    "LessOrEqual": ("greater_equal", True),
+    "And": "logical_and",
+    "Or": "logical_or",
+}
+UNARY = {
+    "Exp": "exp",
+    "Log": "log",
+    "Tanh": "tanh",
+    "Sigmoid": "sigmoid",
+    "Erf": "erf",
+    "Abs": "abs",
+    "Floor": "floor",
+    "Ceil": "ceil",
+    "Reciprocal": "reciprocal",
+}
+REDUCE = {
+    "ReduceSum": "sum",
+    "ReduceMean": ("sum", True),
+    "ReduceMax": "max",
+    "ReduceMin": "min",
+    "ReduceProd": "product",
+}
+
+
+def _install_table_ops():
+    def make(helper, arg):
+        if isinstance(arg, tuple):
+            tosa_op, flag = arg
+            key = "swap" if helper == "_cmp" else "mean"
+            return lambda self, node: getattr(self, helper)(node, tosa_op, **{key: flag})
+        return lambda self, node: getattr(self, helper)(node, arg)
+    for helper, table in (("_unary", UNARY), ("_binary", BINARY), ("_variadic", VARIADIC),
+                          ("_cmp", COMPARE), ("_reduce", REDUCE)):
+        for onnx_op, arg in table.items():
+            setattr(Importer, "op_" + onnx_op, make(helper, arg))
+
+
+_install_table_ops()
 
 
 def import_model(model, elide_weights=False, func_name="model", bind=None):
