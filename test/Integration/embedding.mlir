@@ -1,14 +1,15 @@
 // The installed package: `cmake --install` into a prefix, then the
 // out-of-tree example (examples/embedding) configures with
 // find_package(FuseDialect CONFIG), links FuseDialect:: targets, registers
-// its own pass and pipeline next to ours and runs them; the installed
-// fuse-opt runs too.
+// its own pass and pipeline next to ours and runs them; a C program uses
+// the C API; the installed fuse-opt runs too.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: cmake --install %fuse_obj --prefix %t/prefix > %t/install.log
 // RUN: cmake -S %fuse_src/examples/embedding -B %t/build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=%t/prefix -DMLIR_DIR=%mlir_cmake_dir > %t/configure.log
 // RUN: ninja -C %t/build > %t/build.log
 // RUN: %t/build/my-compiler --fuse-ops --my-count-groups --mlir-print-op-on-diagnostic=false %examples/inception_block.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=OWN
 // RUN: %t/build/my-compiler --my-pipeline --mlir-print-op-on-diagnostic=false %examples/mlp_gelu.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPELINE
+// RUN: %t/build/c-api-check %examples/inception_block.mlir | FileCheck %s --check-prefix=CAPI
 // RUN: %t/prefix/bin/fuse-opt --fuse-ops %examples/conv_bn_relu.mlir | FileCheck %s --check-prefix=INSTALLED
 // RUN: test -f %t/prefix/lib/cmake/FuseDialect/FuseDialectConfig.cmake
 // RUN: test -f %t/prefix/include/FuseDialect/IR/FuseOps.h.inc
@@ -18,3 +19,10 @@
 // OWN: remark: my-compiler: 5 kernels
 // PIPELINE: remark: my-compiler: 2 kernels
 // INSTALLED: fuse.group
+// The C API from C: the dialect handle, #fuse.mapping get/isa/value (built
+// and parsed), a non-mapping attribute, and a pipeline run on text.
+// CAPI: dialect: fuse
+// CAPI-NEXT: isa mapping: 1, value: 3
+// CAPI-NEXT: parsed: 1 1
+// CAPI-NEXT: integer is mapping: 0
+// CAPI-NEXT: fuse-ops: ok, 5 groups
