@@ -88,6 +88,9 @@ if subprocess.run([python, "-c", "import torch"], capture_output=True).returncod
     config.available_features.add("torch")
 if os.path.isdir("/usr/share/libonnx-testdata/data/node"):
     config.available_features.add("onnx-testdata")
+# The C API library (not in sanitizer builds).
+if os.path.exists(os.path.join(config.fuse_obj_root, "lib", "libFuseDialectCAPI.so")):
+    config.available_features.add("capi")
 # Running kernels needs a GPU and the runtime library (built when the CUDA
 # toolkit is found).
 cuda_runtime = os.path.join(config.fuse_obj_root, "lib", "libfuse_cuda_runtime.so")

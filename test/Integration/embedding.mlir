@@ -1,3 +1,4 @@
+// REQUIRES: capi
 // The installed package: `cmake --install` into a prefix, then the
 // out-of-tree example (examples/embedding) configures with
 // find_package(FuseDialect CONFIG), links FuseDialect:: targets, registers

@@ -1,3 +1,4 @@
+// REQUIRES: capi
 // The Python package over the C API: fuse(), fuse(options), report(),
 // run_pipeline(), and MLIR's diagnostics as FuseError.
 // RUN: env FUSE_DIALECT_LIB=%fuse_obj/lib/libFuseDialectCAPI.so %python %S/Inputs/test_api.py %fuse_src | FileCheck %s
