@@ -42,5 +42,5 @@ PY
 fi
 cd "$BUILD"
 # No leak checking: MLIR's context and the pass registry are process-lived.
-ASAN_OPTIONS=detect_leaks=0 ./bin/fuse-fuzz "$CORPUS" -runs="$RUNS" -max_len=20000 \
+ASAN_OPTIONS=detect_leaks=0:allow_user_poisoning=0 ./bin/fuse-fuzz "$CORPUS" -runs="$RUNS" -max_len=20000 \
   -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 "$@"
