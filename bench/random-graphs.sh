@@ -8,4 +8,4 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 COUNT="${1:-10000}"
 START="${2:-100000}"
 exec /usr/bin/python3 "$ROOT/utils/fuse-random-test" --start "$START" --count "$COUNT" \
-  --jobs "$(nproc)" --save-dir "$ROOT/test/Regression"
+  --jobs "$(nproc)" --batch 10 --save-dir "$ROOT/test/Regression"
