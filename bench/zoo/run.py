@@ -107,8 +107,6 @@ def numerics(name):
     path = ensure_exported(name, True)
     ref = np.load(os.path.join(ZOO_DIR, name + ".small.npz"))
     x, y = ref["input"], ref["output"]
-    if x.dtype == np.int64:
-        x = x.astype(np.int64)
     text = onnx_import.import_model(path)
     got = runner.run_model(text, [x], [(y.shape, y.dtype)], FUSE_OPT)
     if len(got) != 1 or got[0].size != y.size:

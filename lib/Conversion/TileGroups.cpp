@@ -252,7 +252,8 @@ struct ScalarizeBroadcastElement final : OpRewritePattern<linalg::GenericOp> {
     Block &body = replacement.getRegion().front();
     unsigned argIndex = scalar->getOperandNumber();
     rewriter.replaceAllUsesWith(body.getArgument(argIndex), element);
-    body.eraseArgument(argIndex);
+    rewriter.modifyOpInPlace(replacement, [&] { body.eraseArgument(argIndex); });
+    replacement->setDiscardableAttrs(op->getDiscardableAttrDictionary());
     rewriter.replaceOp(op, replacement.getResults());
     return success();
   }
@@ -426,15 +427,27 @@ SmallVector<TilingInterface> findRoots(GroupOp group) {
       // reader outside it (another root's producer) would be rewired to
       // the value the nest yields, which it precedes.
       // Readers of the root's result (views of it) come after the nest.
+      // `other` and the root must be row-wise over the same tiles (same
+      // result type), or every tile would recompute `other` whole and all
+      // of them would write it.
       SetVector<Operation *> between, afterRoot;
       getForwardSlice(other, &between);
       getForwardSlice(root, &afterRoot);
-      bool fusedWhole = llvm::all_of(between, [&](Operation *op) {
-        if (op->getParentOp() != group || isa<YieldOp>(op) || op == root ||
-            afterRoot.contains(op))
-          return true;
-        return slice.contains(op) && reducesInnermost(op);
-      });
+      Block &body = group.getBodyBlock();
+      bool fusedWhole =
+          other->getResultTypes() == root->getResultTypes() &&
+          reducesInnermost(other) && reducesInnermost(root) &&
+          llvm::all_of(between, [&](Operation *op) {
+            // A reader nested in a region counts as the op holding it.
+            Operation *top = body.findAncestorOpInBlock(*op);
+            if (!top || isa<YieldOp>(top) || top == root ||
+                afterRoot.contains(top))
+              return true;
+            // What tile-and-fuse cannot fuse through (a view) would be
+            // rewired to the nest's result ahead of it.
+            return isa<TilingInterface>(top) && slice.contains(top) &&
+                   reducesInnermost(top);
+          });
       if (fusedWhole)
         producers.insert(other);
     }
@@ -489,7 +502,10 @@ SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterface op,
   };
   bool tiled = false;
   for (auto [i, it] : llvm::enumerate(iterators)) {
-    if (it != utils::IteratorType::parallel || ShapedType::isDynamic(ranges[i]))
+    // Unit loops stay untiled: a trip count of one adds a loop dimension
+    // that makes otherwise equal nests unmergeable.
+    if (it != utils::IteratorType::parallel || ShapedType::isDynamic(ranges[i]) ||
+        ranges[i] == 1)
       continue;
     if (tileElements <= minTileElements)
       break;
@@ -554,17 +570,29 @@ LogicalResult tileRoot(RewriterBase &rewriter, GroupOp group,
         // has a dynamic type (upstream's bubbled-up pad), which the inserting
         // of its tile into the returned value does not accept; the pad is
         // then a root of its own.
+        // And only a producer over the root's own iteration space (same
+        // result type): a smaller one would be computed whole by every tile
+        // and written by all of them.
         result.yieldProducerReplacement =
             yielded.contains(producer) &&
-            !isa<tensor::PadOp>(producer.getOwner());
+            !isa<tensor::PadOp>(producer.getOwner()) &&
+            llvm::is_contained(root->getResultTypes(), producer.getType());
         return result;
       });
   FailureOr<scf::SCFTileAndFuseResult> tiled =
       scf::tileConsumerAndFuseProducersUsingSCF(rewriter, root, options);
   if (failed(tiled))
     return failure();
-  for (auto [original, replacement] : tiled->replacements)
-    rewriter.replaceAllUsesWith(original, replacement);
+  // Only uses the loop nest's results dominate: a reader placed before the
+  // nest (another root's producer) keeps the original op, which a later
+  // root (or the leftover pass) tiles on its own.
+  DominanceInfo dominance(group);
+  for (auto [original, replacement] : tiled->replacements) {
+    Value value = replacement;
+    rewriter.replaceUsesWithIf(original, replacement, [&](OpOperand &use) {
+      return dominance.properlyDominates(value, use.getOwner());
+    });
+  }
   return success();
 }
 
@@ -755,7 +783,6 @@ struct FuseTileGroupsPass final
         continue;
       }
       cleanUpBody(group);
-      if (getenv("FUSE_DEBUG_CLEANUP")) group->dump();
       if (failed(tileGroup(rewriter, group, minTileElements)))
         group.emitRemark("fuse-tile-groups: the root could not be tiled; "
                          "left untiled");

@@ -77,21 +77,34 @@ int64_t getSpanBytes(int64_t rank, const Descriptor *d, int64_t elementBytes) {
 struct LaunchEvents {
   CUevent start, stop;
 };
+std::mutex profileMutex;
 bool profiling = false;
 std::vector<LaunchEvents> launches;
+
+void destroyEvents() {
+  for (LaunchEvents &e : launches) {
+    cuEventDestroy(e.start);
+    cuEventDestroy(e.stop);
+  }
+  launches.clear();
+}
 
 } // namespace
 
 /// Starts timing every kernel launch until fuseProfileEnd.
 FUSE_EXPORT void fuseProfileBegin() {
+  std::lock_guard<std::mutex> lock(profileMutex);
+  ensureContext();
+  destroyEvents();
   profiling = true;
-  launches.clear();
 }
 
 /// Waits for the launches timed since fuseProfileBegin, writes at most `max`
 /// of their durations in microseconds (launch order) and returns how many
 /// there were.
 FUSE_EXPORT int32_t fuseProfileEnd(double *microseconds, int32_t max) {
+  std::lock_guard<std::mutex> lock(profileMutex);
+  ensureContext();
   profiling = false;
   int32_t n = 0;
   for (LaunchEvents &e : launches) {
@@ -101,10 +114,8 @@ FUSE_EXPORT int32_t fuseProfileEnd(double *microseconds, int32_t max) {
     if (n < max)
       microseconds[n] = 1000.0 * ms;
     ++n;
-    cuEventDestroy(e.start);
-    cuEventDestroy(e.stop);
   }
-  launches.clear();
+  destroyEvents();
   return n;
 }
 
@@ -153,6 +164,7 @@ FUSE_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
                                   CUstream stream, void **params,
                                   void **extra, size_t /*paramsCount*/) {
   ensureContext();
+  std::unique_lock<std::mutex> lock(profileMutex);
   LaunchEvents events{};
   if (profiling) {
     check(cuEventCreate(&events.start, CU_EVENT_DEFAULT), "cuEventCreate");

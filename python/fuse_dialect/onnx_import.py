@@ -20,6 +20,8 @@ Used as `fuse-import MODEL.onnx -o MODEL.mlir` (utils/fuse-import) or
 `fuse_dialect.onnx_import.import_model(model_proto) -> str`.
 """
 
+import functools
+
 import numpy as np
 
 try:
@@ -268,11 +270,9 @@ class Importer:
     def clamp(self, x, lo, hi):
         elt = DTYPES[x.dtype]
         if x.dtype.kind == "f":
-            lo_s = scalar_literal(lo, elt) if np.isfinite(lo) else "-" + FLT_MAX
-            hi_s = scalar_literal(hi, elt) if np.isfinite(hi) else FLT_MAX
-            if elt != "f32":
-                lo_s = scalar_literal(max(lo, -65504.0), elt) if elt == "f16" else lo_s
-                hi_s = scalar_literal(min(hi, 65504.0), elt) if elt == "f16" else hi_s
+            # Infinite bounds stay infinite (exact bit patterns): a bound of
+            # FLT_MAX would turn +inf into FLT_MAX.
+            lo_s, hi_s = scalar_literal(lo, elt), scalar_literal(hi, elt)
         else:
             info = np.iinfo(x.dtype)
             lo_s, hi_s = str(int(max(lo, info.min))), str(int(min(hi, info.max)))
@@ -468,11 +468,10 @@ class Importer:
             r = ins[0].astype(ONNX_TO_NP[self.attr("to")])
         else:
             f = self.NUMPY_FOLD[node.op_type]
-            r = f(*ins)
-            if node.op_type in ("Max", "Min") and len(ins) > 2:
-                r = ins[0]
-                for x in ins[1:]:
-                    r = f(r, x)
+            if node.op_type in ("Max", "Min", "Sum") or len(ins) > 2:
+                r = functools.reduce(f, ins)
+            else:
+                r = f(*ins)
         self.out(np.asarray(r))
         return True
 
@@ -574,6 +573,8 @@ class Importer:
             ins = self.inputs(node) + [None, None]
             lo = float(self.const_of(ins[1])) if ins[1] else -np.inf
             hi = float(self.const_of(ins[2])) if ins[2] else np.inf
+        if lo > hi:  # ONNX: every value becomes max
+            lo = hi
         self.out(self.clamp(x, lo, hi))
 
     def op_HardSigmoid(self, node):
@@ -623,6 +624,13 @@ class Importer:
         if np.dtype(to) == x.dtype:
             self.out(x)
             return
+        if x.dtype.kind == "f" and np.dtype(to).kind in "iu" and np.dtype(to) != np.bool_:
+            # ONNX truncates toward zero; tosa.cast rounds to nearest even.
+            neg = self.binary("greater", self.scalar(0, x), x, dtype=np.bool_)
+            up, down = self.unary("ceil", x), self.unary("floor", x)
+            x = self.emit("tosa.select %s, %s, %s : (%s, %s, %s) -> %s"
+                          % (neg.name, up.name, down.name, neg.type, up.type, down.type, x.type),
+                          x.shape, x.dtype)
         self.out(self.emit("tosa.cast %s : (%s) -> %s"
                            % (x.name, x.type, ttype(x.shape, DTYPES[np.dtype(to)])),
                            x.shape, to))
@@ -882,10 +890,12 @@ class Importer:
         x = self.get(node.input[0])
         axes = self._axes(node)
         if axes is None or len(axes) == 0:
-            if axes is not None and self.attr("noop_with_empty_axes", 0):
+            if self.attr("noop_with_empty_axes", 0):
                 self.out(x)
                 return
             axes = list(range(len(x.shape)))
+        if mean and x.dtype.kind != "f":
+            self.fail("ReduceMean of integers is not supported")
         keep = self.attr("keepdims", 1)
         y = self.reduce_axes(op, x, axes, keep)
         if mean:
@@ -893,16 +903,16 @@ class Importer:
             y = self.binary("mul", y, self.scalar(1.0 / n, y))
         self.out(y)
 
-    def op_Softmax(self, node):
+    def op_Softmax(self, node, log=False):
         x = self.get(node.input[0])
         rank = len(x.shape)
         axis = self.attr("axis", -1 if self.opset >= 13 else 1) % rank
         if self.opset < 13 and axis != rank - 1:
             # Old semantics: softmax over the flattened [axis:] dims.
             flat = self.reshape(x, (int(np.prod(x.shape[:axis])), int(np.prod(x.shape[axis:]))))
-            self.out(self.reshape(self.softmax(flat, 1), x.shape))
+            self.out(self.reshape(self.softmax(flat, 1, log), x.shape))
             return
-        self.out(self.softmax(x, axis))
+        self.out(self.softmax(x, axis, log))
 
     def softmax(self, x, axis, log=False):
         m = self.reduce("max", x, axis)
@@ -914,9 +924,7 @@ class Importer:
         return self.binary("mul", e, self.unary("reciprocal", s))
 
     def op_LogSoftmax(self, node):
-        x = self.get(node.input[0])
-        axis = self.attr("axis", -1) % len(x.shape)
-        self.out(self.softmax(x, axis, log=True))
+        self.op_Softmax(node, log=True)
 
     def op_BatchNormalization(self, node):
         if len(node.output) > 1 and any(node.output[1:]):
@@ -1146,9 +1154,17 @@ class Importer:
             floor_hw = self._out_hw(x.shape[2:], kernel, pads, strides, dil, False)
             if [oh, ow] != floor_hw:
                 # Pad the bottom/right so that the last window exists.
-                for i, o in enumerate((oh, ow)):
-                    need = (o - 1) * strides[i] + kernel[i] - (x.shape[2 + i] + pads[2 * i])
+                outs = [oh, ow]
+                for i in range(2):
+                    # A last window that would start in the right padding is
+                    # dropped (ONNX, ORT).
+                    if (outs[i] - 1) * strides[i] >= x.shape[2 + i] + pads[2 * i]:
+                        outs[i] -= 1
+                    need = (outs[i] - 1) * strides[i] + kernel[i] - (x.shape[2 + i] + pads[2 * i])
                     pads[2 * i + 1] = max(pads[2 * i + 1], need)
+                    if pads[2 * i + 1] >= kernel[i]:
+                        self.fail("MaxPool ceil_mode padding reaches the kernel size")
+                oh, ow = outs
                 if kind == "avg":
                     self.fail("AveragePool with ceil_mode=1 is not supported")
         x = self.fit_stride(x, kernel, strides, [1, 1], pads)
@@ -1193,6 +1209,11 @@ class Importer:
         x = self.get(node.input[0])
         if len(x.shape) != 4:
             self.fail("only 4-D (NCHW) Resize is supported")
+        if self.attr("antialias", 0) or self.attr("axes") is not None or \
+                self.attr("keep_aspect_ratio_policy", "stretch") not in ("stretch", b"stretch") or \
+                self.attr("exclude_outside", 0) or self.attr("extrapolation_value", 0.0) != 0.0:
+            self.fail("Resize antialias/axes/keep_aspect_ratio_policy/exclude_outside/"
+                      "extrapolation_value are not supported")
         mode = self.attr("mode", "nearest")
         mode = mode.decode() if isinstance(mode, bytes) else mode
         legacy = node.op_type == "Upsample" or self.opset < 11
@@ -1228,7 +1249,7 @@ class Importer:
             scale = [2 * oh, 2 * h, 2 * ow, 2 * w]
             offset = [h - oh, w - ow]
             tmode = "BILINEAR"
-        elif mode == "linear" and ctm == "align_corners" and oh > 1 and ow > 1:
+        elif mode == "linear" and ctm == "align_corners" and min(oh, ow, h, w) > 1:
             scale = [oh - 1, h - 1, ow - 1, w - 1]
             offset = [0, 0]
             tmode = "BILINEAR"

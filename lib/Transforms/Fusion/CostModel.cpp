@@ -118,7 +118,9 @@ FusionVerdict FusionCostModel::evaluate(const FusionEdge &edge) const {
       verdict.reason = "row reduction of a contraction epilogue, row fits on chip";
       return verdict;
     }
-    if (isDisjointWindowPool(edge.consumer)) {
+    // Not after a reduction in the group: the pool's tiles would each
+    // recompute it (instance norm, ReLU, pool).
+    if (!edge.groupReduction && isDisjointWindowPool(edge.consumer)) {
       verdict.fuse = true;
       verdict.reason = "pool over disjoint windows: no recomputation";
       return verdict;

@@ -30,6 +30,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FuseDialect/IR/FuseOps.h"
 #include "FuseDialect/Transforms/Layout/Permutation.h"
 #include "FuseDialect/Transforms/Passes.h"
 
@@ -248,6 +249,10 @@ struct FuseAbsorbTransposesPass
     SetVector<Operation *> toLift;
     DenseSet<Operation *> visited;
     root->walk([&](tosa::TransposeOp transpose) {
+      // A group already formed (a second --fuse-ops) is a planned kernel:
+      // its body is left as it is, so that the pipeline is idempotent.
+      if (transpose->getParentOfType<fuse::GroupOp>())
+        return;
       if (isDataMovement(transpose) && !visited.contains(transpose) &&
           collectCluster(transpose, visited, toLift))
         ++numClusters;
