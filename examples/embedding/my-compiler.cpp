@@ -9,7 +9,7 @@
 
 #include "FuseDialect/IR/FuseDialect.h"
 #include "FuseDialect/IR/FuseOps.h"
-#include "FuseDialect/Transforms/Passes.h"
+#include "FuseDialect/InitAllPasses.h"
 #include "FuseDialect/Transforms/Pipelines.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/InitAllDialects.h"
@@ -40,8 +40,7 @@ struct CountGroupsPass
 
 int main(int argc, char **argv) {
   registerAllPasses();
-  fuse::registerFuseTransformsPasses();
-  fuse::registerFuseOpsPipeline();
+  fuse::registerAllFusePasses();
   PassRegistration<CountGroupsPass>();
   // The same pipeline, assembled in code, as this compiler's own flag.
   PassPipelineRegistration<>(

@@ -9,12 +9,9 @@
 
 #include "FuseDialect-c/FuseDialect.h"
 
-#include "FuseDialect/Conversion/Passes.h"
-#include "FuseDialect/Conversion/Pipelines.h"
 #include "FuseDialect/IR/FuseAttrs.h"
 #include "FuseDialect/IR/FuseDialect.h"
-#include "FuseDialect/Transforms/Passes.h"
-#include "FuseDialect/Transforms/Pipelines.h"
+#include "FuseDialect/InitAllPasses.h"
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Registration.h"
 #include "mlir/IR/Diagnostics.h"
@@ -57,11 +54,7 @@ void fuseRegisterPasses(void) {
   static std::once_flag once;
   std::call_once(once, [] {
     registerAllPasses();
-    fuse::registerFuseTransformsPasses();
-    fuse::registerFuseConversionPasses();
-    fuse::registerFuseOpsPipeline();
-    fuse::registerLowerToCPUPipeline();
-    fuse::registerLowerToNVVMPipeline();
+    fuse::registerAllFusePasses();
   });
 }
 

@@ -1,6 +1,6 @@
 """Compile and run an imported model on the CPU with given inputs.
 
-`run_model(model_text, inputs, outputs_like, fuse_opt)` appends a @main that
+`run_model(model_text, inputs, outputs, fuse_opt)` appends a @main that
 calls @model on `inputs` (numpy arrays, as constants) and prints every
 result as f32, compiles with `fuse-opt --fuse-ops` then
 `--fuse-lower-to-cpu` (or the given pipelines), runs it under mlir-runner
@@ -83,7 +83,14 @@ def parse_memrefs(text):
 
 def run_model(model_text, inputs, outputs, fuse_opt, passes=("--fuse-ops",),
               lower=("--fuse-lower-to-cpu",), timeout=1800):
-    module = model_text + main_wrapper(inputs, outputs)
+    return run_module(model_text + main_wrapper(inputs, outputs), fuse_opt, passes,
+                      lower, timeout)
+
+
+def run_module(module, fuse_opt, passes=("--fuse-ops",), lower=("--fuse-lower-to-cpu",),
+               timeout=1800):
+    """Compiles and runs a module with a @main (e.g. from main_wrapper);
+    returns what it printed, as flat arrays."""
     text = module
     for p in passes:
         text = _tool([fuse_opt, p], text, timeout)

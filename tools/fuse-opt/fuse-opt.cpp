@@ -5,11 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FuseDialect/Conversion/Passes.h"
-#include "FuseDialect/Conversion/Pipelines.h"
 #include "FuseDialect/IR/FuseDialect.h"
-#include "FuseDialect/Transforms/Passes.h"
-#include "FuseDialect/Transforms/Pipelines.h"
+#include "FuseDialect/InitAllPasses.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -23,11 +20,7 @@ void registerTestPasses();
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
-  mlir::fuse::registerFuseTransformsPasses();
-  mlir::fuse::registerFuseConversionPasses();
-  mlir::fuse::registerFuseOpsPipeline();
-  mlir::fuse::registerLowerToCPUPipeline();
-  mlir::fuse::registerLowerToNVVMPipeline();
+  mlir::fuse::registerAllFusePasses();
   mlir::fuse::test::registerTestPasses();
 
   mlir::DialectRegistry registry;
