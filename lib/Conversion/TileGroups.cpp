@@ -19,10 +19,11 @@
 //    concat inserts). Each, in program order, is tiled with `scf.forall`
 //    over its parallel loops (upstream TilingInterface tile and fuse), and
 //    its producers are fused greedily; producers the group also returns are
-//    yielded from the nest. Tile sizes: outer parallel loops by 1 until a
-//    tile holds at most `min-tile-elements` results, the rest whole, so a
-//    tile is a set of contiguous rows with their reductions; with a
-//    reduction fused in, rows always stay whole (no recomputation).
+//    yielded from the nest. A root another root reads row-wise is fused into
+//    that root's nest instead. Tile sizes: as many rows as fit
+//    `min-tile-elements` results, the rest whole, so a tile is a set of
+//    contiguous rows with their reductions; with a reduction fused in, rows
+//    always stay whole (no recomputation).
 //    Independent nests over the same tiles are merged into one.
 // 4. Inside a tile, the copies of a producer that tile-and-fuse makes per
 //    reader are merged (CSE), then chains of elementwise ops are fused into
@@ -202,6 +203,11 @@ struct GeneralizeReshapedReduce final : OpRewritePattern<linalg::ReduceOp> {
     return linalg::generalizeNamedOp(rewriter, op);
   }
 };
+
+// The next two patterns do, for the operands reshape expansion needs, what
+// upstream's unit-dimension folding (linalg::dropUnitDims) does for whole
+// ops; that one inserts reshapes, which the expansion patterns then undo in
+// a loop (tried: unit dimensions multiplied until the iteration cap).
 
 /// A generic input that is one broadcast element (a scalar constant of
 /// shape 1x1x1 read at `(d0, d1, d2) -> (0, 0, 0)`) becomes a scalar the
@@ -411,43 +417,37 @@ SmallVector<TilingInterface> findRoots(GroupOp group) {
   }
   // A root another root reads (a residual sum returned and also normalized)
   // is fused into that root's nest and yielded from it, not tiled apart,
-  // when every reduction between the two reduces innermost dimensions: row
-  // tiles then compute it once. Otherwise (a reduction across rows) each
-  // tile would recompute it whole, and the root keeps a nest of its own.
+  // when the two are row-wise over the same tiles (same result type, every
+  // reduction innermost) and every reader of it is fused into that nest or
+  // reads the root's result (views after the nest). Otherwise each tile
+  // would recompute it whole and all of them would write it, or a reader
+  // outside the nest would be rewired to a value defined after it.
   llvm::SmallPtrSet<Operation *, 8> producers;
+  Block &body = group.getBodyBlock();
   BackwardSliceOptions backward;
   backward.filter = [&](Operation *op) { return op->getParentOp() == group; };
   for (Operation *root : roots) {
-    SetVector<Operation *> slice;
+    if (!reducesInnermost(root))
+      continue;
+    SetVector<Operation *> slice, afterRoot;
     (void)getBackwardSlice(root, &slice, backward);
+    getForwardSlice(root, &afterRoot);
     for (Operation *other : roots) {
-      if (other == root || !slice.contains(other))
+      if (other == root || !slice.contains(other) ||
+          other->getResultTypes() != root->getResultTypes() ||
+          !reducesInnermost(other))
         continue;
-      // Everything reading `other` must be fused into the same nest: a
-      // reader outside it (another root's producer) would be rewired to
-      // the value the nest yields, which it precedes.
-      // Readers of the root's result (views of it) come after the nest.
-      // `other` and the root must be row-wise over the same tiles (same
-      // result type), or every tile would recompute `other` whole and all
-      // of them would write it.
-      SetVector<Operation *> between, afterRoot;
-      getForwardSlice(other, &between);
-      getForwardSlice(root, &afterRoot);
-      Block &body = group.getBodyBlock();
-      bool fusedWhole =
-          other->getResultTypes() == root->getResultTypes() &&
-          reducesInnermost(other) && reducesInnermost(root) &&
-          llvm::all_of(between, [&](Operation *op) {
-            // A reader nested in a region counts as the op holding it.
-            Operation *top = body.findAncestorOpInBlock(*op);
-            if (!top || isa<YieldOp>(top) || top == root ||
-                afterRoot.contains(top))
-              return true;
-            // What tile-and-fuse cannot fuse through (a view) would be
-            // rewired to the nest's result ahead of it.
-            return isa<TilingInterface>(top) && slice.contains(top) &&
-                   reducesInnermost(top);
-          });
+      SetVector<Operation *> readers;
+      getForwardSlice(other, &readers);
+      bool fusedWhole = llvm::all_of(readers, [&](Operation *op) {
+        // A reader nested in a region counts as the op holding it.
+        Operation *top = body.findAncestorOpInBlock(*op);
+        if (!top || isa<YieldOp>(top) || top == root || afterRoot.contains(top))
+          return true;
+        // What tile-and-fuse cannot fuse through (a view) stays outside.
+        return isa<TilingInterface>(top) && slice.contains(top) &&
+               reducesInnermost(top);
+      });
       if (fusedWhole)
         producers.insert(other);
     }
@@ -465,10 +465,11 @@ SmallVector<TilingInterface> findRoots(GroupOp group) {
 }
 
 /// Tile sizes: the outer parallel loops are tiled by 1, outermost first,
-/// until a tile holds at most `minTileElements` results; the loops inside
-/// stay whole (a tile is a set of contiguous rows), reductions are never
-/// tiled (a tile reduces its rows completely), and with `keepRows` neither
-/// is the innermost parallel loop.
+/// until the loops inside hold at most `minTileElements` results; the last
+/// loop tiled then takes as many iterations as fit (a whole divisor of its
+/// range), the loops inside stay whole (a tile is a set of contiguous
+/// rows). Unit loops and reductions are never tiled (a tile reduces its rows
+/// completely), and with `keepRows` neither is the innermost parallel loop.
 SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterface op,
                                        int64_t minTileElements,
                                        bool keepRows) {
@@ -764,12 +765,15 @@ struct FuseTileGroupsPass final
       // Upstream tiling needs static, non-empty loop ranges: a group with a
       // dynamic or zero-sized tensor (not one --fuse-ops forms, but valid
       // input) is left to the op-by-op lowering.
+      auto isTileable = [](Type t) {
+        auto shaped = dyn_cast<RankedTensorType>(t);
+        return !shaped ||
+               (shaped.hasStaticShape() && shaped.getNumElements() != 0);
+      };
       bool tileable = true;
       group.getBody().walk([&](Operation *op) {
-        for (Type t : llvm::concat<Type>(llvm::to_vector(op->getOperandTypes()),
-                                         llvm::to_vector(op->getResultTypes())))
-          if (auto shaped = dyn_cast<RankedTensorType>(t))
-            tileable &= shaped.hasStaticShape() && shaped.getNumElements() != 0;
+        tileable &= llvm::all_of(op->getOperandTypes(), isTileable) &&
+                    llvm::all_of(op->getResultTypes(), isTileable);
       });
       if (!tileable) {
         group.emitRemark("fuse-tile-groups: a dynamic or zero-sized tensor; "

@@ -37,12 +37,20 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
   let description = [{
     Lowers each group's body to linalg-on-tensors and tiles the ops that
     compute its results with `scf.forall` over their outer parallel loops
-    (by 1, until a tile holds at most `min-tile-elements` results; rows stay
-    whole when a reduction is fused in), fusing every producer into the loop
-    nest with the upstream TilingInterface tile-and-fuse driver. Producers
-    whose values the group also returns are yielded from the loop nest;
-    independent nests over the same tiles are merged; inside a tile,
-    elementwise chains become one loop body. Index changes of the group
+    (a tile is as many contiguous rows as fit `min-tile-elements` results;
+    unit loops are not tiled; rows stay whole when a reduction is fused in;
+    a group smaller than one tile is split in as few tiles as possible),
+    fusing every producer into the loop nest with the upstream
+    TilingInterface tile-and-fuse driver. Producers whose values the group
+    also returns, over the root's own iteration space, are yielded from the
+    loop nest; a result another result reads row-wise is computed in that
+    result's nest; independent nests over the same tiles are merged; inside
+    a tile, elementwise chains become one loop body (a producer the consumer
+    broadcasts stays apart, computed once). Views between ops are moved out
+    by expanding the ops' loops (broadcast scalars become payload scalars,
+    output-only unit dimensions are dropped, reductions read through a view
+    are generalized). A group with a dynamic or zero-sized tensor is left
+    untiled with a remark. Index changes of the group
     become transposes in the body first, so that the loop nest reads and
     writes through them. The result is one kernel per group: only the
     group's inputs and results are whole tensors, everything else is
@@ -52,8 +60,8 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
   let options = [
     Option<"minTileElements", "min-tile-elements", "int64_t",
            /*default=*/"256",
-           "Outer parallel loops are tiled by 1 until a tile holds at most "
-           "this many results">,
+           "A tile holds at most this many results (whole rows when a row "
+           "is larger)">,
     Option<"reportNests", "report-nests", "bool", /*default=*/"false",
            "Remark on groups that need more than one loop nest">
   ];

@@ -42,10 +42,12 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
 /// Builds the CPU lowering of a module holding TOSA, linalg-on-tensors and
 /// `fuse.group` ops down to the LLVM dialect, so that its `@main` runs under
 /// `mlir-runner` with the MLIR C runner utilities:
-///   1. one loop nest per group (fuse-tile-groups), then dissolve groups,
+///   1. one loop nest per group (fuse-tile-groups), vector code inside the
+///   tiles (fuse-vectorize-tiles), then dissolve groups,
 ///   2. TOSA → linalg/arith/tensor, 3. bufferize with function boundaries,
 ///   per-tile temporaries hoisted out of the tile loops, 4. deallocate,
-///   5. loop nests → scf.for, linalg → loops, 6. → LLVM.
+///   5. vectors to 1-D (ordered reductions), loop nests → scf.for,
+///   linalg → loops, 6. → LLVM.
 void buildLowerToCPUPipeline(OpPassManager &pm,
                              const LowerToCPUOptions &options);
 
