@@ -64,20 +64,27 @@
 using namespace mlir;
 using namespace mlir::fuse;
 
-void mlir::fuse::buildLowerToNVVMPipeline(OpPassManager &pm,
+void mlir::fuse::buildGroupsToGpuLaunches(OpPassManager &pm,
                                           const LowerToNVVMOptions &options) {
   // 1-2. One loop nest per group, a tile per output element (or row);
   //      everything else to linalg; bufferize, with deallocation.
-  buildGroupsToBufferizedLoopNests(pm, /*tileGroups=*/true,
-                                   /*minTileElements=*/1);
+  buildGroupsToBufferizedLoopNests(
+      pm, /*tileGroups=*/true,
+      /*minTileElements=*/options.distribute ? options.tileElements : 1);
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
 
   // 3. Tile loops to blocks and threads, one gpu.launch per loop nest.
   OpPassManager &gpuPm = pm.nest<func::FuncOp>();
+  gpuPm.addPass(createFuseCopiesToLinalgPass());
+  if (options.distribute) {
+    FuseDistributeTilesPassOptions distributeOptions;
+    distributeOptions.blockSize = options.blockSize;
+    distributeOptions.cooperativeReductions = options.cooperativeReductions;
+    gpuPm.addPass(createFuseDistributeTilesPass(distributeOptions));
+  }
   gpuPm.addPass(createForallToParallelLoopPass());
   gpuPm.addPass(createFuseLinearizeTileLoopsPass());
-  gpuPm.addPass(createFuseCopiesToLinalgPass());
   gpuPm.addPass(createConvertLinalgToLoopsPass());
   bufferization::PromoteBuffersToStackPassOptions stackOptions;
   stackOptions.maxAllocSizeInBytes = 1 << 16;
@@ -87,6 +94,11 @@ void mlir::fuse::buildLowerToNVVMPipeline(OpPassManager &pm,
   // No canonicalization here: it would merge the two levels back into one.
   gpuPm.addPass(createGpuMapParallelLoopsPass());
   gpuPm.addPass(createConvertParallelLoopToGpuPass());
+}
+
+void mlir::fuse::buildLowerToNVVMPipeline(OpPassManager &pm,
+                                          const LowerToNVVMOptions &options) {
+  buildGroupsToGpuLaunches(pm, options);
   pm.addPass(createFuseGpuHostMemoryPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createCanonicalizerPass());

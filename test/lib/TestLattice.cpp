@@ -59,9 +59,11 @@ struct TestPrintLatticePass
 namespace mlir::fuse::test {
 void registerTestAlgebraicRulesPasses();
 void registerTestFusionCostPass();
+void registerTestSerializeLaunchesPasses();
 void registerTestPasses() {
   PassRegistration<TestPrintLatticePass>();
   registerTestAlgebraicRulesPasses();
   registerTestFusionCostPass();
+  registerTestSerializeLaunchesPasses();
 }
 } // namespace mlir::fuse::test

@@ -141,4 +141,39 @@ def FuseLinearizeTileLoopsPass : Pass<"fuse-linearize-tile-loops"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def FuseDistributeTilesPass : Pass<"fuse-distribute-tiles"> {
+  let summary = "Make each tile loop a GPU launch: a block per tile, its ops shared among the block's threads";
+  let description = [{
+    Run by `--fuse-lower-to-nvvm` on the bufferized tile loops of the groups
+    (one `scf.forall` per group). Each loop becomes one `gpu.launch` with a
+    block per tile. The tile's temporaries go to shared memory (workgroup
+    attributions; static shapes, up to 48 KiB) or to a slice of a device
+    scratch buffer per block (dynamic shapes bounded by the tile). Every
+    structured op of the tile becomes a loop over its parallel points
+    strided by the block size, so consecutive threads touch consecutive
+    elements, followed by a `gpu.barrier`. A reduction with fewer parallel
+    points than half the block (the rows of a softmax, LayerNorm or global
+    pool tile) is split among the threads: each reduces a strided share from
+    the combiner's neutral element and `gpu.all_reduce` (warp shuffles and
+    shared memory) combines the shares. That reassociates the reduction:
+    floating-point sums may differ from the sequential order in the last
+    bits; `cooperative-reductions=false` keeps the sequential order.
+
+    A tile loop whose body holds other side effects or regions, or whose
+    temporaries have no constant bound, is left as it is (the
+    thread-per-tile mapping of `--fuse-lower-to-nvvm` takes it).
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads per block">,
+    Option<"cooperativeReductions", "cooperative-reductions", "bool",
+           /*default=*/"true",
+           "Split reductions with few rows among the block's threads">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // FUSEDIALECT_CONVERSION_PASSES_TD

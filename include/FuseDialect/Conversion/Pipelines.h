@@ -87,9 +87,30 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::init("/usr/local/cuda")};
   PassOptions::Option<int> blockSize{
       *this, "block-size",
-      llvm::cl::desc("Tiles (threads) per GPU block along the first loop"),
-      llvm::cl::init(128)};
+      llvm::cl::desc("Threads per GPU block"), llvm::cl::init(256)};
+  PassOptions::Option<bool> distribute{
+      *this, "distribute",
+      llvm::cl::desc("One block per tile, the tile's ops shared among its "
+                     "threads (fuse-distribute-tiles); false: one thread per "
+                     "output element or row"),
+      llvm::cl::init(true)};
+  PassOptions::Option<int64_t> tileElements{
+      *this, "tile-elements",
+      llvm::cl::desc("With distribute: results per tile (block), rows of a "
+                     "reduction kept whole"),
+      llvm::cl::init(1024)};
+  PassOptions::Option<bool> cooperativeReductions{
+      *this, "cooperative-reductions",
+      llvm::cl::desc("With distribute: split reductions over few rows among "
+                     "a block's threads (reassociates floating-point sums)"),
+      llvm::cl::init(true)};
 };
+
+/// Steps 1-3 of the GPU lowering: groups to bufferized loop nests, each nest
+/// one `gpu.launch` (host memory not yet made reachable from the device).
+/// Shared with the CPU emulation of the launches in the tests.
+void buildGroupsToGpuLaunches(OpPassManager &pm,
+                              const LowerToNVVMOptions &options);
 
 /// Builds the GPU lowering: one gpu.launch_func per group, kernels in a
 /// gpu.binary for `chip` (docs in lib/Conversion/LowerToNVVM.cpp).

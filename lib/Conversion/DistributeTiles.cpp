@@ -1,0 +1,659 @@
+//===- DistributeTiles.cpp - One GPU block per tile, its threads inside ---===//
+//
+// After bufferization a group is one `scf.forall` over its tiles whose body
+// computes a tile with structured ops on memrefs: the group's inputs and
+// outputs as subviews of global buffers, its intermediates in the tile's own
+// temporaries (`memref.alloc` in the body). This pass makes each such loop
+// one `gpu.launch` with one block per tile, and shares each op of the tile
+// among the block's threads:
+//
+//  * The tile's temporaries live in shared memory (workgroup attributions of
+//    the launch) when their shapes are static and they fit in 48 KiB; the
+//    others (dynamic sizes, bounded by the tile) in a device scratch buffer
+//    with one slice per block, allocated around the launch.
+//  * Each structured op becomes a loop over its parallel iteration points,
+//    linearized and strided by the block size (consecutive threads take
+//    consecutive points: coalesced accesses on the innermost dimension),
+//    with its reduction loops inside. A `gpu.barrier` after each op makes
+//    its writes visible to the next op's threads.
+//  * A reduction whose parallel points are fewer than the threads (a tile's
+//    rows in softmax, LayerNorm, a global pool) is split across the threads
+//    instead: each thread reduces a strided part of every row from the
+//    combiner's neutral element, `gpu.all_reduce` (warp shuffles and shared
+//    memory) combines the partial results, and one thread combines the total
+//    into the output. This reassociates the reduction, as every parallel
+//    reduction does: floating-point sums can differ from the sequential
+//    order in the last bits (`cooperative-reductions=false` keeps the order).
+//
+// Tiles whose body this cannot distribute (ops with other regions or side
+// effects, dynamic tile counts, temporaries without a constant bound) are
+// left to the thread-per-tile mapping that follows in --fuse-lower-to-nvvm.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuseDialect/Conversion/Passes.h"
+
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Affine/Utils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
+
+namespace mlir::fuse {
+#define GEN_PASS_DEF_FUSEDISTRIBUTETILESPASS
+#include "FuseDialect/Conversion/Passes.h.inc"
+} // namespace mlir::fuse
+
+using namespace mlir;
+
+namespace {
+
+/// Static shared memory a block may use without opting in (sm_90 allows
+/// more only through a launch attribute).
+constexpr int64_t kSharedMemoryBytes = 48 * 1024;
+/// Alignment of each temporary in the scratch buffer.
+constexpr int64_t kScratchAlignment = 64;
+
+//===----------------------------------------------------------------------===//
+// Which tile bodies can be shared among threads
+//===----------------------------------------------------------------------===//
+
+int64_t elementBytes(MemRefType type) {
+  return llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+}
+
+/// The value of the index `value` with the values in `env` (the tile loop's
+/// induction variables) known, by folding its pure producers.
+std::optional<int64_t> evaluate(Value value, DenseMap<Value, int64_t> &env) {
+  if (auto known = env.find(value); known != env.end())
+    return known->second;
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getNumRegions() != 0 || !isPure(def))
+    return std::nullopt;
+  Builder b(value.getContext());
+  SmallVector<Attribute> operands;
+  for (Value operand : def->getOperands()) {
+    std::optional<int64_t> v = getConstantIntValue(operand);
+    if (!v && operand.getType().isIndex())
+      v = evaluate(operand, env);
+    if (!v)
+      return std::nullopt;
+    operands.push_back(b.getIndexAttr(*v));
+  }
+  SmallVector<OpFoldResult> results;
+  if (failed(def->fold(operands, results)) ||
+      results.size() != def->getNumResults())
+    return std::nullopt;
+  OpFoldResult result = results[cast<OpResult>(value).getResultNumber()];
+  std::optional<int64_t> v =
+      isa<Value>(result) ? evaluate(cast<Value>(result), env)
+                         : getConstantIntValue(result);
+  if (v)
+    env[value] = *v;
+  return v;
+}
+
+/// The largest value `size` takes in any tile of `loop`: a constant bound if
+/// the value-bounds analysis finds one, else the maximum over every tile
+/// (sizes of padded windows at the borders are maxima and minima the
+/// analysis does not bound).
+FailureOr<int64_t> boundSize(Value size, scf::ForallOp loop) {
+  FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
+      presburger::BoundType::UB, size, /*stopCondition=*/nullptr,
+      /*closedUB=*/true);
+  if (succeeded(bound))
+    return bound;
+  std::optional<SmallVector<int64_t>> lbs =
+      getConstantIntValues(loop.getMixedLowerBound());
+  std::optional<SmallVector<int64_t>> ubs =
+      getConstantIntValues(loop.getMixedUpperBound());
+  std::optional<SmallVector<int64_t>> steps =
+      getConstantIntValues(loop.getMixedStep());
+  if (!lbs || !ubs || !steps)
+    return failure();
+  SmallVector<int64_t> point(*lbs);
+  int64_t largest = 0;
+  for (int64_t visited = 0; visited < (1 << 16); ++visited) {
+    DenseMap<Value, int64_t> env;
+    for (auto [iv, v] : llvm::zip(loop.getInductionVars(), point))
+      env[iv] = v;
+    std::optional<int64_t> v = evaluate(size, env);
+    if (!v)
+      return failure();
+    largest = std::max(largest, *v);
+    // Next tile, last loop fastest.
+    int d = static_cast<int>(point.size()) - 1;
+    for (; d >= 0; --d) {
+      point[d] += (*steps)[d];
+      if (point[d] < (*ubs)[d])
+        break;
+      point[d] = (*lbs)[d];
+    }
+    if (d < 0)
+      return largest;
+  }
+  return failure();
+}
+
+/// Bytes a temporary of a tile of `loop` takes at most.
+FailureOr<int64_t> boundBytes(memref::AllocOp alloc, scf::ForallOp loop) {
+  MemRefType type = alloc.getType();
+  int64_t elements = 1;
+  unsigned dynamic = 0;
+  for (int64_t size : type.getShape()) {
+    if (ShapedType::isDynamic(size)) {
+      FailureOr<int64_t> bound =
+          boundSize(alloc.getDynamicSizes()[dynamic++], loop);
+      if (failed(bound) || *bound < 0)
+        return failure();
+      size = *bound;
+    }
+    elements *= size;
+  }
+  return elements * elementBytes(type);
+}
+
+/// Whether every op in `region` (a tile body or a branch of an `scf.if` in
+/// it) can run on all threads of a block: structured ops (shared out below),
+/// uniform `scf.if`s, the tile's temporaries, and ops that write nothing.
+bool isDistributable(Region &region, scf::ForallOp loop) {
+  for (Operation &op : region.getOps()) {
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+      if (!linalgOp.hasPureBufferSemantics())
+        return false;
+      continue;
+    }
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      if (!isDistributable(ifOp.getThenRegion(), loop) ||
+          !isDistributable(ifOp.getElseRegion(), loop))
+        return false;
+      continue;
+    }
+    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      MemRefType type = alloc.getType();
+      if (!type.getLayout().isIdentity() || type.getMemorySpace() ||
+          !type.getElementType().isIntOrFloat() || failed(boundBytes(alloc, loop)))
+        return false;
+      continue;
+    }
+    if (isa<memref::DeallocOp, scf::YieldOp, scf::InParallelOp>(op))
+      continue;
+    if (op.getNumRegions() != 0)
+      return false;
+    // Pure ops and reads run redundantly on every thread.
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (isMemoryEffectFree(&op) ||
+        (effects && effects.onlyHasEffect<MemoryEffects::Read>()))
+      continue;
+    return false;
+  }
+  return true;
+}
+
+/// Whether `value`, once in shared memory, can change its memory space
+/// through all its uses: views of it change theirs, structured ops, loads,
+/// stores and deallocations do not care.
+bool canChangeMemorySpace(Value value) {
+  for (Operation *user : value.getUsers()) {
+    if (isa<linalg::LinalgOp, memref::LoadOp, memref::StoreOp,
+            memref::DeallocOp>(user))
+      continue;
+    if (isa<memref::SubViewOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
+            memref::CastOp>(user)) {
+      if (!canChangeMemorySpace(user->getResult(0)))
+        return false;
+      continue;
+    }
+    return false;
+  }
+  return true;
+}
+
+void changeMemorySpace(Value value, Attribute space) {
+  auto type = cast<MemRefType>(value.getType());
+  value.setType(MemRefType::Builder(type).setMemorySpace(space));
+  for (Operation *user : value.getUsers())
+    if (isa<memref::SubViewOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
+            memref::CastOp>(user))
+      changeMemorySpace(user->getResult(0), space);
+}
+
+//===----------------------------------------------------------------------===//
+// Structured ops as thread loops
+//===----------------------------------------------------------------------===//
+
+Value constantIndex(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// The indices of `linear` in a row-major space of `sizes`.
+SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
+                               ArrayRef<Value> sizes) {
+  SmallVector<Value> indices(sizes.size());
+  for (int i = static_cast<int>(sizes.size()) - 1; i >= 0; --i) {
+    if (isConstantIntValue(sizes[i], 1)) {
+      indices[i] = arith::ConstantIndexOp::create(b, loc, 0);
+      continue;
+    }
+    if (i == 0) {
+      indices[i] = linear;
+      break;
+    }
+    indices[i] = b.createOrFold<arith::RemUIOp>(loc, linear, sizes[i]);
+    linear = b.createOrFold<arith::DivUIOp>(loc, linear, sizes[i]);
+  }
+  return indices;
+}
+
+Value product(OpBuilder &b, Location loc, ArrayRef<Value> sizes) {
+  Value result = constantIndex(b, loc, 1);
+  for (Value size : sizes)
+    result = b.createOrFold<arith::MulIOp>(loc, result, size);
+  return result;
+}
+
+SmallVector<Value> indicesOf(OpBuilder &b, Location loc, AffineMap map,
+                             ValueRange ivs) {
+  return *affine::expandAffineMap(b, loc, map, ivs);
+}
+
+/// The payload of `op` at iteration `ivs`, with `outs` as the current values
+/// of its outputs (null where the payload does not read them); returns the
+/// yielded values.
+SmallVector<Value> emitPayload(OpBuilder &b, Location loc,
+                               linalg::LinalgOp op, ValueRange ivs,
+                               ValueRange outs) {
+  IRMapping map;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    BlockArgument arg = op.getMatchingBlockArgument(input);
+    if (!isa<MemRefType>(input->get().getType())) {
+      map.map(arg, input->get());
+      continue;
+    }
+    if (arg.use_empty())
+      continue;
+    map.map(arg, memref::LoadOp::create(
+                     b, loc, input->get(),
+                     indicesOf(b, loc, op.getMatchingIndexingMap(input), ivs)));
+  }
+  for (auto [arg, value] : llvm::zip(op.getRegionOutputArgs(), outs))
+    if (value)
+      map.map(arg, value);
+  Block *body = op.getBlock();
+  for (Operation &inner : body->without_terminator()) {
+    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+      map.map(index.getResult(), ivs[index.getDim()]);
+      continue;
+    }
+    b.clone(inner, map);
+  }
+  return llvm::map_to_vector(body->getTerminator()->getOperands(),
+                             [&](Value v) { return map.lookupOrDefault(v); });
+}
+
+/// The values of `op`'s outputs at `ivs`: loaded where the payload reads
+/// them (or `always`), null otherwise.
+SmallVector<Value> loadOutputs(OpBuilder &b, Location loc, linalg::LinalgOp op,
+                               ValueRange ivs, bool always) {
+  SmallVector<Value> outs;
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    if (!always && !op.payloadUsesValueFromOperand(&init)) {
+      outs.push_back(Value());
+      continue;
+    }
+    outs.push_back(memref::LoadOp::create(
+        b, loc, init.get(),
+        indicesOf(b, loc, op.getMatchingIndexingMap(&init), ivs)));
+  }
+  return outs;
+}
+
+void storeOutputs(OpBuilder &b, Location loc, linalg::LinalgOp op,
+                  ValueRange ivs, ValueRange results) {
+  for (auto [init, result] : llvm::zip(op.getDpsInitsMutable(), results))
+    memref::StoreOp::create(
+        b, loc, result, init.get(),
+        indicesOf(b, loc, op.getMatchingIndexingMap(&init), ivs));
+}
+
+/// The iteration point with `parallel` and `reduction` indices in place.
+SmallVector<Value> mergeIndices(ArrayRef<utils::IteratorType> iterators,
+                                ArrayRef<Value> parallel,
+                                ArrayRef<Value> reduction) {
+  SmallVector<Value> ivs;
+  unsigned p = 0, r = 0;
+  for (utils::IteratorType iterator : iterators)
+    ivs.push_back(iterator == utils::IteratorType::parallel ? parallel[p++]
+                                                            : reduction[r++]);
+  return ivs;
+}
+
+/// The one combiner of a single-output reduction (`out = combiner(f(ins),
+/// out)`) whose neutral element is known, so that partial results can start
+/// from it; null otherwise.
+Operation *getCombiner(linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0)
+    return nullptr;
+  SmallVector<Operation *> combiners;
+  if (!matchReduction(op.getRegionOutputArgs(), 0, combiners) ||
+      combiners.size() != 1)
+    return nullptr;
+  Operation *combiner = combiners.front();
+  Type type = combiner->getResult(0).getType();
+  // gpu.all_reduce shuffles 32-bit values.
+  if (combiner->getNumOperands() != 2 || !type.isIntOrFloat() ||
+      type.getIntOrFloatBitWidth() != 32 || !arith::getNeutralElement(combiner))
+    return nullptr;
+  return combiner;
+}
+
+/// Clones `combiner` over (lhs, rhs) in place of its (value, accumulator).
+Value combine(OpBuilder &b, Operation *combiner, Value accumulatorArg,
+              Value lhs, Value rhs) {
+  IRMapping map;
+  for (Value operand : combiner->getOperands())
+    map.map(operand, operand == accumulatorArg ? rhs : lhs);
+  return b.clone(*combiner, map)->getResult(0);
+}
+
+struct ThreadContext {
+  Value threadId;
+  Value blockSize;
+  int64_t staticBlockSize;
+  bool cooperativeReductions;
+};
+
+/// Replaces `op` by loops that share its iterations among the block's
+/// threads, followed by a barrier.
+void distribute(IRRewriter &rewriter, linalg::LinalgOp op,
+                const ThreadContext &threads) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<Value> parallelSizes, reductionSizes;
+  for (auto [range, iterator] :
+       llvm::zip(op.createLoopRanges(rewriter, loc), iterators)) {
+    Value size = getValueOrCreateConstantIndexOp(rewriter, loc, range.size);
+    (iterator == utils::IteratorType::parallel ? parallelSizes
+                                               : reductionSizes)
+        .push_back(size);
+  }
+  Value numPoints = product(rewriter, loc, parallelSizes);
+  Value zero = constantIndex(rewriter, loc, 0);
+  Value one = constantIndex(rewriter, loc, 1);
+
+  // Split the reduction when that shortens the longest thread: each of the
+  // P points then takes ceil(R/B) steps plus a block reduction (about 16
+  // steps: five shuffles, a barrier, five more), against ceil(P/B) * R
+  // steps when each thread reduces its own points.
+  Operation *combiner =
+      threads.cooperativeReductions ? getCombiner(op) : nullptr;
+  bool cooperative = false;
+  if (combiner) {
+    std::optional<int64_t> points = getConstantIntValue(numPoints);
+    std::optional<int64_t> reduced =
+        getConstantIntValue(product(rewriter, loc, reductionSizes));
+    int64_t threadCount = threads.staticBlockSize;
+    cooperative =
+        points && reduced &&
+        *points * (llvm::divideCeil(*reduced, threadCount) + 16) <
+            llvm::divideCeil(*points, threadCount) * *reduced;
+  }
+
+  if (cooperative) {
+    // for each parallel point (the same on every thread):
+    //   partial = reduce(neutral, this thread's strided share of the row)
+    //   total = all_reduce(partial); out = combine(total, out) by thread 0
+    Value numReduced = product(rewriter, loc, reductionSizes);
+    Value accumulatorArg = op.getRegionOutputArgs()[0];
+    Type type = combiner->getResult(0).getType();
+    Value neutral = arith::ConstantOp::create(
+        rewriter, loc, *arith::getNeutralElement(combiner));
+    auto points = scf::ForOp::create(rewriter, loc, zero, numPoints, one);
+    rewriter.setInsertionPointToStart(points.getBody());
+    SmallVector<Value> parallelIvs =
+        delinearize(rewriter, loc, points.getInductionVar(), parallelSizes);
+    auto share = scf::ForOp::create(rewriter, loc, threads.threadId,
+                                    numReduced, threads.blockSize,
+                                    ValueRange{neutral});
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(share.getBody());
+      SmallVector<Value> ivs = mergeIndices(
+          iterators, parallelIvs,
+          delinearize(rewriter, loc, share.getInductionVar(), reductionSizes));
+      SmallVector<Value> results = emitPayload(
+          rewriter, loc, op, ivs, share.getRegionIterArgs());
+      scf::YieldOp::create(rewriter, loc, results);
+    }
+    auto allReduce = gpu::AllReduceOp::create(
+        rewriter, loc, type, share.getResult(0), gpu::AllReduceOperationAttr(),
+        /*uniform=*/true);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      Block *block = rewriter.createBlock(&allReduce.getBody(), {},
+                                          {type, type}, {loc, loc});
+      Value combined = combine(rewriter, combiner, accumulatorArg,
+                               block->getArgument(0), block->getArgument(1));
+      gpu::YieldOp::create(rewriter, loc, combined);
+    }
+    SmallVector<Value> zeros(reductionSizes.size(), zero);
+    SmallVector<Value> ivs = mergeIndices(iterators, parallelIvs, zeros);
+    Value first = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, threads.threadId, zero);
+    auto ifFirst = scf::IfOp::create(rewriter, loc, first);
+    rewriter.setInsertionPointToStart(ifFirst.thenBlock());
+    Value init = loadOutputs(rewriter, loc, op, ivs, /*always=*/true)[0];
+    Value result =
+        combine(rewriter, combiner, accumulatorArg, allReduce.getResult(), init);
+    storeOutputs(rewriter, loc, op, ivs, result);
+    rewriter.setInsertionPointAfter(points);
+  } else {
+    // for each parallel point of this thread (strided by the block size):
+    //   out = the op at that point, its reductions sequential.
+    auto points = scf::ForOp::create(rewriter, loc, threads.threadId,
+                                     numPoints, threads.blockSize);
+    rewriter.setInsertionPointToStart(points.getBody());
+    SmallVector<Value> parallelIvs =
+        delinearize(rewriter, loc, points.getInductionVar(), parallelSizes);
+    SmallVector<Value> zeros(reductionSizes.size(), zero);
+    bool reduces = !reductionSizes.empty();
+    SmallVector<Value> outs = loadOutputs(
+        rewriter, loc, op, mergeIndices(iterators, parallelIvs, zeros),
+        /*always=*/reduces);
+    SmallVector<Value> reductionIvs;
+    SmallVector<scf::ForOp> nest;
+    for (Value size : reductionSizes) {
+      auto loop = scf::ForOp::create(rewriter, loc, zero, size, one,
+                                     nest.empty() ? ValueRange(outs)
+                                                  : nest.back().getRegionIterArgs());
+      if (!nest.empty())
+        scf::YieldOp::create(rewriter, loc, loop.getResults());
+      nest.push_back(loop);
+      reductionIvs.push_back(loop.getInductionVar());
+      rewriter.setInsertionPointToStart(loop.getBody());
+    }
+    SmallVector<Value> ivs = mergeIndices(iterators, parallelIvs, reductionIvs);
+    SmallVector<Value> results = emitPayload(
+        rewriter, loc, op, ivs,
+        nest.empty() ? ValueRange(outs) : nest.back().getRegionIterArgs());
+    if (!nest.empty()) {
+      scf::YieldOp::create(rewriter, loc, results);
+      results = llvm::to_vector_of<Value>(nest.front().getResults());
+      rewriter.setInsertionPointAfter(nest.front());
+    }
+    storeOutputs(rewriter, loc, op,
+                 mergeIndices(iterators, parallelIvs, zeros), results);
+    rewriter.setInsertionPointAfter(points);
+  }
+  gpu::BarrierOp::create(rewriter, loc);
+  rewriter.eraseOp(op);
+}
+
+//===----------------------------------------------------------------------===//
+// Tile loops as launches
+//===----------------------------------------------------------------------===//
+
+struct FuseDistributeTilesPass final
+    : fuse::impl::FuseDistributeTilesPassBase<FuseDistributeTilesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<scf::ForallOp> loops;
+    getOperation()->walk([&](scf::ForallOp loop) {
+      if (!loop->getParentOfType<scf::ForallOp>() &&
+          !loop->getParentOfType<gpu::LaunchOp>() && loop.getNumResults() == 0)
+        loops.push_back(loop);
+    });
+    IRRewriter rewriter(&getContext());
+    for (scf::ForallOp loop : loops)
+      (void)distributeLoop(rewriter, loop);
+  }
+
+  LogicalResult distributeLoop(IRRewriter &rewriter, scf::ForallOp loop) {
+    std::optional<SmallVector<int64_t>> lbs =
+        getConstantIntValues(loop.getMixedLowerBound());
+    std::optional<SmallVector<int64_t>> ubs =
+        getConstantIntValues(loop.getMixedUpperBound());
+    std::optional<SmallVector<int64_t>> steps =
+        getConstantIntValues(loop.getMixedStep());
+    if (!lbs || !ubs || !steps || loop.getMapping() ||
+        !isDistributable(loop.getRegion(), loop))
+      return failure();
+    SmallVector<int64_t> tripCounts;
+    int64_t numTiles = 1;
+    for (auto [lb, ub, step] : llvm::zip(*lbs, *ubs, *steps)) {
+      tripCounts.push_back(step > 0 ? llvm::divideCeil(ub - lb, step) : 0);
+      numTiles *= tripCounts.back();
+    }
+    if (numTiles <= 0 || numTiles >= (int64_t(1) << 31))
+      return failure();
+
+    // Temporaries: shared memory while it lasts, the rest in scratch.
+    SmallVector<memref::AllocOp> shared, scratch;
+    SmallVector<int64_t> scratchOffsets;
+    int64_t sharedBytes = 0, scratchBytes = 0;
+    loop.getBody()->walk([&](memref::AllocOp alloc) {
+      int64_t bytes = *boundBytes(alloc, loop);
+      if (alloc.getType().hasStaticShape() &&
+          alloc->getParentOp() == loop.getOperation() &&
+          sharedBytes + bytes <= kSharedMemoryBytes &&
+          canChangeMemorySpace(alloc.getResult())) {
+        sharedBytes += bytes;
+        shared.push_back(alloc);
+        return;
+      }
+      scratch.push_back(alloc);
+      scratchOffsets.push_back(scratchBytes);
+      scratchBytes += llvm::alignTo(bytes, kScratchAlignment);
+    });
+
+    Location loc = loop.getLoc();
+    rewriter.setInsertionPoint(loop);
+    Value one = constantIndex(rewriter, loc, 1);
+    Value scratchBuffer;
+    if (!scratch.empty()) {
+      Value size = constantIndex(rewriter, loc, numTiles * scratchBytes);
+      scratchBuffer =
+          gpu::AllocOp::create(
+              rewriter, loc,
+              MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type()),
+              /*asyncToken=*/Type(), ValueRange{}, ValueRange{size},
+              ValueRange{}, /*hostShared=*/false)
+              .getMemref();
+    }
+    auto launch = gpu::LaunchOp::create(
+        rewriter, loc, constantIndex(rewriter, loc, numTiles), one, one,
+        constantIndex(rewriter, loc, blockSize), one, one);
+    Block &body = launch.getBody().front();
+    rewriter.setInsertionPointToStart(&body);
+
+    // The tile of this block.
+    SmallVector<Value> counts = llvm::map_to_vector(
+        tripCounts, [&](int64_t c) { return constantIndex(rewriter, loc, c); });
+    SmallVector<Value> tile =
+        delinearize(rewriter, loc, launch.getBlockIds().x, counts);
+    SmallVector<Value> ivs;
+    for (auto [index, lb, step] : llvm::zip(tile, *lbs, *steps)) {
+      Value scaled = arith::MulIOp::create(rewriter, loc, index,
+                                           constantIndex(rewriter, loc, step));
+      ivs.push_back(arith::AddIOp::create(rewriter, loc, scaled,
+                                          constantIndex(rewriter, loc, lb)));
+    }
+    auto terminator = gpu::TerminatorOp::create(rewriter, loc);
+    Block *loopBody = loop.getBody();
+    rewriter.eraseOp(loopBody->getTerminator());
+    rewriter.inlineBlockBefore(loopBody, terminator, ivs);
+
+    // Temporaries in shared memory, or views of this block's scratch slice.
+    auto workgroup = gpu::AddressSpaceAttr::get(
+        &getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+    for (memref::AllocOp alloc : shared) {
+      BlockArgument buffer = launch.addWorkgroupAttribution(
+          MemRefType::Builder(alloc.getType()).setMemorySpace(workgroup),
+          alloc.getLoc());
+      Value result = alloc.getResult();
+      rewriter.replaceAllUsesWith(result, buffer);
+      rewriter.eraseOp(alloc);
+      // Views of the buffer are in shared memory too.
+      for (Operation *user : buffer.getUsers())
+        if (user->getNumResults() == 1 &&
+            isa<MemRefType>(user->getResult(0).getType()))
+          changeMemorySpace(user->getResult(0), workgroup);
+    }
+    if (!scratch.empty()) {
+      rewriter.setInsertionPoint(&body.front());
+      Value base = arith::MulIOp::create(
+          rewriter, loc, launch.getBlockIds().x,
+          constantIndex(rewriter, loc, scratchBytes));
+      rewriter.setInsertionPointAfter(base.getDefiningOp());
+      for (auto [alloc, offset] : llvm::zip(scratch, scratchOffsets)) {
+        rewriter.setInsertionPoint(alloc);
+        Value at = arith::AddIOp::create(rewriter, alloc.getLoc(), base,
+                                         constantIndex(rewriter, loc, offset));
+        rewriter.replaceOpWithNewOp<memref::ViewOp>(
+            alloc, alloc.getType(), scratchBuffer, at, alloc.getDynamicSizes());
+      }
+    }
+    // Nothing in the body owns memory any more.
+    SmallVector<memref::DeallocOp> deallocs;
+    launch.getBody().walk(
+        [&](memref::DeallocOp dealloc) { deallocs.push_back(dealloc); });
+    for (memref::DeallocOp dealloc : deallocs)
+      rewriter.eraseOp(dealloc);
+
+    // Every structured op shared among the threads.
+    ThreadContext threads{launch.getThreadIds().x, launch.getBlockSize().x,
+                          blockSize, cooperativeReductions};
+    SmallVector<linalg::LinalgOp> ops;
+    launch.getBody().walk([&](linalg::LinalgOp op) { ops.push_back(op); });
+    for (linalg::LinalgOp op : ops)
+      distribute(rewriter, op, threads);
+    // The last barrier guards nothing.
+    if (auto last = dyn_cast_or_null<gpu::BarrierOp>(
+            terminator->getPrevNode()))
+      rewriter.eraseOp(last);
+
+    rewriter.eraseOp(loop);
+    if (scratchBuffer) {
+      // Freed once the launch is done: wait, free, wait.
+      rewriter.setInsertionPointAfter(launch);
+      Type token = gpu::AsyncTokenType::get(&getContext());
+      Value ready = gpu::WaitOp::create(rewriter, loc, token, ValueRange{})
+                        .getAsyncToken();
+      Value freed = gpu::DeallocOp::create(rewriter, loc, token,
+                                           ValueRange{ready}, scratchBuffer)
+                        .getAsyncToken();
+      gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{freed});
+    }
+    return success();
+  }
+};
+
+} // namespace

@@ -1,0 +1,120 @@
+// RUN: fuse-opt %s --split-input-file --fuse-distribute-tiles --canonicalize | FileCheck %s
+// RUN: fuse-opt %s --split-input-file --fuse-distribute-tiles="cooperative-reductions=false" --canonicalize | FileCheck %s --check-prefix=SEQ
+
+// A softmax-style row tile: one block per row (512 tiles), the row's
+// temporaries in shared memory, every op a loop strided by the block size
+// with a barrier after it; the row maximum is split among the threads:
+// each starts from the neutral element (-inf), gpu.all_reduce combines,
+// thread 0 combines the total with the output's initial value.
+// CHECK-LABEL: func.func @row_tile
+//   CHECK-DAG:   %[[C512:.*]] = arith.constant 512 : index
+//   CHECK-DAG:   %[[C256:.*]] = arith.constant 256 : index
+//   CHECK-DAG:   %[[NEG:.*]] = arith.constant 0xFF800000 : f32
+//       CHECK:   gpu.launch blocks(%[[B:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C512]], {{.*}} threads(%[[T:.*]], %{{.*}}, %{{.*}}) in (%[[BS:.*]] = %[[C256]], {{.*}} workgroup(%[[MAX:.*]] : memref<1xf32, #gpu.address_space<workgroup>>, %[[EXP:.*]] : memref<1x1024xf32, #gpu.address_space<workgroup>>)
+//       CHECK:     %[[ROW:.*]] = memref.subview %{{.*}}[%[[B]], 0] [1, 1024]
+//       CHECK:     scf.for %{{.*}} = %[[T]] to %{{.*}} step %[[BS]]
+//       CHECK:       memref.store {{.*}}, %[[MAX]]
+//       CHECK:     gpu.barrier
+//       CHECK:     %[[PART:.*]] = scf.for %[[I:.*]] = %[[T]] to %{{.*}} step %[[BS]] iter_args(%[[ACC:.*]] = %[[NEG]])
+//       CHECK:       %[[V:.*]] = memref.load %[[ROW]][%{{.*}}, %[[I]]]
+//       CHECK:       arith.maximumf %[[V]], %[[ACC]]
+//       CHECK:     %[[TOTAL:.*]] = gpu.all_reduce %[[PART]] uniform {
+//       CHECK:       arith.maximumf
+//       CHECK:     scf.if
+//       CHECK:       %[[INIT:.*]] = memref.load %[[MAX]]
+//       CHECK:       %[[NEW:.*]] = arith.maximumf %[[TOTAL]], %[[INIT]]
+//       CHECK:       memref.store %[[NEW]], %[[MAX]]
+//       CHECK:     gpu.barrier
+//       CHECK:     scf.for %{{.*}} = %[[T]] to %{{.*}} step %[[BS]]
+//       CHECK:       math.exp
+//       CHECK:       memref.store {{.*}}, %[[EXP]]
+//       CHECK:     gpu.barrier
+//       CHECK:     scf.for %{{.*}} = %[[T]] to %{{.*}} step %[[BS]]
+//       CHECK:       memref.load %[[EXP]]
+//       CHECK:       memref.store
+//   CHECK-NOT:     gpu.barrier
+//       CHECK:     gpu.terminator
+//   CHECK-NOT:   memref.dealloc
+//   CHECK-NOT:   scf.forall
+// With cooperative-reductions=false each thread reduces its own rows, in
+// order: no block reduction.
+// SEQ-LABEL: func.func @row_tile
+//   SEQ-NOT:   gpu.all_reduce
+//       SEQ:   scf.for %{{.*}} = %c0 to %c1024 step %c1 iter_args
+#row = affine_map<(d0, d1) -> (d0, d1)>
+#bcast = affine_map<(d0, d1) -> (d0)>
+func.func @row_tile(%x: memref<512x1024xf32>, %out: memref<512x1024xf32>) {
+  %lowest = arith.constant -3.40282347E+38 : f32
+  scf.forall (%i) in (512) {
+    %row = memref.subview %x[%i, 0] [1, 1024] [1, 1] : memref<512x1024xf32> to memref<1x1024xf32, strided<[1024, 1], offset: ?>>
+    %max = memref.alloc() : memref<1xf32>
+    linalg.fill ins(%lowest : f32) outs(%max : memref<1xf32>)
+    linalg.reduce ins(%row : memref<1x1024xf32, strided<[1024, 1], offset: ?>>) outs(%max : memref<1xf32>) dimensions = [1]
+      (%in: f32, %init: f32) {
+        %m = arith.maximumf %in, %init : f32
+        linalg.yield %m : f32
+      }
+    %exp = memref.alloc() : memref<1x1024xf32>
+    linalg.generic {indexing_maps = [#row, #bcast, #row], iterator_types = ["parallel", "parallel"]} ins(%row, %max : memref<1x1024xf32, strided<[1024, 1], offset: ?>>, memref<1xf32>) outs(%exp : memref<1x1024xf32>) {
+    ^bb0(%in: f32, %m: f32, %o: f32):
+      %d = arith.subf %in, %m : f32
+      %e = math.exp %d : f32
+      linalg.yield %e : f32
+    }
+    %dst = memref.subview %out[%i, 0] [1, 1024] [1, 1] : memref<512x1024xf32> to memref<1x1024xf32, strided<[1024, 1], offset: ?>>
+    linalg.copy ins(%exp : memref<1x1024xf32>) outs(%dst : memref<1x1024xf32, strided<[1024, 1], offset: ?>>)
+    memref.dealloc %max : memref<1xf32>
+    memref.dealloc %exp : memref<1x1024xf32>
+  }
+  return
+}
+
+// -----
+
+// A temporary whose size depends on the tile (a padded window at the border)
+// has no static shape: it lives in a device scratch buffer, one 64-byte
+// aligned slice per block, bounded by the largest tile (here 3 rows of 16
+// floats: 192 bytes; 4 tiles), freed after the launch.
+// CHECK-LABEL: func.func @dynamic_temporary
+//   CHECK-DAG:   %[[C4:.*]] = arith.constant 4 : index
+//   CHECK-DAG:   %[[C192:.*]] = arith.constant 192 : index
+//   CHECK-DAG:   %[[C768:.*]] = arith.constant 768 : index
+//       CHECK:   %[[SCRATCH:.*]] = gpu.alloc  (%[[C768]]) : memref<?xi8>
+//       CHECK:   gpu.launch blocks(%[[B:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C4]],
+//       CHECK:     %[[AT:.*]] = arith.muli %[[B]], %[[C192]]
+//       CHECK:     memref.view %[[SCRATCH]][%[[AT]]][%{{.*}}] : memref<?xi8> to memref<?x16xf32>
+//       CHECK:   gpu.dealloc async [%{{.*}}] %[[SCRATCH]]
+#window = affine_map<(d0) -> (-d0 + 10, 3)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @dynamic_temporary(%x: memref<10x16xf32>, %out: memref<10x16xf32>) {
+  scf.forall (%i) = (0) to (10) step (3) {
+    %n = affine.min #window(%i)
+    %src = memref.subview %x[%i, 0] [%n, 16] [1, 1] : memref<10x16xf32> to memref<?x16xf32, strided<[16, 1], offset: ?>>
+    %tmp = memref.alloc(%n) : memref<?x16xf32>
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%src : memref<?x16xf32, strided<[16, 1], offset: ?>>) outs(%tmp : memref<?x16xf32>) {
+    ^bb0(%in: f32, %o: f32):
+      %e = math.exp %in : f32
+      linalg.yield %e : f32
+    }
+    %dst = memref.subview %out[%i, 0] [%n, 16] [1, 1] : memref<10x16xf32> to memref<?x16xf32, strided<[16, 1], offset: ?>>
+    linalg.copy ins(%tmp : memref<?x16xf32>) outs(%dst : memref<?x16xf32, strided<[16, 1], offset: ?>>)
+    memref.dealloc %tmp : memref<?x16xf32>
+  }
+  return
+}
+
+// -----
+
+// A tile body that writes memory other than through structured ops cannot
+// run on all threads of a block: the loop is left for the thread-per-tile
+// mapping.
+// CHECK-LABEL: func.func @side_effect
+//   CHECK-NOT:   gpu.launch
+//       CHECK:   scf.forall
+func.func @side_effect(%out: memref<8xf32>) {
+  %one = arith.constant 1.0 : f32
+  scf.forall (%i) in (8) {
+    memref.store %one, %out[%i] : memref<8xf32>
+  }
+  return
+}

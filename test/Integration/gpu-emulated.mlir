@@ -1,0 +1,32 @@
+// The GPU lowering's kernels, checked in numbers on the CPU: every example
+// model goes through --fuse-lower-to-nvvm's own steps up to its launches
+// (tiles of up to 1024 results, one block per tile, ops shared among 256
+// threads, temporaries in shared memory or scratch, split row reductions),
+// then each launch runs as host loops (fuse-test-serialize-launches: a
+// block of cooperating threads as one thread through the same code) and is
+// compared with the unfused program. What only a GPU can show (the threads
+// of a block interleaving, the warp shuffles) is test/Integration/
+// gpu-examples.mlir's, under the cuda-gpu feature.
+//
+// RUN: %fuse-diff %examples/conv_bn_relu.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
+// RUN: %fuse-diff %examples/mlp_gelu.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
+// RUN: %fuse-diff %examples/inception_block.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
+// RUN: %fuse-diff %examples/resnet_bottleneck.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
+// RUN: %fuse-diff %examples/nchw_resnet_stage.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
+// RUN: %fuse-diff %examples/mha_block.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
+// RUN: %fuse-diff %examples/transformer_block.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
+// RUN: %fuse-diff %fuse_src/bench/models/softmax_512x1024.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
+// RUN: %fuse-diff %fuse_src/bench/models/layernorm_gelu_256x2048.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
+//
+// A split reduction into a non-neutral initial value (a bias), and the
+// thread-per-tile mapping (distribute=false) through the same emulation,
+// every thread of every block:
+// RUN: %fuse-diff %S/Inputs/row-sum-bias.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
+// RUN: %fuse-diff %S/Inputs/row-sum-bias.mlir -p "--fuse-ops" --lower="--fuse-test-lower-to-cpu-via-gpu=distribute=false" | FileCheck %s
+// RUN: %fuse-diff %examples/transformer_block.mlir -p "--fuse-ops" --lower="--fuse-test-lower-to-cpu-via-gpu=distribute=false" | FileCheck %s
+//
+// The split reduction is there:
+// RUN: fuse-opt %S/Inputs/row-sum-bias.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm --mlir-print-ir-after=fuse-distribute-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT
+//
+// CHECK: fuse-diff: OK
+// SPLIT: gpu.all_reduce
