@@ -265,10 +265,11 @@ SmallVector<Value> indicesOf(OpBuilder &b, Location loc, AffineMap map,
 
 /// The payload of `op` at iteration `ivs`, with `outs` as the current values
 /// of its outputs (null where the payload does not read them); returns the
-/// yielded values.
+/// yielded values. Inputs are read from `inputs` where given (staged copies
+/// indexed like the originals), else from the op's own operands.
 SmallVector<Value> emitPayload(OpBuilder &b, Location loc,
                                linalg::LinalgOp op, ValueRange ivs,
-                               ValueRange outs) {
+                               ValueRange outs, ArrayRef<Value> inputs = {}) {
   IRMapping map;
   for (OpOperand *input : op.getDpsInputOperands()) {
     BlockArgument arg = op.getMatchingBlockArgument(input);
@@ -278,8 +279,10 @@ SmallVector<Value> emitPayload(OpBuilder &b, Location loc,
     }
     if (arg.use_empty())
       continue;
+    unsigned i = input->getOperandNumber();
+    Value buffer = i < inputs.size() && inputs[i] ? inputs[i] : input->get();
     map.map(arg, memref::LoadOp::create(
-                     b, loc, input->get(),
+                     b, loc, buffer,
                      indicesOf(b, loc, op.getMatchingIndexingMap(input), ivs)));
   }
   for (auto [arg, value] : llvm::zip(op.getRegionOutputArgs(), outs))
@@ -367,13 +370,152 @@ struct ThreadContext {
   Value blockSize;
   int64_t staticBlockSize;
   bool cooperativeReductions;
+  gpu::LaunchOp launch;
+  /// Shared memory the launch may still take.
+  int64_t sharedBytesLeft;
 };
+
+/// Stages a contraction's operands in shared memory: for each chunk of up
+/// to 32 steps of the reduction, the block copies the slices of both
+/// operands the tile reads (coalesced: consecutive threads, consecutive
+/// elements), then every thread accumulates the chunk into its own points
+/// of the output (the tile's temporary, in shared memory, or the result),
+/// reading the operands from shared memory. The order of the reduction is
+/// unchanged.
+LogicalResult stageContraction(IRRewriter &rewriter, linalg::LinalgOp op,
+                               ThreadContext &threads) {
+  if (!linalg::isaContractionOpInterface(op) || op.getNumDpsInits() != 1 ||
+      op.getNumDpsInputs() != 2 || op.getNumReductionLoops() != 1 ||
+      op.hasDynamicShape())
+    return failure();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<unsigned> reductionDims;
+  op.getReductionDims(reductionDims);
+  unsigned kDim = reductionDims.front();
+  int64_t numReduced = ranges[kDim];
+  int64_t numPoints = 1;
+  for (auto [range, iterator] : llvm::zip(ranges, iterators))
+    if (iterator == utils::IteratorType::parallel)
+      numPoints *= range;
+  // A chunk of the reduction: the largest divisor up to 32.
+  int64_t chunk = 1;
+  for (int64_t d = std::min<int64_t>(numReduced, 32); d > 1; --d)
+    if (numReduced % d == 0) {
+      chunk = d;
+      break;
+    }
+  if (numReduced < 2 || (chunk < 4 && numReduced > 32))
+    return failure();
+  // The staged slices: each operand's shape over its own dimensions, the
+  // reduction dimension cut to a chunk.
+  SmallVector<MemRefType> stagedTypes;
+  int64_t bytes = 0;
+  auto workgroup = gpu::AddressSpaceAttr::get(
+      op.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    auto type = dyn_cast<MemRefType>(input->get().getType());
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (!type || !map.isProjectedPermutation())
+      return failure();
+    SmallVector<int64_t> shape;
+    for (AffineExpr expr : map.getResults()) {
+      unsigned dim = cast<AffineDimExpr>(expr).getPosition();
+      shape.push_back(dim == kDim ? chunk : ranges[dim]);
+    }
+    stagedTypes.push_back(MemRefType::get(shape, type.getElementType(),
+                                          MemRefLayoutAttrInterface(),
+                                          workgroup));
+    bytes += stagedTypes.back().getNumElements() * elementBytes(type);
+  }
+  if (bytes > threads.sharedBytesLeft)
+    return failure();
+  threads.sharedBytesLeft -= bytes;
+
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  SmallVector<Value> staged;
+  for (MemRefType type : stagedTypes)
+    staged.push_back(threads.launch.addWorkgroupAttribution(type, loc));
+  Value zero = constantIndex(rewriter, loc, 0);
+  Value one = constantIndex(rewriter, loc, 1);
+  SmallVector<Value> parallelSizes;
+  for (auto [range, iterator] : llvm::zip(ranges, iterators))
+    if (iterator == utils::IteratorType::parallel)
+      parallelSizes.push_back(constantIndex(rewriter, loc, range));
+  OpOperand &init = op.getDpsInitsMutable()[0];
+  AffineMap outMap = op.getMatchingIndexingMap(&init);
+  Value numPointsValue = constantIndex(rewriter, loc, numPoints);
+
+  auto chunks = scf::ForOp::create(rewriter, loc, zero,
+                                   constantIndex(rewriter, loc, numReduced),
+                                   constantIndex(rewriter, loc, chunk));
+  rewriter.setInsertionPointToStart(chunks.getBody());
+  Value chunkStart = chunks.getInductionVar();
+  // Copy both slices, the block's threads striding over their elements.
+  for (auto [input, buffer, type] :
+       llvm::zip(op.getDpsInputOperands(), staged, stagedTypes)) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    SmallVector<Value> shape = llvm::map_to_vector(
+        type.getShape(),
+        [&](int64_t size) { return constantIndex(rewriter, loc, size); });
+    auto copy = scf::ForOp::create(
+        rewriter, loc, threads.threadId,
+        constantIndex(rewriter, loc, type.getNumElements()),
+        threads.blockSize);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(copy.getBody());
+    SmallVector<Value> local =
+        delinearize(rewriter, loc, copy.getInductionVar(), shape);
+    SmallVector<Value> global = local;
+    for (auto [i, expr] : llvm::enumerate(map.getResults()))
+      if (cast<AffineDimExpr>(expr).getPosition() == kDim)
+        global[i] = arith::AddIOp::create(rewriter, loc, local[i], chunkStart);
+    Value v = memref::LoadOp::create(rewriter, loc, input->get(), global);
+    memref::StoreOp::create(rewriter, loc, v, buffer, local);
+  }
+  gpu::BarrierOp::create(rewriter, loc);
+  // Each thread's points (the same ones every chunk) over the chunk, read
+  // from shared memory, accumulated in the output.
+  auto points = scf::ForOp::create(rewriter, loc, threads.threadId,
+                                   numPointsValue, threads.blockSize);
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(points.getBody());
+    SmallVector<Value> ivs = mergeIndices(
+        iterators,
+        delinearize(rewriter, loc, points.getInductionVar(), parallelSizes),
+        {zero});
+    SmallVector<Value> outIndices = indicesOf(rewriter, loc, outMap, ivs);
+    Value acc = memref::LoadOp::create(rewriter, loc, init.get(), outIndices);
+    auto steps = scf::ForOp::create(rewriter, loc, zero,
+                                    constantIndex(rewriter, loc, chunk), one,
+                                    ValueRange{acc});
+    rewriter.setInsertionPointToStart(steps.getBody());
+    ivs[kDim] = steps.getInductionVar();
+    SmallVector<Value> results =
+        emitPayload(rewriter, loc, op, ivs, steps.getRegionIterArgs(), staged);
+    scf::YieldOp::create(rewriter, loc, results);
+    rewriter.setInsertionPointAfter(steps);
+    memref::StoreOp::create(rewriter, loc, steps.getResult(0), init.get(),
+                            outIndices);
+  }
+  // The next chunk overwrites the slices once every thread is done.
+  gpu::BarrierOp::create(rewriter, loc);
+  rewriter.setInsertionPointAfter(chunks);
+  return success();
+}
 
 /// Replaces `op` by loops that share its iterations among the block's
 /// threads, followed by a barrier.
 void distribute(IRRewriter &rewriter, linalg::LinalgOp op,
-                const ThreadContext &threads) {
+                ThreadContext &threads) {
   Location loc = op.getLoc();
+  if (succeeded(stageContraction(rewriter, op, threads))) {
+    gpu::BarrierOp::create(rewriter, loc);
+    rewriter.eraseOp(op);
+    return;
+  }
   rewriter.setInsertionPoint(op);
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   SmallVector<Value> parallelSizes, reductionSizes;
@@ -629,8 +771,12 @@ struct FuseDistributeTilesPass final
       rewriter.eraseOp(dealloc);
 
     // Every structured op shared among the threads.
-    ThreadContext threads{launch.getThreadIds().x, launch.getBlockSize().x,
-                          blockSize, cooperativeReductions};
+    ThreadContext threads{launch.getThreadIds().x,
+                          launch.getBlockSize().x,
+                          blockSize,
+                          cooperativeReductions,
+                          launch,
+                          kSharedMemoryBytes - sharedBytes};
     SmallVector<linalg::LinalgOp> ops;
     launch.getBody().walk([&](linalg::LinalgOp op) { ops.push_back(op); });
     for (linalg::LinalgOp op : ops)

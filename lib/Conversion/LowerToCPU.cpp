@@ -42,12 +42,14 @@ using namespace mlir::fuse;
 void mlir::fuse::buildGroupsToBufferizedLoopNests(OpPassManager &pm,
                                                   bool tileGroups,
                                                   int64_t minTileElements,
-                                                  bool vectorize) {
+                                                  bool vectorize,
+                                                  int64_t contractionTile) {
   // 1. One group is one kernel: one loop nest over the tiles of its root,
   //    everything else computed per tile; then the nest is emitted in place.
   if (tileGroups) {
     FuseTileGroupsPassOptions tileOptions;
     tileOptions.minTileElements = minTileElements;
+    tileOptions.contractionTile = contractionTile;
     pm.addPass(createFuseTileGroupsPass(tileOptions));
     // No CSE from here to bufferization: merged nests write their results
     // into distinct empty tensors, which CSE would make one buffer.

@@ -70,7 +70,9 @@ void mlir::fuse::buildGroupsToGpuLaunches(OpPassManager &pm,
   //      everything else to linalg; bufferize, with deallocation.
   buildGroupsToBufferizedLoopNests(
       pm, /*tileGroups=*/true,
-      /*minTileElements=*/options.distribute ? options.tileElements : 1);
+      /*minTileElements=*/options.distribute ? options.tileElements : 1,
+      /*vectorize=*/false,
+      /*contractionTile=*/options.distribute ? options.contractionTile : 0);
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
 

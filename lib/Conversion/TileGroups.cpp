@@ -464,6 +464,14 @@ SmallVector<TilingInterface> findRoots(GroupOp group) {
   return result;
 }
 
+/// How tiles are shaped (the pass's options).
+struct TilePolicy {
+  int64_t minTileElements;
+  /// Square tiles of this side over a contraction's two innermost parallel
+  /// loops (0: rows, like every other op).
+  int64_t contractionTile;
+};
+
 /// Tile sizes: the outer parallel loops are tiled by 1, outermost first,
 /// until the loops inside hold at most `minTileElements` results; the last
 /// loop tiled then takes as many iterations as fit (a whole divisor of its
@@ -471,8 +479,9 @@ SmallVector<TilingInterface> findRoots(GroupOp group) {
 /// rows). Unit loops and reductions are never tiled (a tile reduces its rows
 /// completely), and with `keepRows` neither is the innermost parallel loop.
 SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterface op,
-                                       int64_t minTileElements,
-                                       bool keepRows) {
+                                       const TilePolicy &policy, bool keepRows,
+                                       bool contraction) {
+  int64_t minTileElements = policy.minTileElements;
   SmallVector<utils::IteratorType> iterators = op.getLoopIteratorTypes();
   SmallVector<OpFoldResult> sizes(iterators.size(), builder.getIndexAttr(0));
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op.getOperation());
@@ -501,6 +510,32 @@ SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterface op,
         return d;
     return int64_t(1);
   };
+  // A contraction (matmul, batch matmul) reuses each operand along the
+  // other's parallel loop: a square tile of the two innermost parallel loops
+  // of the contraction (or of its epilogue, over the same iteration space;
+  // the rest tiled by 1) lets a GPU block stage both operands' slices in
+  // shared memory once for the whole tile (fuse-distribute-tiles).
+  if (policy.contractionTile > 1 && !keepRows && contraction &&
+      linalgOp.hasPureTensorSemantics() && !linalgOp.hasDynamicShape()) {
+    SmallVector<unsigned> parallel;
+    linalgOp.getParallelDims(parallel);
+    if (parallel.size() >= 2) {
+      unsigned m = parallel[parallel.size() - 2], n = parallel.back();
+      for (unsigned d : parallel)
+        sizes[d] = builder.getIndexAttr(ranges[d] == 1 ? 0 : 1);
+      sizes[m] = builder.getIndexAttr(
+          divisorAtMost(ranges[m], policy.contractionTile));
+      sizes[n] = builder.getIndexAttr(
+          divisorAtMost(ranges[n], policy.contractionTile));
+      if (llvm::any_of(parallel, [&](unsigned d) {
+            return ranges[d] > 1 &&
+                   getConstantIntValue(sizes[d]) != ranges[d];
+          }))
+        return sizes;
+    }
+    // A single tile: split as any other small group.
+    sizes.assign(iterators.size(), builder.getIndexAttr(0));
+  }
   bool tiled = false;
   for (auto [i, it] : llvm::enumerate(iterators)) {
     // Unit loops stay untiled: a trip count of one adds a loop dimension
@@ -536,18 +571,29 @@ SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterface op,
 
 /// Tiles `root` and fuses its producers into the loop nest.
 LogicalResult tileRoot(RewriterBase &rewriter, GroupOp group,
-                       TilingInterface root, int64_t minTileElements) {
+                       TilingInterface root, const TilePolicy &policy,
+                       bool onlyRoot) {
   rewriter.setInsertionPoint(root);
   // Any reduction in the group other than the root's own (a conservative
   // stand-in for the ones fused into this nest).
   bool fusedReduction = false;
+  // The root is a contraction, or an epilogue of one with the same shape
+  // (a matmul followed by bias and activation). Only for a group's only
+  // root: sibling nests merge only when their tiles are alike.
+  bool contraction = false;
   group.getBody().walk([&](linalg::LinalgOp op) {
+    bool isContraction = linalg::isaContractionOpInterface(op) &&
+                         op->getNumResults() == 1 &&
+                         root->getNumResults() == 1 &&
+                         op->getResult(0).getType() ==
+                             root->getResult(0).getType();
+    contraction |= isContraction && onlyRoot;
     if (op.getOperation() != root.getOperation() &&
-        op.getNumReductionLoops() > 0)
+        op.getNumReductionLoops() > 0 && !isContraction)
       fusedReduction = true;
   });
   SmallVector<OpFoldResult> sizes =
-      getTileSizes(rewriter, root, minTileElements, fusedReduction);
+      getTileSizes(rewriter, root, policy, fusedReduction, contraction);
   if (llvm::all_of(sizes, [](OpFoldResult s) {
         return isConstantIntValue(s, 0);
       }))
@@ -703,7 +749,7 @@ void mergeSiblingNests(RewriterBase &rewriter, GroupOp group) {
 /// each computing only the slice of the shared producers it reads (the
 /// pass then merges independent nests over the same tiles).
 LogicalResult tileGroup(RewriterBase &rewriter, GroupOp group,
-                        int64_t minTileElements) {
+                        const TilePolicy &policy) {
   // A root with nothing parallel to tile stays as it is: `done` keeps it
   // from being found again.
   DenseSet<Operation *> done;
@@ -713,7 +759,8 @@ LogicalResult tileGroup(RewriterBase &rewriter, GroupOp group,
        })) {
     TilingInterface root = roots.front();
     done.insert(root);
-    if (failed(tileRoot(rewriter, group, root, minTileElements)))
+    if (failed(tileRoot(rewriter, group, root, policy,
+                        /*onlyRoot=*/roots.size() == 1 && done.size() == 1)))
       return failure();
     roots = findRoots(group);
   }
@@ -725,7 +772,7 @@ LogicalResult tileGroup(RewriterBase &rewriter, GroupOp group,
 /// producers fuse into it, rather than running as plain loops (on the host,
 /// on the GPU path).
 void tileLeftovers(RewriterBase &rewriter, GroupOp group,
-                   int64_t minTileElements) {
+                   const TilePolicy &policy) {
   SmallVector<TilingInterface> leftovers;
   for (Operation &op : group.getBodyBlock())
     if (auto tileable = dyn_cast<TilingInterface>(op))
@@ -734,7 +781,7 @@ void tileLeftovers(RewriterBase &rewriter, GroupOp group,
   for (TilingInterface op : llvm::reverse(leftovers)) {
     if (op->use_empty())
       continue; // fused into a later one's nest
-    (void)tileRoot(rewriter, group, op, minTileElements);
+    (void)tileRoot(rewriter, group, op, policy, /*onlyRoot=*/false);
   }
 }
 
@@ -761,6 +808,7 @@ struct FuseTileGroupsPass final
     SmallVector<GroupOp> groups;
     getOperation()->walk([&](GroupOp group) { groups.push_back(group); });
     IRRewriter rewriter(&getContext());
+    TilePolicy policy{minTileElements, contractionTile};
     for (GroupOp group : groups) {
       // Upstream tiling needs static, non-empty loop ranges: a group with a
       // dynamic or zero-sized tensor (not one --fuse-ops forms, but valid
@@ -787,7 +835,7 @@ struct FuseTileGroupsPass final
         continue;
       }
       cleanUpBody(group);
-      if (failed(tileGroup(rewriter, group, minTileElements)))
+      if (failed(tileGroup(rewriter, group, policy)))
         group.emitRemark("fuse-tile-groups: the root could not be tiled; "
                          "left untiled");
       // Tile-and-fuse recomputes a producer per reader; identical copies
@@ -798,7 +846,7 @@ struct FuseTileGroupsPass final
       }
       // After CSE, which would give merged nests one destination again.
       mergeSiblingNests(rewriter, group);
-      tileLeftovers(rewriter, group, minTileElements);
+      tileLeftovers(rewriter, group, policy);
       // Dead producers go (their tiles now live in the loop nest); slices
       // of empty tensors become tile-sized empty tensors, so temporaries
       // are per tile.

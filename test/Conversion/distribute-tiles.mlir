@@ -118,3 +118,52 @@ func.func @side_effect(%out: memref<8xf32>) {
   }
   return
 }
+
+// -----
+
+// A matmul tile (32x32 of a 64x64x64 matmul): both operands' slices for
+// each chunk of 32 reduction steps are copied to shared memory by the whole
+// block (consecutive threads, consecutive elements), then each thread adds
+// the chunk to its own points of the output from shared memory.
+// CHECK-LABEL: func.func @staged_matmul
+//   CHECK-DAG:   %[[C32:.*]] = arith.constant 32 : index
+//   CHECK-DAG:   %[[C64:.*]] = arith.constant 64 : index
+//   CHECK-DAG:   %[[C1024:.*]] = arith.constant 1024 : index
+//       CHECK:   gpu.launch {{.*}} threads(%[[T:.*]], %{{.*}}, %{{.*}}) in (%[[BS:.*]] = {{.*}} workgroup(%[[ACC:.*]] : memref<32x32xf32, #gpu.address_space<workgroup>>, %[[SA:.*]] : memref<32x32xf32, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<32x32xf32, #gpu.address_space<workgroup>>)
+//       CHECK:     %[[A:.*]] = memref.subview %{{.*}} : memref<64x64xf32> to memref<32x64xf32
+//       CHECK:     %[[B:.*]] = memref.subview %{{.*}} : memref<64x64xf32> to memref<64x32xf32
+//       CHECK:     scf.for %[[K0:.*]] = %{{.*}} to %[[C64]] step %[[C32]] {
+//       CHECK:       scf.for %{{.*}} = %[[T]] to %[[C1024]] step %[[BS]] {
+//       CHECK:         %[[AK:.*]] = arith.addi %{{.*}}, %[[K0]]
+//       CHECK:         %[[VA:.*]] = memref.load %[[A]][%{{.*}}, %[[AK]]]
+//       CHECK:         memref.store %[[VA]], %[[SA]]
+//       CHECK:       scf.for %{{.*}} = %[[T]] to %[[C1024]] step %[[BS]] {
+//       CHECK:         %[[BK:.*]] = arith.addi %{{.*}}, %[[K0]]
+//       CHECK:         %[[VB:.*]] = memref.load %[[B]][%[[BK]], %{{.*}}]
+//       CHECK:         memref.store %[[VB]], %[[SB]]
+//       CHECK:       gpu.barrier
+//       CHECK:       scf.for %{{.*}} = %[[T]] to %[[C1024]] step %[[BS]] {
+//       CHECK:         %[[INIT:.*]] = memref.load %[[ACC]]
+//       CHECK:         scf.for %{{.*}} = %{{.*}} to %[[C32]] step %{{.*}} iter_args(%{{.*}} = %[[INIT]])
+//       CHECK:           memref.load %[[SA]]
+//       CHECK:           memref.load %[[SB]]
+//       CHECK:           arith.mulf
+//       CHECK:           arith.addf
+//       CHECK:       gpu.barrier
+//       CHECK:     gpu.barrier
+//       CHECK:     scf.for %{{.*}} = %[[T]] to %[[C1024]] step %[[BS]]
+//       CHECK:     gpu.terminator
+func.func @staged_matmul(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %out: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  scf.forall (%i, %j) = (0, 0) to (64, 64) step (32, 32) {
+    %sa = memref.subview %a[%i, 0] [32, 64] [1, 1] : memref<64x64xf32> to memref<32x64xf32, strided<[64, 1], offset: ?>>
+    %sb = memref.subview %b[0, %j] [64, 32] [1, 1] : memref<64x64xf32> to memref<64x32xf32, strided<[64, 1], offset: ?>>
+    %acc = memref.alloc() : memref<32x32xf32>
+    linalg.fill ins(%zero : f32) outs(%acc : memref<32x32xf32>)
+    linalg.matmul ins(%sa, %sb : memref<32x64xf32, strided<[64, 1], offset: ?>>, memref<64x32xf32, strided<[64, 1], offset: ?>>) outs(%acc : memref<32x32xf32>)
+    %dst = memref.subview %out[%i, %j] [32, 32] [1, 1] : memref<64x64xf32> to memref<32x32xf32, strided<[64, 1], offset: ?>>
+    linalg.copy ins(%acc : memref<32x32xf32>) outs(%dst : memref<32x32xf32, strided<[64, 1], offset: ?>>)
+    memref.dealloc %acc : memref<32x32xf32>
+  }
+  return
+}

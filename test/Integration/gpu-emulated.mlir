@@ -18,6 +18,10 @@
 // RUN: %fuse-diff %fuse_src/bench/models/softmax_512x1024.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
 // RUN: %fuse-diff %fuse_src/bench/models/layernorm_gelu_256x2048.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
 //
+// A matmul with its operands staged in shared memory (square tiles):
+// RUN: %fuse-diff %S/Inputs/gemm-bias-clamp.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
+// RUN: fuse-opt %S/Inputs/gemm-bias-clamp.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm --mlir-print-ir-after=fuse-distribute-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGED
+//
 // A split reduction into a non-neutral initial value (a bias), and the
 // thread-per-tile mapping (distribute=false) through the same emulation,
 // every thread of every block:
@@ -30,3 +34,4 @@
 //
 // CHECK: fuse-diff: OK
 // SPLIT: gpu.all_reduce
+// STAGED: gpu.launch blocks({{.*}}) in ({{.*}} = %c96,{{.*}} workgroup({{.*}} : memref<1x32x32xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<1x32x32xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<1x32x32xf32, #gpu.address_space<workgroup>>)

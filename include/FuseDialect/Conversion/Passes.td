@@ -63,7 +63,12 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
            "A tile holds at most this many results (whole rows when a row "
            "is larger)">,
     Option<"reportNests", "report-nests", "bool", /*default=*/"false",
-           "Remark on groups that need more than one loop nest">
+           "Remark on groups that need more than one loop nest">,
+    Option<"contractionTile", "contraction-tile", "int64_t",
+           /*default=*/"0",
+           "Tile a contraction root (matmul) in squares of this side over "
+           "its two innermost parallel loops (0: rows like other ops; the "
+           "GPU lowering uses 32)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",

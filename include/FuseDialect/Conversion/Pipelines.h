@@ -59,7 +59,8 @@ void buildLowerToCPUPipeline(OpPassManager &pm,
 /// vector ops first (fuse-vectorize-tiles; the CPU pipeline lowers them).
 void buildGroupsToBufferizedLoopNests(OpPassManager &pm, bool tileGroups,
                                       int64_t minTileElements,
-                                      bool vectorize = false);
+                                      bool vectorize = false,
+                                      int64_t contractionTile = 0);
 
 /// Registers `--fuse-lower-to-cpu`.
 void registerLowerToCPUPipeline();
@@ -99,6 +100,11 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::desc("With distribute: results per tile (block), rows of a "
                      "reduction kept whole"),
       llvm::cl::init(1024)};
+  PassOptions::Option<int64_t> contractionTile{
+      *this, "contraction-tile",
+      llvm::cl::desc("With distribute: a matmul's tile is a square of this "
+                     "side, its operands staged in shared memory"),
+      llvm::cl::init(32)};
   PassOptions::Option<bool> cooperativeReductions{
       *this, "cooperative-reductions",
       llvm::cl::desc("With distribute: split reductions over few rows among "
