@@ -7,22 +7,22 @@
 // each starts from the neutral element (-inf), gpu.all_reduce combines,
 // thread 0 combines the total with the output's initial value.
 // CHECK-LABEL: func.func @row_tile
-//   CHECK-DAG:   %[[C512:.*]] = arith.constant 512 : index
-//   CHECK-DAG:   %[[C256:.*]] = arith.constant 256 : index
-//   CHECK-DAG:   %[[NEG:.*]] = arith.constant 0xFF800000 : f32
-//       CHECK:   gpu.launch blocks(%[[B:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C512]], {{.*}} threads(%[[T:.*]], %{{.*}}, %{{.*}}) in (%[[BS:.*]] = %[[C256]], {{.*}} workgroup(%[[MAX:.*]] : memref<1xf32, #gpu.address_space<workgroup>>, %[[EXP:.*]] : memref<1x1024xf32, #gpu.address_space<workgroup>>)
-//       CHECK:     %[[ROW:.*]] = memref.subview %{{.*}}[%[[B]], 0] [1, 1024]
+//   CHECK-DAG:   %[[C512:[a-z0-9_]+]] = arith.constant 512 : index
+//   CHECK-DAG:   %[[C256:[a-z0-9_]+]] = arith.constant 256 : index
+//   CHECK-DAG:   %[[NEG:[a-z0-9_]+]] = arith.constant 0xFF800000 : f32
+//       CHECK:   gpu.launch blocks(%[[B:[a-z0-9_]+]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C512]], {{.*}} threads(%[[T:[a-z0-9_]+]], %{{.*}}, %{{.*}}) in (%[[BS:[a-z0-9_]+]] = %[[C256]], {{.*}} workgroup(%[[MAX:[a-z0-9_]+]] : memref<1xf32, #gpu.address_space<workgroup>>, %[[EXP:[a-z0-9_]+]] : memref<1x1024xf32, #gpu.address_space<workgroup>>)
+//       CHECK:     %[[ROW:[a-z0-9_]+]] = memref.subview %{{.*}}[%[[B]], 0] [1, 1024]
 //       CHECK:     scf.for %{{.*}} = %[[T]] to %{{.*}} step %[[BS]]
 //       CHECK:       memref.store {{.*}}, %[[MAX]]
 //       CHECK:     gpu.barrier
-//       CHECK:     %[[PART:.*]] = scf.for %[[I:.*]] = %[[T]] to %{{.*}} step %[[BS]] iter_args(%[[ACC:.*]] = %[[NEG]])
-//       CHECK:       %[[V:.*]] = memref.load %[[ROW]][%{{.*}}, %[[I]]]
+//       CHECK:     %[[PART:[a-z0-9_]+]] = scf.for %[[I:[a-z0-9_]+]] = %[[T]] to %{{.*}} step %[[BS]] iter_args(%[[ACC:[a-z0-9_]+]] = %[[NEG]])
+//       CHECK:       %[[V:[a-z0-9_]+]] = memref.load %[[ROW]][%{{.*}}, %[[I]]]
 //       CHECK:       arith.maximumf %[[V]], %[[ACC]]
-//       CHECK:     %[[TOTAL:.*]] = gpu.all_reduce %[[PART]] uniform {
+//       CHECK:     %[[TOTAL:[a-z0-9_]+]] = gpu.all_reduce %[[PART]] uniform {
 //       CHECK:       arith.maximumf
 //       CHECK:     scf.if
-//       CHECK:       %[[INIT:.*]] = memref.load %[[MAX]]
-//       CHECK:       %[[NEW:.*]] = arith.maximumf %[[TOTAL]], %[[INIT]]
+//       CHECK:       %[[INIT:[a-z0-9_]+]] = memref.load %[[MAX]]
+//       CHECK:       %[[NEW:[a-z0-9_]+]] = arith.maximumf %[[TOTAL]], %[[INIT]]
 //       CHECK:       memref.store %[[NEW]], %[[MAX]]
 //       CHECK:     gpu.barrier
 //       CHECK:     scf.for %{{.*}} = %[[T]] to %{{.*}} step %[[BS]]
@@ -76,12 +76,12 @@ func.func @row_tile(%x: memref<512x1024xf32>, %out: memref<512x1024xf32>) {
 // aligned slice per block, bounded by the largest tile (here 3 rows of 16
 // floats: 192 bytes; 4 tiles), freed after the launch.
 // CHECK-LABEL: func.func @dynamic_temporary
-//   CHECK-DAG:   %[[C4:.*]] = arith.constant 4 : index
-//   CHECK-DAG:   %[[C192:.*]] = arith.constant 192 : index
-//   CHECK-DAG:   %[[C768:.*]] = arith.constant 768 : index
-//       CHECK:   %[[SCRATCH:.*]] = gpu.alloc  (%[[C768]]) : memref<?xi8>
-//       CHECK:   gpu.launch blocks(%[[B:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C4]],
-//       CHECK:     %[[AT:.*]] = arith.muli %[[B]], %[[C192]]
+//   CHECK-DAG:   %[[C4:[a-z0-9_]+]] = arith.constant 4 : index
+//   CHECK-DAG:   %[[C192:[a-z0-9_]+]] = arith.constant 192 : index
+//   CHECK-DAG:   %[[C768:[a-z0-9_]+]] = arith.constant 768 : index
+//       CHECK:   %[[SCRATCH:[a-z0-9_]+]] = gpu.alloc  (%[[C768]]) : memref<?xi8>
+//       CHECK:   gpu.launch blocks(%[[B:[a-z0-9_]+]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C4]],
+//       CHECK:     %[[AT:[a-z0-9_]+]] = arith.muli %[[B]], %[[C192]]
 //       CHECK:     memref.view %[[SCRATCH]][%[[AT]]][%{{.*}}] : memref<?xi8> to memref<?x16xf32>
 //       CHECK:   gpu.dealloc async [%{{.*}}] %[[SCRATCH]]
 #window = affine_map<(d0) -> (-d0 + 10, 3)>
@@ -126,24 +126,24 @@ func.func @side_effect(%out: memref<8xf32>) {
 // block (consecutive threads, consecutive elements), then each thread adds
 // the chunk to its own points of the output from shared memory.
 // CHECK-LABEL: func.func @staged_matmul
-//   CHECK-DAG:   %[[C32:.*]] = arith.constant 32 : index
-//   CHECK-DAG:   %[[C64:.*]] = arith.constant 64 : index
-//   CHECK-DAG:   %[[C1024:.*]] = arith.constant 1024 : index
-//       CHECK:   gpu.launch {{.*}} threads(%[[T:.*]], %{{.*}}, %{{.*}}) in (%[[BS:.*]] = {{.*}} workgroup(%[[ACC:.*]] : memref<32x32xf32, #gpu.address_space<workgroup>>, %[[SA:.*]] : memref<32x32xf32, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<32x32xf32, #gpu.address_space<workgroup>>)
-//       CHECK:     %[[A:.*]] = memref.subview %{{.*}} : memref<64x64xf32> to memref<32x64xf32
-//       CHECK:     %[[B:.*]] = memref.subview %{{.*}} : memref<64x64xf32> to memref<64x32xf32
-//       CHECK:     scf.for %[[K0:.*]] = %{{.*}} to %[[C64]] step %[[C32]] {
+//   CHECK-DAG:   %[[C32:[a-z0-9_]+]] = arith.constant 32 : index
+//   CHECK-DAG:   %[[C64:[a-z0-9_]+]] = arith.constant 64 : index
+//   CHECK-DAG:   %[[C1024:[a-z0-9_]+]] = arith.constant 1024 : index
+//       CHECK:   gpu.launch {{.*}} threads(%[[T:[a-z0-9_]+]], %{{.*}}, %{{.*}}) in (%[[BS:[a-z0-9_]+]] = {{.*}} workgroup(%[[ACC:[a-z0-9_]+]] : memref<32x32xf32, #gpu.address_space<workgroup>>, %[[SA:[a-z0-9_]+]] : memref<32x32xf32, #gpu.address_space<workgroup>>, %[[SB:[a-z0-9_]+]] : memref<32x32xf32, #gpu.address_space<workgroup>>)
+//       CHECK:     %[[A:[a-z0-9_]+]] = memref.subview %{{.*}} : memref<64x64xf32> to memref<32x64xf32
+//       CHECK:     %[[B:[a-z0-9_]+]] = memref.subview %{{.*}} : memref<64x64xf32> to memref<64x32xf32
+//       CHECK:     scf.for %[[K0:[a-z0-9_]+]] = %{{.*}} to %[[C64]] step %[[C32]] {
 //       CHECK:       scf.for %{{.*}} = %[[T]] to %[[C1024]] step %[[BS]] {
-//       CHECK:         %[[AK:.*]] = arith.addi %{{.*}}, %[[K0]]
-//       CHECK:         %[[VA:.*]] = memref.load %[[A]][%{{.*}}, %[[AK]]]
+//       CHECK:         %[[AK:[a-z0-9_]+]] = arith.addi %{{.*}}, %[[K0]]
+//       CHECK:         %[[VA:[a-z0-9_]+]] = memref.load %[[A]][%{{.*}}, %[[AK]]]
 //       CHECK:         memref.store %[[VA]], %[[SA]]
 //       CHECK:       scf.for %{{.*}} = %[[T]] to %[[C1024]] step %[[BS]] {
-//       CHECK:         %[[BK:.*]] = arith.addi %{{.*}}, %[[K0]]
-//       CHECK:         %[[VB:.*]] = memref.load %[[B]][%[[BK]], %{{.*}}]
+//       CHECK:         %[[BK:[a-z0-9_]+]] = arith.addi %{{.*}}, %[[K0]]
+//       CHECK:         %[[VB:[a-z0-9_]+]] = memref.load %[[B]][%[[BK]], %{{.*}}]
 //       CHECK:         memref.store %[[VB]], %[[SB]]
 //       CHECK:       gpu.barrier
 //       CHECK:       scf.for %{{.*}} = %[[T]] to %[[C1024]] step %[[BS]] {
-//       CHECK:         %[[INIT:.*]] = memref.load %[[ACC]]
+//       CHECK:         %[[INIT:[a-z0-9_]+]] = memref.load %[[ACC]]
 //       CHECK:         scf.for %{{.*}} = %{{.*}} to %[[C32]] step %{{.*}} iter_args(%{{.*}} = %[[INIT]])
 //       CHECK:           memref.load %[[SA]]
 //       CHECK:           memref.load %[[SB]]
