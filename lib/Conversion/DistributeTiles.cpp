@@ -40,6 +40,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -47,6 +48,7 @@
 
 namespace mlir::fuse {
 #define GEN_PASS_DEF_FUSEDISTRIBUTETILESPASS
+#define GEN_PASS_DEF_FUSEALIGNSHAREDMEMORYPASS
 #include "FuseDialect/Conversion/Passes.h.inc"
 } // namespace mlir::fuse
 
@@ -506,6 +508,185 @@ LogicalResult stageContraction(IRRewriter &rewriter, linalg::LinalgOp op,
   return success();
 }
 
+/// Elements per vector access: 16 bytes of 32-bit elements.
+constexpr int64_t kVectorWidth = 4;
+
+/// How an operand of an elementwise op is read or written with vectors: a
+/// contiguous vector along the innermost loop, or one scalar broadcast.
+enum class VectorAccess { Contiguous, Broadcast };
+
+/// The access of each operand of `op` when its innermost loop is
+/// vectorized, or nothing when it cannot be: an op without reductions,
+/// static, its innermost loop a multiple of the vector width, a payload of
+/// elementwise-mappable ops, 32-bit operands read along the innermost loop
+/// with unit stride or not at all.
+std::optional<SmallVector<VectorAccess>>
+getVectorAccesses(linalg::LinalgOp op) {
+  if (op.getNumReductionLoops() != 0 || op.hasDynamicShape() ||
+      op.getNumLoops() == 0)
+    return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  unsigned innermost = op.getNumLoops() - 1;
+  if (ranges[innermost] % kVectorWidth != 0)
+    return std::nullopt;
+  for (Operation &inner : op.getBlock()->without_terminator())
+    if (!OpTrait::hasElementwiseMappableTraits(&inner) ||
+        inner.getNumRegions() != 0 ||
+        llvm::any_of(inner.getResultTypes(),
+                     [](Type t) { return !t.isIntOrIndexOrFloat(); }))
+      return std::nullopt;
+  SmallVector<VectorAccess> accesses;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type) {
+      accesses.push_back(VectorAccess::Broadcast); // a scalar input
+      continue;
+    }
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (type.getElementTypeBitWidth() != 32 || !type.getElementType().isIntOrFloat())
+      return std::nullopt;
+    bool usesInnermost = map.isFunctionOfDim(innermost);
+    if (!usesInnermost && !op.isDpsInit(&operand)) {
+      accesses.push_back(VectorAccess::Broadcast);
+      continue;
+    }
+    // The innermost loop only as the last index, with unit stride.
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (map.getNumResults() == 0 ||
+        map.getResults().back() != getAffineDimExpr(innermost, op.getContext()) ||
+        llvm::any_of(map.getResults().drop_back(),
+                     [&](AffineExpr e) {
+                       return e.isFunctionOfDim(innermost);
+                     }) ||
+        failed(type.getStridesAndOffset(strides, offset)) ||
+        strides.back() != 1)
+      return std::nullopt;
+    accesses.push_back(VectorAccess::Contiguous);
+  }
+  return accesses;
+}
+
+/// Whether every contiguous operand of `op` starts on a 16-byte boundary
+/// and keeps it from row to row (offset and outer strides multiples of the
+/// vector width): a value computed on the block's threads alike; null if
+/// `op` does not vectorize.
+Value getVectorCondition(IRRewriter &rewriter, linalg::LinalgOp op) {
+  std::optional<SmallVector<VectorAccess>> accesses = getVectorAccesses(op);
+  if (!accesses)
+    return Value();
+  Location loc = op.getLoc();
+  Value width = constantIndex(rewriter, loc, kVectorWidth);
+  Value bytes = constantIndex(rewriter, loc, kVectorWidth * 4);
+  Value zero = constantIndex(rewriter, loc, 0);
+  Value aligned = arith::ConstantIntOp::create(rewriter, loc, 1, 1);
+  auto isMultiple = [&](Value v, Value of) {
+    Value rem = rewriter.createOrFold<arith::RemUIOp>(loc, v, of);
+    return rewriter.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
+                                                rem, zero);
+  };
+  for (auto [operand, access] : llvm::zip(op->getOpOperands(), *accesses)) {
+    if (access != VectorAccess::Contiguous)
+      continue;
+    Value buffer = operand.get();
+    auto metadata =
+        memref::ExtractStridedMetadataOp::create(rewriter, loc, buffer);
+    Value pointer =
+        memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, buffer);
+    SmallVector<Value> checks = {isMultiple(pointer, bytes),
+                                 isMultiple(metadata.getOffset(), width)};
+    for (Value stride : ValueRange(metadata.getStrides()).drop_back())
+      checks.push_back(isMultiple(stride, width));
+    for (Value check : checks)
+      aligned = rewriter.createOrFold<arith::AndIOp>(loc, aligned, check);
+  }
+  return aligned;
+}
+
+/// The thread loop of an elementwise op over vectors of 4 along its
+/// innermost loop (getVectorAccesses holds).
+void emitVectorLoop(IRRewriter &rewriter, linalg::LinalgOp op,
+                    const ThreadContext &threads) {
+  Location loc = op.getLoc();
+  SmallVector<VectorAccess> accesses = *getVectorAccesses(op);
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  ranges.back() /= kVectorWidth;
+  SmallVector<Value> sizes = llvm::map_to_vector(
+      ranges, [&](int64_t r) { return constantIndex(rewriter, loc, r); });
+  auto points = scf::ForOp::create(rewriter, loc, threads.threadId,
+                                   product(rewriter, loc, sizes),
+                                   threads.blockSize);
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(points.getBody());
+  SmallVector<Value> ivs =
+      delinearize(rewriter, loc, points.getInductionVar(), sizes);
+  ivs.back() = arith::MulIOp::create(rewriter, loc, ivs.back(),
+                                     constantIndex(rewriter, loc,
+                                                   kVectorWidth));
+  auto vectorOf = [](Type t) { return VectorType::get({kVectorWidth}, t); };
+  auto alignment = rewriter.getI64IntegerAttr(kVectorWidth * 4);
+  IRMapping map;
+  for (auto [operand, access] : llvm::zip(op->getOpOperands(), accesses)) {
+    BlockArgument arg = op.getMatchingBlockArgument(&operand);
+    if (arg.use_empty())
+      continue;
+    Value value;
+    if (!isa<MemRefType>(operand.get().getType())) {
+      value = vector::BroadcastOp::create(
+          rewriter, loc, vectorOf(operand.get().getType()), operand.get());
+    } else {
+      SmallVector<Value> indices = indicesOf(
+          rewriter, loc, op.getMatchingIndexingMap(&operand), ivs);
+      Type element = arg.getType();
+      if (access == VectorAccess::Contiguous) {
+        auto load = vector::LoadOp::create(rewriter, loc, vectorOf(element),
+                                           operand.get(), indices);
+        load->setAttr("alignment", alignment);
+        value = load;
+      } else {
+        value = vector::BroadcastOp::create(
+            rewriter, loc, vectorOf(element),
+            memref::LoadOp::create(rewriter, loc, operand.get(), indices));
+      }
+    }
+    map.map(arg, value);
+  }
+  // The payload on vectors: each op with vector types, values from outside
+  // (constants) broadcast.
+  for (Operation &inner : op.getBlock()->without_terminator()) {
+    SmallVector<Value> operands;
+    for (Value v : inner.getOperands()) {
+      if (Value mapped = map.lookupOrNull(v)) {
+        operands.push_back(mapped);
+        continue;
+      }
+      Value broadcast =
+          vector::BroadcastOp::create(rewriter, loc, vectorOf(v.getType()), v);
+      map.map(v, broadcast);
+      operands.push_back(broadcast);
+    }
+    OperationState state(inner.getLoc(), inner.getName());
+    state.addOperands(operands);
+    state.addAttributes(inner.getAttrs());
+    for (Type t : inner.getResultTypes())
+      state.addTypes(vectorOf(t));
+    Operation *vectorOp = rewriter.create(state);
+    map.map(inner.getResults(), vectorOp->getResults());
+  }
+  for (auto [init, yielded] :
+       llvm::zip(op.getDpsInitsMutable(),
+                 op.getBlock()->getTerminator()->getOperands())) {
+    Value value = map.lookupOrNull(yielded);
+    if (!value) // a value from outside the payload
+      value = vector::BroadcastOp::create(
+          rewriter, loc, vectorOf(yielded.getType()), yielded);
+    auto store = vector::StoreOp::create(
+        rewriter, loc, value, init.get(),
+        indicesOf(rewriter, loc, op.getMatchingIndexingMap(&init), ivs));
+    store->setAttr("alignment", alignment);
+  }
+}
+
 /// Replaces `op` by loops that share its iterations among the block's
 /// threads, followed by a barrier.
 void distribute(IRRewriter &rewriter, linalg::LinalgOp op,
@@ -599,6 +780,15 @@ void distribute(IRRewriter &rewriter, linalg::LinalgOp op,
   } else {
     // for each parallel point of this thread (strided by the block size):
     //   out = the op at that point, its reductions sequential.
+    // An elementwise op over aligned rows takes vectors of 4 instead (one
+    // 16-byte access per operand), when the buffers' alignment allows.
+    if (Value aligned = getVectorCondition(rewriter, op)) {
+      auto ifAligned =
+          scf::IfOp::create(rewriter, loc, aligned, /*withElseRegion=*/true);
+      rewriter.setInsertionPointToStart(ifAligned.thenBlock());
+      emitVectorLoop(rewriter, op, threads);
+      rewriter.setInsertionPointToStart(ifAligned.elseBlock());
+    }
     auto points = scf::ForOp::create(rewriter, loc, threads.threadId,
                                      numPoints, threads.blockSize);
     rewriter.setInsertionPointToStart(points.getBody());
@@ -633,6 +823,8 @@ void distribute(IRRewriter &rewriter, linalg::LinalgOp op,
     storeOutputs(rewriter, loc, op,
                  mergeIndices(iterators, parallelIvs, zeros), results);
     rewriter.setInsertionPointAfter(points);
+    if (auto ifAligned = dyn_cast<scf::IfOp>(points->getParentOp()))
+      rewriter.setInsertionPointAfter(ifAligned);
   }
   gpu::BarrierOp::create(rewriter, loc);
   rewriter.eraseOp(op);
@@ -799,6 +991,20 @@ struct FuseDistributeTilesPass final
       gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{freed});
     }
     return success();
+  }
+};
+
+struct FuseAlignSharedMemoryPass final
+    : fuse::impl::FuseAlignSharedMemoryPassBase<FuseAlignSharedMemoryPass> {
+  void runOnOperation() override {
+    getOperation()->walk([&](gpu::GPUFuncOp func) {
+      for (unsigned i = 0; i < func.getNumWorkgroupAttributions(); ++i)
+        if (!func.getWorkgroupAttributionAttr(i, "llvm.align"))
+          func.setWorkgroupAttributionAttr(
+              i, "llvm.align",
+              IntegerAttr::get(IntegerType::get(&getContext(), 64),
+                               kVectorWidth * 4));
+    });
   }
 };
 

@@ -110,6 +110,7 @@ void mlir::fuse::buildLowerToNVVMPipeline(OpPassManager &pm,
   //    functions such as __nv_expf) and the toolkit for ptxas.
   pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createGpuKernelOutliningPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createFuseAlignSharedMemoryPass());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertNVVMToLLVMPass());

@@ -25,9 +25,17 @@
 //       CHECK:       %[[NEW:[a-z0-9_]+]] = arith.maximumf %[[TOTAL]], %[[INIT]]
 //       CHECK:       memref.store %[[NEW]], %[[MAX]]
 //       CHECK:     gpu.barrier
-//       CHECK:     scf.for %{{.*}} = %[[T]] to %{{.*}} step %[[BS]]
-//       CHECK:       math.exp
-//       CHECK:       memref.store {{.*}}, %[[EXP]]
+// Elementwise ops take vectors of 4 (16-byte accesses) when every buffer's
+// address and row stride allow, scalars otherwise.
+//       CHECK:     scf.if %{{.*}} {
+//       CHECK:       scf.for %{{.*}} = %[[T]] to %[[C256]] step %[[BS]]
+//       CHECK:         vector.load %[[ROW]]{{.*}} {alignment = 16 : i64} {{.*}} vector<4xf32>
+//       CHECK:         math.exp %{{.*}} : vector<4xf32>
+//       CHECK:         vector.store %{{.*}}, %[[EXP]]{{.*}} {alignment = 16 : i64}
+//       CHECK:     } else {
+//       CHECK:       scf.for %{{.*}} = %[[T]] to %{{.*}} step %[[BS]]
+//       CHECK:         math.exp %{{.*}} : f32
+//       CHECK:         memref.store {{.*}}, %[[EXP]]
 //       CHECK:     gpu.barrier
 //       CHECK:     scf.for %{{.*}} = %[[T]] to %{{.*}} step %[[BS]]
 //       CHECK:       memref.load %[[EXP]]

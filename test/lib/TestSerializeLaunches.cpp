@@ -146,7 +146,8 @@ struct TestSerializeLaunchesPass
     for (BlockArgument buffer : launch.getWorkgroupAttributions())
       map.map(buffer, memref::AllocaOp::create(
                           rewriter, loc,
-                          cast<MemRefType>(hostType(buffer.getType()))));
+                          cast<MemRefType>(hostType(buffer.getType())),
+                          /*alignment=*/rewriter.getI64IntegerAttr(16)));
     for (auto [bound, id] : llvm::zip(bounds, ids)) {
       auto loop = scf::ForOp::create(rewriter, loc, zero, bound, one);
       map.map(id, loop.getInductionVar());

@@ -178,7 +178,20 @@ def FuseDistributeTilesPass : Pass<"fuse-distribute-tiles"> {
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::scf::SCFDialect"];
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def FuseAlignSharedMemoryPass
+    : Pass<"fuse-align-shared-memory", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Align the kernels' shared-memory buffers for vector accesses";
+  let description = [{
+    Run by `--fuse-lower-to-nvvm` after kernel outlining: every workgroup
+    attribution of a kernel gets `llvm.align = 16`, so that the vector
+    loads and stores of fuse-distribute-tiles (16 bytes, taken only where
+    a buffer's address is a multiple of 16) take their vector path on
+    shared memory too.
+  }];
 }
 
 #endif // FUSEDIALECT_CONVERSION_PASSES_TD
