@@ -5,24 +5,31 @@
 // fuse-tile-groups) and a `gpu.binary` holding the kernels for an NVIDIA
 // target. `format=isa` (PTX text) needs no GPU and no CUDA runtime.
 //
-//  1. Each group becomes one `scf.forall` over its tiles (fuse-tile-groups,
-//     one output element or row per tile), then is dissolved in place.
+//  1. Each group becomes one `scf.forall` over its tiles (fuse-tile-groups:
+//     up to `tile-elements` results per tile, rows of a reduction whole,
+//     matmuls and their epilogues in `contraction-tile` squares), then is
+//     dissolved in place.
 //  2. The rest of the module goes to linalg, and everything is bufferized
 //     with identity layouts at function boundaries.
-//  3. Copies become loops (no `memrefCopy` on the device). Each tile loop
-//     becomes a one-dimensional `scf.parallel`, split in two levels (blocks
-//     of up to `block-size` tiles, then tiles), which are mapped to GPU
-//     blocks and threads and converted to `gpu.launch`; a tile's
-//     temporaries become per-thread stack buffers. Host buffers the
+//  3. Each tile loop becomes one `gpu.launch` with a block per tile
+//     (fuse-distribute-tiles): the tile's temporaries in shared memory (or a
+//     per-block slice of device scratch), each structured op a loop strided
+//     by the block size with a barrier after it, elementwise ops on 16-byte
+//     vectors where the buffers are aligned, row reductions split among the
+//     threads (gpu.all_reduce: warp shuffles and shared memory), matmul
+//     operands staged in shared memory chunk by chunk. A tile loop the pass
+//     cannot take (and every loop with `distribute=false`) runs one tile per
+//     thread instead: a one-dimensional `scf.parallel` split into blocks of
+//     `block-size` tiles, mapped to blocks and threads. Host buffers the
 //     launches touch become managed or registered memory
 //     (fuse-gpu-host-memory).
-//  4. Upstream's gpu-lower-to-nvvm-pipeline steps: outlining, NVVM, host
-//     calls to the mgpu* runtime (lib/Runtime), serialization for `chip`,
-//     with libdevice from `cuda-path` linked for math functions.
+//  4. Upstream's gpu-lower-to-nvvm-pipeline steps: outlining (shared-memory
+//     buffers aligned to 16 bytes), NVVM, host calls to the mgpu* runtime
+//     (lib/Runtime), serialization for `chip`, with libdevice from
+//     `cuda-path` linked for math functions.
 //
-// Not yet: thread-level distribution inside a tile, vectorized loads and
-// stores, warp reductions, shared-memory tiling and tensor cores; ops left
-// outside groups run as host loops.
+// Not yet: tensor cores (mma.sync/wgmma), register tiling of matmuls and
+// convolutions; ops left outside groups run as host loops.
 //
 //===----------------------------------------------------------------------===//
 

@@ -570,10 +570,11 @@ SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterface op,
 }
 
 /// Tiles `root` and fuses its producers into the loop nest.
-LogicalResult tileRoot(RewriterBase &rewriter, GroupOp group,
-                       TilingInterface root, const TilePolicy &policy,
-                       bool onlyRoot) {
-  rewriter.setInsertionPoint(root);
+/// The tile sizes of `root` in `group`.
+SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
+                                           TilingInterface root,
+                                           const TilePolicy &policy,
+                                           bool onlyRoot) {
   // Any reduction in the group other than the root's own (a conservative
   // stand-in for the ones fused into this nest).
   bool fusedReduction = false;
@@ -592,8 +593,75 @@ LogicalResult tileRoot(RewriterBase &rewriter, GroupOp group,
         op.getNumReductionLoops() > 0 && !isContraction)
       fusedReduction = true;
   });
-  SmallVector<OpFoldResult> sizes =
-      getTileSizes(rewriter, root, policy, fusedReduction, contraction);
+  return getTileSizes(builder, root, policy, fusedReduction, contraction);
+}
+
+/// One tile shape for sibling roots over the same result space (the
+/// horizontally fused branches of a group, each computing its own channels;
+/// a conv next to an elementwise op): per result dimension the smallest of
+/// their tiles, so that their nests have the same tiles and merge into one.
+/// Each root's leading loops must be its result's dimensions in order (the
+/// rest, reductions, untiled); returns the tile sizes of the leading loops,
+/// nothing when the roots do not line up.
+std::optional<SmallVector<int64_t>>
+getCommonTileSizes(OpBuilder &builder, GroupOp group,
+                   ArrayRef<TilingInterface> roots, const TilePolicy &policy) {
+  if (roots.size() < 2)
+    return std::nullopt;
+  SmallVector<ArrayRef<int64_t>> shapes;
+  SmallVector<SmallVector<int64_t>> sizes; // per result dimension, 0: whole
+  for (TilingInterface root : roots) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(root.getOperation());
+    if (!linalgOp || linalgOp.hasDynamicShape() ||
+        linalgOp.getNumDpsInits() != 1)
+      return std::nullopt;
+    OpOperand *init = linalgOp.getDpsInitOperand(0);
+    AffineMap out = linalgOp.getMatchingIndexingMap(init);
+    auto type = cast<ShapedType>(init->get().getType());
+    unsigned rank = type.getRank();
+    if (out.getNumResults() != rank ||
+        (!shapes.empty() && shapes.front().size() != rank))
+      return std::nullopt;
+    // Leading loops are the result's dimensions: d0..d(rank-1).
+    for (unsigned d = 0; d < rank; ++d)
+      if (out.getResult(d) != builder.getAffineDimExpr(d))
+        return std::nullopt;
+    shapes.push_back(type.getShape());
+    sizes.emplace_back();
+    for (auto [d, size] : llvm::enumerate(getRootTileSizes(
+             builder, group, root, policy, /*onlyRoot=*/false))) {
+      std::optional<int64_t> v = getConstantIntValue(size);
+      if (!v || (d >= rank && *v != 0))
+        return std::nullopt;
+      if (d < rank)
+        sizes.back().push_back(*v);
+    }
+  }
+  SmallVector<int64_t> common;
+  for (unsigned d = 0; d < shapes.front().size(); ++d) {
+    if (llvm::all_of(sizes, [&](ArrayRef<int64_t> s) { return s[d] == 0; })) {
+      common.push_back(0);
+      continue;
+    }
+    // A dimension some root tiles: the same extent everywhere, the smallest
+    // tile (divisors of one extent: so is the smallest).
+    int64_t extent = shapes.front()[d];
+    int64_t smallest = extent;
+    for (auto [shape, s] : llvm::zip(shapes, sizes)) {
+      if (shape[d] != extent)
+        return std::nullopt;
+      if (s[d] != 0)
+        smallest = std::min(smallest, s[d]);
+    }
+    common.push_back(smallest == extent ? 0 : smallest);
+  }
+  return common;
+}
+
+/// Tiles `root` by `sizes` and fuses its producers into the loop nest.
+LogicalResult tileRoot(RewriterBase &rewriter, GroupOp group,
+                       TilingInterface root, ArrayRef<OpFoldResult> sizes) {
+  rewriter.setInsertionPoint(root);
   if (llvm::all_of(sizes, [](OpFoldResult s) {
         return isConstantIntValue(s, 0);
       }))
@@ -753,18 +821,41 @@ LogicalResult tileGroup(RewriterBase &rewriter, GroupOp group,
   // A root with nothing parallel to tile stays as it is: `done` keeps it
   // from being found again.
   DenseSet<Operation *> done;
-  for (SmallVector<TilingInterface> roots = findRoots(group); !roots.empty();
+  SmallVector<TilingInterface> siblings = findRoots(group);
+  std::optional<SmallVector<int64_t>> common =
+      getCommonTileSizes(rewriter, group, siblings, policy);
+  // Marked, not remembered by address: tiling erases roots, and a new op
+  // may take an erased one's place.
+  constexpr StringLiteral kSibling = "fuse.tile_sibling";
+  if (common)
+    for (TilingInterface root : siblings)
+      root->setAttr(kSibling, rewriter.getUnitAttr());
+  bool tiled = true;
+  for (SmallVector<TilingInterface> roots = siblings; !roots.empty();
        llvm::erase_if(roots, [&](TilingInterface op) {
          return done.contains(op.getOperation()) || op->use_empty();
        })) {
     TilingInterface root = roots.front();
     done.insert(root);
-    if (failed(tileRoot(rewriter, group, root, policy,
-                        /*onlyRoot=*/roots.size() == 1 && done.size() == 1)))
-      return failure();
+    SmallVector<OpFoldResult> sizes;
+    if (common && root->hasAttr(kSibling)) {
+      for (int64_t size : *common)
+        sizes.push_back(rewriter.getIndexAttr(size));
+      sizes.resize(root.getLoopIteratorTypes().size(),
+                   rewriter.getIndexAttr(0));
+    } else {
+      sizes = getRootTileSizes(rewriter, group, root, policy,
+                               /*onlyRoot=*/roots.size() == 1 &&
+                                   done.size() == 1);
+    }
+    if (failed(tileRoot(rewriter, group, root, sizes))) {
+      tiled = false;
+      break;
+    }
     roots = findRoots(group);
   }
-  return success();
+  group.getBody().walk([&](Operation *op) { op->removeAttr(kSibling); });
+  return success(tiled);
 }
 
 /// Structured ops still outside any nest (read by a nest through a reshape
@@ -781,7 +872,9 @@ void tileLeftovers(RewriterBase &rewriter, GroupOp group,
   for (TilingInterface op : llvm::reverse(leftovers)) {
     if (op->use_empty())
       continue; // fused into a later one's nest
-    (void)tileRoot(rewriter, group, op, policy, /*onlyRoot=*/false);
+    (void)tileRoot(rewriter, group, op,
+                   getRootTileSizes(rewriter, group, op, policy,
+                                    /*onlyRoot=*/false));
   }
 }
 
