@@ -396,6 +396,38 @@ bool reducesInnermost(Operation *op) {
   return true;
 }
 
+/// Whether `op` is a pool whose windows tile its input exactly (stride =
+/// window, no dilation, input extents a multiple of the window): its tiles
+/// read disjoint parts of the input that together cover all of it, so the
+/// input's producer can be computed in the pool's loop nest and yielded
+/// from it, each element once (a conv's activation that the group also
+/// returns, U-Net and VGG).
+bool isExactDisjointPool(Operation *op) {
+  auto check = [](auto pool) {
+    auto input = dyn_cast<RankedTensorType>(pool.getInputs()[0].getType());
+    auto window = dyn_cast<ShapedType>(pool.getInputs()[1].getType());
+    auto output = dyn_cast<RankedTensorType>(pool.getOutputs()[0].getType());
+    if (!input || !window || !output || !input.hasStaticShape() ||
+        !window.hasStaticShape() || !output.hasStaticShape())
+      return false;
+    for (unsigned i = 0; i < 2; ++i) {
+      int64_t k = window.getDimSize(i);
+      if (pool.getStrides().template getValues<int64_t>()[i] != k ||
+          pool.getDilations().template getValues<int64_t>()[i] != 1 ||
+          input.getDimSize(i + 1) != output.getDimSize(i + 1) * k)
+        return false;
+    }
+    return true;
+  };
+  if (auto pool = dyn_cast<linalg::PoolingNhwcMaxOp>(op))
+    return check(pool);
+  if (auto pool = dyn_cast<linalg::PoolingNhwcSumOp>(op))
+    return check(pool);
+  if (auto pool = dyn_cast<linalg::PoolingNhwcMinOp>(op))
+    return check(pool);
+  return false;
+}
+
 /// The ops whose tiles drive the loop nests: those computing the yielded
 /// values, looking through the reshapes (views) and the inserts into a
 /// concat's destination (written in place) that may follow them, in program
@@ -451,6 +483,21 @@ SmallVector<TilingInterface> findRoots(GroupOp group) {
       if (fusedWhole)
         producers.insert(other);
     }
+  }
+  // A root that an exactly tiling pool root reads directly, and nothing
+  // else in the group reads, is computed in the pool's nest and yielded
+  // from it.
+  for (Operation *root : roots) {
+    if (!isExactDisjointPool(root))
+      continue;
+    Operation *input = root->getOperand(0).getDefiningOp();
+    if (!input || input == root || !roots.contains(input) ||
+        input->getNumResults() != 1)
+      continue;
+    if (llvm::all_of(input->getUsers(), [&](Operation *user) {
+          return user == root || isa<YieldOp>(user);
+        }))
+      producers.insert(input);
   }
   // Earliest first: a later root may read an earlier one's results (through
   // the values the earlier nest yields), never the other way round.
@@ -688,10 +735,12 @@ LogicalResult tileRoot(RewriterBase &rewriter, GroupOp group,
         // And only a producer over the root's own iteration space (same
         // result type): a smaller one would be computed whole by every tile
         // and written by all of them.
+        // Or the input of a pool whose tiles partition it.
         result.yieldProducerReplacement =
             yielded.contains(producer) &&
             !isa<tensor::PadOp>(producer.getOwner()) &&
-            llvm::is_contained(root->getResultTypes(), producer.getType());
+            (llvm::is_contained(root->getResultTypes(), producer.getType()) ||
+             (isExactDisjointPool(root) && root->getOperand(0) == producer));
         return result;
       });
   FailureOr<scf::SCFTileAndFuseResult> tiled =

@@ -22,6 +22,13 @@
 // RUN: %fuse-diff %S/Inputs/gemm-bias-clamp.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
 // RUN: fuse-opt %S/Inputs/gemm-bias-clamp.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm --mlir-print-ir-after=fuse-distribute-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGED
 //
+// A conv's activation returned along with the exactly tiling pool over it:
+// one loop nest (the pool's tiles partition the activation, which the nest
+// yields), on the CPU and through the GPU launches.
+// RUN: fuse-opt %S/Inputs/conv-relu-pool.mlir --fuse-ops | fuse-opt --fuse-tile-groups=report-nests=true 2>&1 | FileCheck %s --check-prefix=POOL
+// RUN: %fuse-diff %S/Inputs/conv-relu-pool.mlir -p "--fuse-ops" | FileCheck %s
+// RUN: %fuse-diff %S/Inputs/conv-relu-pool.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
+//
 // A split reduction into a non-neutral initial value (a bias), and the
 // thread-per-tile mapping (distribute=false) through the same emulation,
 // every thread of every block:
@@ -34,4 +41,8 @@
 //
 // CHECK: fuse-diff: OK
 // SPLIT: gpu.all_reduce
+// POOL-NOT: lowers to
+// POOL: scf.forall {{.*}} -> (tensor<1x8x8x8xf32>, tensor<1x16x16x8xf32>)
+// POOL-NOT: scf.forall (
+// POOL-NOT: lowers to
 // STAGED: gpu.launch blocks({{.*}}) in ({{.*}} = %c96,{{.*}} workgroup({{.*}} : memref<1x32x32xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<1x32x32xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<1x32x32xf32, #gpu.address_space<workgroup>>)
