@@ -48,7 +48,7 @@
 
 namespace mlir::fuse {
 #define GEN_PASS_DEF_FUSEDISTRIBUTETILESPASS
-#define GEN_PASS_DEF_FUSEALIGNSHAREDMEMORYPASS
+#define GEN_PASS_DEF_FUSEANNOTATEKERNELSPASS
 #include "FuseDialect/Conversion/Passes.h.inc"
 } // namespace mlir::fuse
 
@@ -57,8 +57,13 @@ using namespace mlir;
 namespace {
 
 /// Static shared memory a block may use without opting in (sm_90 allows
-/// more only through a launch attribute).
-constexpr int64_t kSharedMemoryBytes = 48 * 1024;
+/// more only through a launch attribute), less 1 KiB for the buffers that
+/// the lowering of gpu.all_reduce adds (128 bytes each).
+constexpr int64_t kSharedMemoryBytes = 47 * 1024;
+/// Shared-memory buffers are aligned to this (fuse-annotate-kernels).
+constexpr int64_t kSharedAlignment = 16;
+/// Blocks a kernel asks to keep resident per SM (fuse-annotate-kernels).
+constexpr int64_t kMinBlocksPerSM = 4;
 /// Alignment of each temporary in the scratch buffer.
 constexpr int64_t kScratchAlignment = 64;
 
@@ -169,6 +174,17 @@ bool isDistributable(Region &region, scf::ForallOp loop) {
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
       if (!linalgOp.hasPureBufferSemantics())
         return false;
+      // Each parallel point writes its own output elements (threads take
+      // distinct points): every output index uses every parallel loop.
+      SmallVector<unsigned> parallel;
+      linalgOp.getParallelDims(parallel);
+      for (OpOperand &init : linalgOp.getDpsInitsMutable()) {
+        AffineMap map = linalgOp.getMatchingIndexingMap(&init);
+        if (!map.isProjectedPermutation() ||
+            llvm::any_of(parallel,
+                         [&](unsigned d) { return !map.isFunctionOfDim(d); }))
+          return false;
+      }
       continue;
     }
     if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
@@ -428,7 +444,9 @@ LogicalResult stageContraction(IRRewriter &rewriter, linalg::LinalgOp op,
     stagedTypes.push_back(MemRefType::get(shape, type.getElementType(),
                                           MemRefLayoutAttrInterface(),
                                           workgroup));
-    bytes += stagedTypes.back().getNumElements() * elementBytes(type);
+    bytes += llvm::alignTo(
+        stagedTypes.back().getNumElements() * elementBytes(type),
+        kSharedAlignment);
   }
   if (bytes > threads.sharedBytesLeft)
     return failure();
@@ -689,9 +707,27 @@ void emitVectorLoop(IRRewriter &rewriter, linalg::LinalgOp op,
 
 /// Replaces `op` by loops that share its iterations among the block's
 /// threads, followed by a barrier.
+/// Whether an op every thread runs on its own (a load, or an op holding
+/// one) reads memory after the last barrier before `op` in its block: the
+/// threads writing through `op` must then wait for all of them.
+bool readsSinceBarrier(Operation *op) {
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    if (isa<gpu::BarrierOp>(prev))
+      return false;
+    if (isMemoryEffectFree(prev))
+      continue;
+    return true;
+  }
+  return false;
+}
+
 void distribute(IRRewriter &rewriter, linalg::LinalgOp op,
                 ThreadContext &threads) {
   Location loc = op.getLoc();
+  if (readsSinceBarrier(op)) {
+    rewriter.setInsertionPoint(op);
+    gpu::BarrierOp::create(rewriter, loc);
+  }
   if (succeeded(stageContraction(rewriter, op, threads))) {
     gpu::BarrierOp::create(rewriter, loc);
     rewriter.eraseOp(op);
@@ -776,14 +812,21 @@ void distribute(IRRewriter &rewriter, linalg::LinalgOp op,
     Value result =
         combine(rewriter, combiner, accumulatorArg, allReduce.getResult(), init);
     storeOutputs(rewriter, loc, op, ivs, result);
+    // The next point's all_reduce reuses the lowering's shared buffer: no
+    // warp may write its share before every warp has read this total.
+    if (!isConstantIntValue(numPoints, 1)) {
+      rewriter.setInsertionPointAfter(ifFirst);
+      gpu::BarrierOp::create(rewriter, loc);
+    }
     rewriter.setInsertionPointAfter(points);
   } else {
     // for each parallel point of this thread (strided by the block size):
     //   out = the op at that point, its reductions sequential.
     // An elementwise op over aligned rows takes vectors of 4 instead (one
     // 16-byte access per operand), when the buffers' alignment allows.
+    scf::IfOp ifAligned;
     if (Value aligned = getVectorCondition(rewriter, op)) {
-      auto ifAligned =
+      ifAligned =
           scf::IfOp::create(rewriter, loc, aligned, /*withElseRegion=*/true);
       rewriter.setInsertionPointToStart(ifAligned.thenBlock());
       emitVectorLoop(rewriter, op, threads);
@@ -822,9 +865,8 @@ void distribute(IRRewriter &rewriter, linalg::LinalgOp op,
     }
     storeOutputs(rewriter, loc, op,
                  mergeIndices(iterators, parallelIvs, zeros), results);
-    rewriter.setInsertionPointAfter(points);
-    if (auto ifAligned = dyn_cast<scf::IfOp>(points->getParentOp()))
-      rewriter.setInsertionPointAfter(ifAligned);
+    rewriter.setInsertionPointAfter(ifAligned ? ifAligned.getOperation()
+                                              : points.getOperation());
   }
   gpu::BarrierOp::create(rewriter, loc);
   rewriter.eraseOp(op);
@@ -875,11 +917,12 @@ struct FuseDistributeTilesPass final
     int64_t sharedBytes = 0, scratchBytes = 0;
     loop.getBody()->walk([&](memref::AllocOp alloc) {
       int64_t bytes = *boundBytes(alloc, loop);
+      int64_t padded = llvm::alignTo(bytes, kSharedAlignment);
       if (alloc.getType().hasStaticShape() &&
           alloc->getParentOp() == loop.getOperation() &&
-          sharedBytes + bytes <= kSharedMemoryBytes &&
+          sharedBytes + padded <= kSharedMemoryBytes &&
           canChangeMemorySpace(alloc.getResult())) {
-        sharedBytes += bytes;
+        sharedBytes += padded;
         shared.push_back(alloc);
         return;
       }
@@ -893,14 +936,20 @@ struct FuseDistributeTilesPass final
     Value one = constantIndex(rewriter, loc, 1);
     Value scratchBuffer;
     if (!scratch.empty()) {
+      // Device memory (the runtime lowering allocates it on a stream: wait,
+      // allocate, wait).
       Value size = constantIndex(rewriter, loc, numTiles * scratchBytes);
-      scratchBuffer =
-          gpu::AllocOp::create(
-              rewriter, loc,
-              MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type()),
-              /*asyncToken=*/Type(), ValueRange{}, ValueRange{size},
-              ValueRange{}, /*hostShared=*/false)
-              .getMemref();
+      Type token = gpu::AsyncTokenType::get(&getContext());
+      Value ready = gpu::WaitOp::create(rewriter, loc, token, ValueRange{})
+                        .getAsyncToken();
+      auto alloc = gpu::AllocOp::create(
+          rewriter, loc,
+          MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type()),
+          token, ValueRange{ready}, ValueRange{size}, ValueRange{},
+          /*hostShared=*/false);
+      gpu::WaitOp::create(rewriter, loc, Type(),
+                          ValueRange{alloc.getAsyncToken()});
+      scratchBuffer = alloc.getMemref();
     }
     auto launch = gpu::LaunchOp::create(
         rewriter, loc, constantIndex(rewriter, loc, numTiles), one, one,
@@ -994,10 +1043,16 @@ struct FuseDistributeTilesPass final
   }
 };
 
-struct FuseAlignSharedMemoryPass final
-    : fuse::impl::FuseAlignSharedMemoryPassBase<FuseAlignSharedMemoryPass> {
+struct FuseAnnotateKernelsPass final
+    : fuse::impl::FuseAnnotateKernelsPassBase<FuseAnnotateKernelsPass> {
   void runOnOperation() override {
     getOperation()->walk([&](gpu::GPUFuncOp func) {
+      if (!func.isKernel())
+        return;
+      if (!func->hasAttr("nvvm.minctasm"))
+        func->setAttr("nvvm.minctasm",
+                      IntegerAttr::get(IntegerType::get(&getContext(), 32),
+                                       kMinBlocksPerSM));
       for (unsigned i = 0; i < func.getNumWorkgroupAttributions(); ++i)
         if (!func.getWorkgroupAttributionAttr(i, "llvm.align"))
           func.setWorkgroupAttributionAttr(

@@ -117,7 +117,7 @@ void mlir::fuse::buildLowerToNVVMPipeline(OpPassManager &pm,
   //    functions such as __nv_expf) and the toolkit for ptxas.
   pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createGpuKernelOutliningPass());
-  pm.addNestedPass<gpu::GPUModuleOp>(createFuseAlignSharedMemoryPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createFuseAnnotateKernelsPass());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertNVVMToLLVMPass());

@@ -87,7 +87,7 @@ func.func @row_tile(%x: memref<512x1024xf32>, %out: memref<512x1024xf32>) {
 //   CHECK-DAG:   %[[C4:[a-z0-9_]+]] = arith.constant 4 : index
 //   CHECK-DAG:   %[[C192:[a-z0-9_]+]] = arith.constant 192 : index
 //   CHECK-DAG:   %[[C768:[a-z0-9_]+]] = arith.constant 768 : index
-//       CHECK:   %[[SCRATCH:[a-z0-9_]+]] = gpu.alloc  (%[[C768]]) : memref<?xi8>
+//       CHECK:   %[[SCRATCH:[a-z0-9_]+]], %{{.*}} = gpu.alloc async [%{{.*}}] (%[[C768]]) : memref<?xi8>
 //       CHECK:   gpu.launch blocks(%[[B:[a-z0-9_]+]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C4]],
 //       CHECK:     %[[AT:[a-z0-9_]+]] = arith.muli %[[B]], %[[C192]]
 //       CHECK:     memref.view %[[SCRATCH]][%[[AT]]][%{{.*}}] : memref<?xi8> to memref<?x16xf32>
@@ -172,6 +172,84 @@ func.func @staged_matmul(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %out: mem
     %dst = memref.subview %out[%i, %j] [32, 32] [1, 1] : memref<64x64xf32> to memref<32x32xf32, strided<[64, 1], offset: ?>>
     linalg.copy ins(%acc : memref<32x32xf32>) outs(%dst : memref<32x32xf32, strided<[64, 1], offset: ?>>)
     memref.dealloc %acc : memref<32x32xf32>
+  }
+  return
+}
+
+// -----
+
+// Ops inside a branch of the tile body (its condition is the same on every
+// thread) get their barriers inside the branch: the second op reads what
+// other threads of the first wrote. A load every thread does on its own is
+// followed by a barrier before an op writes what it read.
+// CHECK-LABEL: func.func @in_branch
+//       CHECK:   gpu.launch
+//       CHECK:     scf.if
+//       CHECK:       scf.for
+//       CHECK:         scf.for {{.*}} iter_args
+//       CHECK:       gpu.barrier
+//       CHECK:       scf.for
+//       CHECK:         math.exp
+//       CHECK:     }
+//       CHECK:     gpu.barrier
+//       CHECK:     memref.load %[[TMP:[a-z0-9_]+]]
+//       CHECK:     gpu.barrier
+//       CHECK:     scf.for
+//       CHECK:       memref.store %{{.*}}, %[[TMP]]
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row2 = affine_map<(d0, d1) -> (d0)>
+#id1 = affine_map<(d0) -> (d0)>
+func.func @in_branch(%x: memref<8x8x3xf32>, %out: memref<8x8xf32>, %flag: i1) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  scf.forall (%i) in (8) {
+    %src = memref.subview %x[%i, 0, 0] [1, 8, 3] [1, 1, 1] : memref<8x8x3xf32> to memref<8x3xf32, strided<[3, 1], offset: ?>>
+    %tmp = memref.alloc() : memref<8xf32>
+    scf.if %flag {
+      linalg.generic {indexing_maps = [#id2, #row2], iterator_types = ["parallel", "reduction"]} ins(%src : memref<8x3xf32, strided<[3, 1], offset: ?>>) outs(%tmp : memref<8xf32>) {
+      ^bb0(%in: f32, %acc: f32):
+        %s = arith.addf %in, %acc : f32
+        linalg.yield %s : f32
+      }
+      linalg.generic {indexing_maps = [#id1], iterator_types = ["parallel"]} outs(%tmp : memref<8xf32>) {
+      ^bb0(%o: f32):
+        %e = math.exp %o : f32
+        linalg.yield %e : f32
+      }
+    }
+    %first = memref.load %tmp[%c0] : memref<8xf32>
+    linalg.fill ins(%first : f32) outs(%tmp : memref<8xf32>)
+    %dst = memref.subview %out[%i, 0] [1, 8] [1, 1] : memref<8x8xf32> to memref<8xf32, strided<[1], offset: ?>>
+    linalg.copy ins(%tmp : memref<8xf32>) outs(%dst : memref<8xf32, strided<[1], offset: ?>>)
+    memref.dealloc %tmp : memref<8xf32>
+  }
+  return
+}
+
+// -----
+
+// Several rows per tile, each split among the threads: a barrier ends each
+// row, because the next row's gpu.all_reduce reuses the shared buffer its
+// lowering allocates.
+// CHECK-LABEL: func.func @rows_split
+//       CHECK:   scf.for %{{.*}} = %{{.*}} to %c4 step %c1 {
+//       CHECK:     gpu.all_reduce
+//       CHECK:     scf.if
+//       CHECK:       memref.store
+//       CHECK:     }
+//  CHECK-NEXT:     gpu.barrier
+//  CHECK-NEXT:   }
+#rows = affine_map<(d0, d1) -> (d0, d1)>
+#rsum = affine_map<(d0, d1) -> (d0)>
+func.func @rows_split(%x: memref<16x1024xf32>, %out: memref<16xf32>) {
+  scf.forall (%i) = (0) to (16) step (4) {
+    %src = memref.subview %x[%i, 0] [4, 1024] [1, 1] : memref<16x1024xf32> to memref<4x1024xf32, strided<[1024, 1], offset: ?>>
+    %dst = memref.subview %out[%i] [4] [1] : memref<16xf32> to memref<4xf32, strided<[1], offset: ?>>
+    linalg.generic {indexing_maps = [#rows, #rsum], iterator_types = ["parallel", "reduction"]} ins(%src : memref<4x1024xf32, strided<[1024, 1], offset: ?>>) outs(%dst : memref<4xf32, strided<[1], offset: ?>>) {
+    ^bb0(%in: f32, %acc: f32):
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
   }
   return
 }

@@ -182,15 +182,19 @@ def FuseDistributeTilesPass : Pass<"fuse-distribute-tiles"> {
                            "::mlir::vector::VectorDialect"];
 }
 
-def FuseAlignSharedMemoryPass
-    : Pass<"fuse-align-shared-memory", "::mlir::gpu::GPUModuleOp"> {
-  let summary = "Align the kernels' shared-memory buffers for vector accesses";
+def FuseAnnotateKernelsPass
+    : Pass<"fuse-annotate-kernels", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Set the attributes of the kernels that the NVVM backend reads";
   let description = [{
-    Run by `--fuse-lower-to-nvvm` after kernel outlining: every workgroup
-    attribution of a kernel gets `llvm.align = 16`, so that the vector
-    loads and stores of fuse-distribute-tiles (16 bytes, taken only where
-    a buffer's address is a multiple of 16) take their vector path on
-    shared memory too.
+    Run by `--fuse-lower-to-nvvm` after kernel outlining, on every kernel:
+    * each workgroup attribution gets `llvm.align = 16`, so that the vector
+      loads and stores of fuse-distribute-tiles (16 bytes, taken only where
+      a buffer's address is a multiple of 16) take their vector path on
+      shared memory too;
+    * `nvvm.minctasm = 4` (`.minnctapersm`): with only `.maxntid` (the
+      known block size) ptxas caps a 256-thread kernel at 40 registers and
+      spills; at least 4 resident blocks leaves 64 registers a thread and
+      half the SM's threads resident.
   }];
 }
 
