@@ -106,6 +106,22 @@ std::optional<int64_t> evaluate(Value value, DenseMap<Value, int64_t> &env) {
   return v;
 }
 
+/// The bounds of a tile loop, when they are constants.
+struct StaticBounds {
+  SmallVector<int64_t> lbs, ubs, steps;
+};
+std::optional<StaticBounds> getStaticBounds(scf::ForallOp loop) {
+  std::optional<SmallVector<int64_t>> lbs =
+      getConstantIntValues(loop.getMixedLowerBound());
+  std::optional<SmallVector<int64_t>> ubs =
+      getConstantIntValues(loop.getMixedUpperBound());
+  std::optional<SmallVector<int64_t>> steps =
+      getConstantIntValues(loop.getMixedStep());
+  if (!lbs || !ubs || !steps)
+    return std::nullopt;
+  return StaticBounds{*lbs, *ubs, *steps};
+}
+
 /// The largest value `size` takes in any tile of `loop`: a constant bound if
 /// the value-bounds analysis finds one, else the maximum over every tile
 /// (sizes of padded windows at the borders are maxima and minima the
@@ -116,15 +132,12 @@ FailureOr<int64_t> boundSize(Value size, scf::ForallOp loop) {
       /*closedUB=*/true);
   if (succeeded(bound))
     return bound;
-  std::optional<SmallVector<int64_t>> lbs =
-      getConstantIntValues(loop.getMixedLowerBound());
-  std::optional<SmallVector<int64_t>> ubs =
-      getConstantIntValues(loop.getMixedUpperBound());
-  std::optional<SmallVector<int64_t>> steps =
-      getConstantIntValues(loop.getMixedStep());
-  if (!lbs || !ubs || !steps)
+  std::optional<StaticBounds> bounds = getStaticBounds(loop);
+  if (!bounds)
     return failure();
-  SmallVector<int64_t> point(*lbs);
+  ArrayRef<int64_t> lbs = bounds->lbs, ubs = bounds->ubs,
+                    steps = bounds->steps;
+  SmallVector<int64_t> point(lbs);
   int64_t largest = 0;
   for (int64_t visited = 0; visited < (1 << 16); ++visited) {
     DenseMap<Value, int64_t> env;
@@ -137,10 +150,10 @@ FailureOr<int64_t> boundSize(Value size, scf::ForallOp loop) {
     // Next tile, last loop fastest.
     int d = static_cast<int>(point.size()) - 1;
     for (; d >= 0; --d) {
-      point[d] += (*steps)[d];
-      if (point[d] < (*ubs)[d])
+      point[d] += steps[d];
+      if (point[d] < ubs[d])
         break;
-      point[d] = (*lbs)[d];
+      point[d] = lbs[d];
     }
     if (d < 0)
       return largest;
@@ -893,18 +906,15 @@ struct FuseDistributeTilesPass final
   }
 
   LogicalResult distributeLoop(IRRewriter &rewriter, scf::ForallOp loop) {
-    std::optional<SmallVector<int64_t>> lbs =
-        getConstantIntValues(loop.getMixedLowerBound());
-    std::optional<SmallVector<int64_t>> ubs =
-        getConstantIntValues(loop.getMixedUpperBound());
-    std::optional<SmallVector<int64_t>> steps =
-        getConstantIntValues(loop.getMixedStep());
-    if (!lbs || !ubs || !steps || loop.getMapping() ||
+    std::optional<StaticBounds> bounds = getStaticBounds(loop);
+    if (!bounds || loop.getMapping() ||
         !isDistributable(loop.getRegion(), loop))
       return failure();
+    ArrayRef<int64_t> lbs = bounds->lbs, ubs = bounds->ubs,
+                      steps = bounds->steps;
     SmallVector<int64_t> tripCounts;
     int64_t numTiles = 1;
-    for (auto [lb, ub, step] : llvm::zip(*lbs, *ubs, *steps)) {
+    for (auto [lb, ub, step] : llvm::zip(lbs, ubs, steps)) {
       tripCounts.push_back(step > 0 ? llvm::divideCeil(ub - lb, step) : 0);
       numTiles *= tripCounts.back();
     }
@@ -963,7 +973,7 @@ struct FuseDistributeTilesPass final
     SmallVector<Value> tile =
         delinearize(rewriter, loc, launch.getBlockIds().x, counts);
     SmallVector<Value> ivs;
-    for (auto [index, lb, step] : llvm::zip(tile, *lbs, *steps)) {
+    for (auto [index, lb, step] : llvm::zip(tile, lbs, steps)) {
       Value scaled = arith::MulIOp::create(rewriter, loc, index,
                                            constantIndex(rewriter, loc, step));
       ivs.push_back(arith::AddIOp::create(rewriter, loc, scaled,
