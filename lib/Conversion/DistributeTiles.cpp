@@ -8,7 +8,8 @@
 // among the block's threads:
 //
 //  * The tile's temporaries live in shared memory (workgroup attributions of
-//    the launch) when their shapes are static and they fit in 48 KiB; the
+//    the launch) when their shapes are static and they fit in 47 KiB (the
+//    two that the branches of a tiled pad yield share one buffer); the
 //    others (dynamic sizes, bounded by the tile) in a device scratch buffer
 //    with one slice per block, allocated around the launch.
 //  * Each structured op becomes a loop over its parallel iteration points,
@@ -231,13 +232,24 @@ bool isDistributable(Region &region, scf::ForallOp loop) {
 /// through all its uses: views of it change theirs, structured ops, loads,
 /// stores and deallocations do not care.
 bool canChangeMemorySpace(Value value) {
-  for (Operation *user : value.getUsers()) {
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = use.getOwner();
     if (isa<linalg::LinalgOp, memref::LoadOp, memref::StoreOp,
             memref::DeallocOp>(user))
       continue;
     if (isa<memref::SubViewOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
-            memref::CastOp>(user)) {
+            memref::CastOp, memref::ExtractStridedMetadataOp>(user)) {
       if (!canChangeMemorySpace(user->getResult(0)))
+        return false;
+      continue;
+    }
+    // A temporary a branch yields (a padded window, or its border case): the
+    // branch's result moves with it (getSharedUnit finds the other
+    // branch's temporary).
+    if (isa<scf::YieldOp>(user) && isa<scf::IfOp>(user->getParentOp()) &&
+        value.getDefiningOp<memref::AllocOp>()) {
+      if (!canChangeMemorySpace(
+              user->getParentOp()->getResult(use.getOperandNumber())))
         return false;
       continue;
     }
@@ -246,13 +258,52 @@ bool canChangeMemorySpace(Value value) {
   return true;
 }
 
-void changeMemorySpace(Value value, Attribute space) {
-  auto type = cast<MemRefType>(value.getType());
-  value.setType(MemRefType::Builder(type).setMemorySpace(space));
-  for (Operation *user : value.getUsers())
+/// Moves the users of `value`, now in `space`, there too: its views, the
+/// base buffer of its metadata, the result of the branch that yields it.
+void propagateMemorySpace(Value value, Attribute space) {
+  auto moveTo = [&](Value v) {
+    auto type = cast<MemRefType>(v.getType());
+    if (type.getMemorySpace() == space)
+      return;
+    v.setType(MemRefType::Builder(type).setMemorySpace(space));
+    propagateMemorySpace(v, space);
+  };
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = use.getOwner();
     if (isa<memref::SubViewOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
-            memref::CastOp>(user))
-      changeMemorySpace(user->getResult(0), space);
+            memref::CastOp, memref::ExtractStridedMetadataOp>(user))
+      moveTo(user->getResult(0));
+    else if (isa<scf::YieldOp>(user) && isa<scf::IfOp>(user->getParentOp()))
+      moveTo(user->getParentOp()->getResult(use.getOperandNumber()));
+  }
+}
+
+/// The temporaries that share one shared-memory buffer with `alloc`: itself,
+/// and for each branch result it is yielded as, the temporary the other
+/// branch yields there (only one branch runs). Empty if a partner is not a
+/// temporary of the same type.
+SmallVector<memref::AllocOp> getSharedUnit(memref::AllocOp alloc) {
+  SmallVector<memref::AllocOp> unit = {alloc};
+  for (OpOperand &use : alloc->getUses()) {
+    auto yield = dyn_cast<scf::YieldOp>(use.getOwner());
+    auto ifOp = yield ? dyn_cast<scf::IfOp>(yield->getParentOp()) : nullptr;
+    if (!ifOp)
+      continue;
+    Block *other = yield->getBlock() == ifOp.thenBlock() ? ifOp.elseBlock()
+                                                         : ifOp.thenBlock();
+    if (!other)
+      return {};
+    Value partner = other->getTerminator()->getOperand(use.getOperandNumber());
+    auto partnerAlloc = partner.getDefiningOp<memref::AllocOp>();
+    auto isYield = [](Operation *user) { return isa<scf::YieldOp>(user); };
+    if (!partnerAlloc || partnerAlloc.getType() != alloc.getType() ||
+        partnerAlloc->getBlock() != other ||
+        llvm::count_if(partnerAlloc->getUsers(), isYield) != 1 ||
+        llvm::count_if(alloc->getUsers(), isYield) != 1)
+      return {};
+    unit.push_back(partnerAlloc);
+  }
+  return unit;
 }
 
 //===----------------------------------------------------------------------===//
@@ -921,20 +972,33 @@ struct FuseDistributeTilesPass final
     if (numTiles <= 0 || numTiles >= (int64_t(1) << 31))
       return failure();
 
-    // Temporaries: shared memory while it lasts, the rest in scratch.
-    SmallVector<memref::AllocOp> shared, scratch;
+    // Temporaries: shared memory while it lasts (static shapes; the
+    // temporaries two branches yield as one result share a buffer), the
+    // rest in scratch.
+    SmallVector<SmallVector<memref::AllocOp>> shared;
+    SmallVector<memref::AllocOp> scratch;
+    DenseSet<Operation *> inShared;
     SmallVector<int64_t> scratchOffsets;
     int64_t sharedBytes = 0, scratchBytes = 0;
     loop.getBody()->walk([&](memref::AllocOp alloc) {
+      if (inShared.contains(alloc))
+        return; // a partner of an earlier branch's temporary
       int64_t bytes = *boundBytes(alloc, loop);
       int64_t padded = llvm::alignTo(bytes, kSharedAlignment);
       if (alloc.getType().hasStaticShape() &&
-          alloc->getParentOp() == loop.getOperation() &&
           sharedBytes + padded <= kSharedMemoryBytes &&
           canChangeMemorySpace(alloc.getResult())) {
-        sharedBytes += padded;
-        shared.push_back(alloc);
-        return;
+        SmallVector<memref::AllocOp> unit = getSharedUnit(alloc);
+        if (!unit.empty() && llvm::all_of(unit, [&](memref::AllocOp a) {
+              return !inShared.contains(a) &&
+                     canChangeMemorySpace(a.getResult());
+            })) {
+          sharedBytes += padded;
+          for (memref::AllocOp a : unit)
+            inShared.insert(a);
+          shared.push_back(unit);
+          return;
+        }
       }
       scratch.push_back(alloc);
       scratchOffsets.push_back(scratchBytes);
@@ -987,18 +1051,17 @@ struct FuseDistributeTilesPass final
     // Temporaries in shared memory, or views of this block's scratch slice.
     auto workgroup = gpu::AddressSpaceAttr::get(
         &getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
-    for (memref::AllocOp alloc : shared) {
+    for (MutableArrayRef<memref::AllocOp> unit : shared) {
       BlockArgument buffer = launch.addWorkgroupAttribution(
-          MemRefType::Builder(alloc.getType()).setMemorySpace(workgroup),
-          alloc.getLoc());
-      Value result = alloc.getResult();
-      rewriter.replaceAllUsesWith(result, buffer);
-      rewriter.eraseOp(alloc);
-      // Views of the buffer are in shared memory too.
-      for (Operation *user : buffer.getUsers())
-        if (user->getNumResults() == 1 &&
-            isa<MemRefType>(user->getResult(0).getType()))
-          changeMemorySpace(user->getResult(0), workgroup);
+          MemRefType::Builder(unit.front().getType())
+              .setMemorySpace(workgroup),
+          unit.front().getLoc());
+      for (memref::AllocOp alloc : unit) {
+        rewriter.replaceAllUsesWith(alloc.getResult(), buffer);
+        rewriter.eraseOp(alloc);
+      }
+      // Its views, and the branch results it is, are in shared memory too.
+      propagateMemorySpace(buffer, workgroup);
     }
     if (!scratch.empty()) {
       rewriter.setInsertionPoint(&body.front());

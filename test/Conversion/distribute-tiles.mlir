@@ -253,3 +253,51 @@ func.func @rows_split(%x: memref<16x1024xf32>, %out: memref<16xf32>) {
   }
   return
 }
+
+// -----
+
+// A padded window as tiling a pad leaves it: one branch fills a temporary
+// with the padding value (a tile entirely in the border), the other copies
+// the window into one; the branch result is that temporary. Only one branch
+// runs, so both temporaries become one shared-memory buffer and the
+// branch's result (and its metadata) move to shared memory with them; both
+// branches then yield the same buffer, which canonicalization forwards.
+// CHECK-LABEL: func.func @branch_window
+//       CHECK:   gpu.launch {{.*}} workgroup(%[[WIN:[a-z0-9_]+]] : memref<6x8xf32, #gpu.address_space<workgroup>>)
+//       CHECK:     scf.if
+//       CHECK:       memref.store %{{.*}}, %[[WIN]]
+//       CHECK:     } else {
+//       CHECK:       memref.store %{{.*}}, %[[WIN]]
+//       CHECK:     memref.load %[[WIN]]
+//   CHECK-NOT:   memref.view
+//   CHECK-NOT:   gpu.alloc
+#id3 = affine_map<(d0, d1) -> (d0, d1)>
+#sum3 = affine_map<(d0, d1) -> (d1)>
+func.func @branch_window(%x: memref<16x8xf32>, %out: memref<4x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  scf.forall (%i) in (4) {
+    %border = arith.cmpi eq, %i, %c0 : index
+    %win = scf.if %border -> (memref<6x8xf32>) {
+      %t = memref.alloc() : memref<6x8xf32>
+      linalg.fill ins(%zero : f32) outs(%t : memref<6x8xf32>)
+      scf.yield %t : memref<6x8xf32>
+    } else {
+      %t = memref.alloc() : memref<6x8xf32>
+      %r = arith.muli %i, %c0 : index
+      %src = memref.subview %x[%r, 0] [6, 8] [1, 1] : memref<16x8xf32> to memref<6x8xf32, strided<[8, 1], offset: ?>>
+      linalg.copy ins(%src : memref<6x8xf32, strided<[8, 1], offset: ?>>) outs(%t : memref<6x8xf32>)
+      scf.yield %t : memref<6x8xf32>
+    }
+    %dst = memref.subview %out[%i, 0] [1, 8] [1, 1] : memref<4x8xf32> to memref<8xf32, strided<[1], offset: ?>>
+    linalg.generic {indexing_maps = [#id3, #sum3], iterator_types = ["reduction", "parallel"]} ins(%win : memref<6x8xf32>) outs(%dst : memref<8xf32, strided<[1], offset: ?>>) {
+    ^bb0(%in: f32, %acc: f32):
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+    %v = memref.load %win[%c0, %c0] : memref<6x8xf32>
+    %base, %off, %sz:2, %st:2 = memref.extract_strided_metadata %win : memref<6x8xf32> -> memref<f32>, index, index, index, index, index
+    memref.dealloc %base : memref<f32>
+  }
+  return
+}

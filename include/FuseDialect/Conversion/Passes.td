@@ -152,12 +152,15 @@ def FuseDistributeTilesPass : Pass<"fuse-distribute-tiles"> {
     Run by `--fuse-lower-to-nvvm` on the bufferized tile loops of the groups
     (one `scf.forall` per group). Each loop becomes one `gpu.launch` with a
     block per tile. The tile's temporaries go to shared memory (workgroup
-    attributions; static shapes, up to 48 KiB) or to a slice of a device
-    scratch buffer per block (dynamic shapes bounded by the tile). Every
-    structured op of the tile becomes a loop over its parallel points
+    attributions; static shapes, up to 47 KiB; the two temporaries the
+    branches of a tiled pad yield share one buffer) or to a slice of a
+    device scratch buffer per block (dynamic shapes bounded by the tile).
+    Every structured op of the tile becomes a loop over its parallel points
     strided by the block size, so consecutive threads touch consecutive
-    elements, followed by a `gpu.barrier`. A reduction with fewer parallel
-    points than half the block (the rows of a softmax, LayerNorm or global
+    elements, followed by a `gpu.barrier` (elementwise ops on 16-byte
+    vectors where the buffers' alignment allows; matmuls with their operand
+    slices staged in shared memory). A reduction whose parallel points
+    would leave most threads idle (the rows of a softmax, LayerNorm or global
     pool tile) is split among the threads: each reduces a strided share from
     the combiner's neutral element and `gpu.all_reduce` (warp shuffles and
     shared memory) combines the shares. That reassociates the reduction:
