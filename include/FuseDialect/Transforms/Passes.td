@@ -288,6 +288,14 @@ def FusePropagateLayoutPass : Pass<"fuse-propagate-layout", "::mlir::func::FuncO
     turns them into kernel index changes. Constants inside a region are
     permuted at compile time; reductions get their axis renamed.
 
+    Reshapes bound every region. A transpose left right before a reshape
+    that only merges (or only splits) dimensions the transpose keeps
+    adjacent and in order moves past it (`reshape(transpose(x))` becomes
+    `transpose(reshape(x))`), and the regions are chosen again, until no
+    transpose moves: the NCHW activation that an importer flattens for a
+    global pool is then pooled in NHWC, and a squeeze-and-excitation block
+    keeps no transpose.
+
     An NCHW ResNet block, where every conv is wrapped in transposes and the
     skip connection reads the NCHW block input, ends up with the BatchNorms,
     ReLUs and residual adds in NHWC and one transpose on the argument and one

@@ -39,6 +39,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
@@ -358,36 +359,134 @@ void rewriteRegion(Region &region, ArrayRef<int64_t> q) {
   }
 }
 
+/// `reshape(transpose(x))` as `transpose(reshape(x))`, when the reshape only
+/// merges, or only splits, dimensions that the transpose keeps adjacent and
+/// in order (the NCHW activation flattened for a global pool: merging H and
+/// W of the NCHW transpose of an NHWC tensor is merging them in NHWC). The
+/// transpose moves past the reshape, which bounds every region, so the next
+/// round can cancel it against the layouts on the other side. The values
+/// are the same: only where the data is permuted changes.
+bool commuteTransposeThroughReshape(tosa::ReshapeOp reshape) {
+  auto transpose = reshape.getInput1().getDefiningOp<tosa::TransposeOp>();
+  if (!transpose || !transpose->hasOneUse())
+    return false;
+  auto xType = dyn_cast<RankedTensorType>(transpose.getInput1().getType());
+  auto tType = dyn_cast<RankedTensorType>(transpose.getType());
+  auto rType = dyn_cast<RankedTensorType>(reshape.getType());
+  if (!xType || !tType || !rType || !xType.hasStaticShape() ||
+      !rType.hasStaticShape() || xType.getRank() == rType.getRank())
+    return false;
+  Permutation perm = getPermutation(transpose);
+  bool merges = rType.getRank() < tType.getRank();
+  // Groups of the higher-rank side's dimensions, one per dimension of the
+  // lower-rank side.
+  std::optional<SmallVector<ReassociationIndices>> groups =
+      merges ? getReassociationIndicesForCollapse(tType.getShape(),
+                                                  rType.getShape())
+             : getReassociationIndicesForCollapse(rType.getShape(),
+                                                  tType.getShape());
+  if (!groups)
+    return false;
+  SmallVector<int64_t> yShape;
+  Permutation newPerm;
+  if (merges) {
+    // t-group j is x's dims perm[g] (consecutive, increasing); y merges
+    // them in x's order.
+    SmallVector<std::pair<int64_t, unsigned>> order; // (first x dim, group)
+    for (auto [j, group] : llvm::enumerate(*groups)) {
+      for (unsigned k = 1; k < group.size(); ++k)
+        if (perm[group[k]] != perm[group[k - 1]] + 1)
+          return false;
+      order.push_back({perm[group.front()], j});
+    }
+    llvm::sort(order);
+    SmallVector<int64_t> position(groups->size());
+    for (auto [k, entry] : llvm::enumerate(order)) {
+      position[entry.second] = k;
+      int64_t size = 1;
+      for (int64_t d : (*groups)[entry.second])
+        size *= tType.getDimSize(d);
+      yShape.push_back(size);
+    }
+    newPerm.assign(position.begin(), position.end());
+  } else {
+    // t's dim j splits into the r-dims of group j; so does x's dim perm[j].
+    Permutation inverse = invertPermutation(perm);
+    SmallVector<int64_t> start(xType.getRank());
+    for (int64_t i = 0; i < xType.getRank(); ++i) {
+      start[i] = yShape.size();
+      for (int64_t d : (*groups)[inverse[i]])
+        yShape.push_back(rType.getDimSize(d));
+    }
+    for (auto [j, group] : llvm::enumerate(*groups))
+      for (unsigned k = 0; k < group.size(); ++k)
+        newPerm.push_back(start[perm[j]] + k);
+  }
+  OpBuilder builder(reshape);
+  Location loc = reshape.getLoc();
+  auto shapeType = tosa::shapeType::get(builder.getContext(), yShape.size());
+  Value shape = tosa::ConstShapeOp::create(
+      builder, loc, shapeType,
+      DenseIntElementsAttr::get(
+          RankedTensorType::get({static_cast<int64_t>(yShape.size())},
+                                builder.getIndexType()),
+          yShape));
+  Value y = tosa::ReshapeOp::create(
+      builder, loc, RankedTensorType::get(yShape, xType.getElementType()),
+      transpose.getInput1(), shape);
+  reshape.getResult().replaceAllUsesWith(
+      createTranspose(builder, loc, y, newPerm));
+  reshape->erase();
+  transpose->erase();
+  return true;
+}
+
 struct FusePropagateLayoutPass
     : fuse::impl::FusePropagateLayoutPassBase<FusePropagateLayoutPass> {
   void runOnOperation() override {
     auto func = getOperation();
     for (Block &block : func.getFunctionBody()) {
-      // Each step lowers the bytes moved by transposes; the cap only guards
-      // against a cost-model bug.
-      for (unsigned step = 0, e = 4 * block.getOperations().size(); step < e;
-           ++step) {
-        SmallVector<Region> regions = collectRegions(block);
-        double bestGain = 0;
-        Region *best = nullptr;
-        Perm bestPerm;
-        for (Region &region : regions) {
-          double current = getCost(region, getIdentityPermutation(region.rank));
-          for (Perm &candidate : getCandidates(region)) {
-            double gain = current - getCost(region, candidate);
-            if (gain > bestGain + 1e-9) {
-              bestGain = gain;
-              best = &region;
-              bestPerm = candidate;
-            }
+      // Regions, then transposes left at reshapes moved past them, while
+      // that moves any (each move shrinks what the reshape's side holds in
+      // a transposed layout; the cap guards against a bug).
+      for (unsigned round = 0; round < 8; ++round) {
+        propagate(block);
+        bool moved = false;
+        for (Operation &op : llvm::make_early_inc_range(block))
+          if (auto reshape = dyn_cast<tosa::ReshapeOp>(op))
+            moved |= commuteTransposeThroughReshape(reshape);
+        if (!moved)
+          break;
+      }
+    }
+  }
+
+  /// The greedy region rewriting (steps 1-3 above).
+  void propagate(Block &block) {
+    // Each step lowers the bytes moved by transposes; the cap only guards
+    // against a cost-model bug.
+    for (unsigned step = 0, e = 4 * block.getOperations().size(); step < e;
+         ++step) {
+      SmallVector<Region> regions = collectRegions(block);
+      double bestGain = 0;
+      Region *best = nullptr;
+      Perm bestPerm;
+      for (Region &region : regions) {
+        double current = getCost(region, getIdentityPermutation(region.rank));
+        for (Perm &candidate : getCandidates(region)) {
+          double gain = current - getCost(region, candidate);
+          if (gain > bestGain + 1e-9) {
+            bestGain = gain;
+            best = &region;
+            bestPerm = candidate;
           }
         }
-        if (!best)
-          break;
-        rewriteRegion(*best, bestPerm);
-        ++numRegions;
-        eraseDeadTransposes(block);
       }
+      if (!best)
+        break;
+      rewriteRegion(*best, bestPerm);
+      ++numRegions;
+      eraseDeadTransposes(block);
     }
   }
 

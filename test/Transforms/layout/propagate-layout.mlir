@@ -1,6 +1,6 @@
 // RUN: fuse-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(fuse-propagate-layout))" | FileCheck %s
-// RUN: %fuse-diff %s -p "--pass-pipeline=builtin.module(func.func(fuse-propagate-layout))" --entry residual,channel_reduction,two_layouts,to_argument | FileCheck %s --check-prefix=NUM
-// NUM: fuse-diff: OK 6 outputs
+// RUN: %fuse-diff %s -p "--pass-pipeline=builtin.module(func.func(fuse-propagate-layout))" --entry residual,channel_reduction,two_layouts,to_argument,squeeze_excite | FileCheck %s --check-prefix=NUM
+// NUM: fuse-diff: OK 7 outputs
 
 // An NCHW residual block: each conv wrapped in transposes, BatchNorm and ReLU
 // in NCHW, the skip connection reading the NCHW argument. The whole region
@@ -120,4 +120,60 @@ func.func @dynamic(%x: tensor<?x3x3x4xf32>) -> tensor<?x3x3x4xf32> {
   %e = tosa.exp %u : (tensor<?x4x3x3xf32>) -> tensor<?x4x3x3xf32>
   %t = tosa.transpose %e {perms = array<i32: 0, 2, 3, 1>} : (tensor<?x4x3x3xf32>) -> tensor<?x3x3x4xf32>
   return %t : tensor<?x3x3x4xf32>
+}
+
+// -----
+
+// A squeeze-and-excitation block as NCHW importers write it: the activation
+// is flattened for the global pool (reshape to [N, C, H*W], reduce) and also
+// scaled by the excitation in NCHW. The region settles in NHWC, which leaves
+// a transpose at the flattening reshape; the reshape merges H and W, which
+// are adjacent and in order in NHWC too, so the transpose moves past it and
+// the next round cancels it: no transpose is left, and the pool reduces H*W
+// of the NHWC activation.
+// CHECK-LABEL: func.func @squeeze_excite
+//   CHECK-NOT:   tosa.transpose
+//       CHECK:   %[[ACT:.*]] = tosa.mul {{.*}} -> tensor<1x6x6x4xf32>
+//       CHECK:   %[[FLAT:.*]] = tosa.reshape %[[ACT]], %{{.*}} -> tensor<1x36x4xf32>
+//       CHECK:   tosa.reduce_sum %[[FLAT]] {axis = 1 : i32} : (tensor<1x36x4xf32>) -> tensor<1x1x4xf32>
+//   CHECK-NOT:   tosa.transpose
+//       CHECK:   return
+func.func @squeeze_excite(%x: tensor<1x6x6x4xf32>) -> tensor<1x6x6x4xf32> {
+  %w = "tosa.const"() <{values = dense<0.1> : tensor<4x1x1x4xf32>}> : () -> tensor<4x1x1x4xf32>
+  %b = "tosa.const"() <{values = dense<0.0> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %z = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %sh = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %c = tosa.conv2d %x, %w, %b, %z, %z {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x6x6x4xf32>, tensor<4x1x1x4xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x6x6x4xf32>
+  %t = tosa.transpose %c {perms = array<i32: 0, 3, 1, 2>} : (tensor<1x6x6x4xf32>) -> tensor<1x4x6x6xf32>
+  %s = tosa.sigmoid %t : (tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  %m = tosa.mul %t, %s, %sh : (tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>, tensor<1xi8>) -> tensor<1x4x6x6xf32>
+  %flat = tosa.const_shape {values = dense<[1, 4, 36]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %r = tosa.reshape %m, %flat : (tensor<1x4x6x6xf32>, !tosa.shape<3>) -> tensor<1x4x36xf32>
+  %sum = tosa.reduce_sum %r {axis = 2 : i32} : (tensor<1x4x36xf32>) -> tensor<1x4x1xf32>
+  %back = tosa.const_shape {values = dense<[1, 4, 1, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %p = tosa.reshape %sum, %back : (tensor<1x4x1xf32>, !tosa.shape<4>) -> tensor<1x4x1x1xf32>
+  %inv = "tosa.const"() <{values = dense<0.0277777780> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %avg = tosa.mul %p, %inv, %sh : (tensor<1x4x1x1xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<1x4x1x1xf32>
+  %nhwc = tosa.transpose %avg {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x4x1x1xf32>) -> tensor<1x1x1x4xf32>
+  %o = tosa.conv2d %nhwc, %w, %b, %z, %z {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x1x1x4xf32>, tensor<4x1x1x4xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x1x4xf32>
+  %g = tosa.sigmoid %o : (tensor<1x1x1x4xf32>) -> tensor<1x1x1x4xf32>
+  %gn = tosa.transpose %g {perms = array<i32: 0, 3, 1, 2>} : (tensor<1x1x1x4xf32>) -> tensor<1x4x1x1xf32>
+  %scaled = tosa.mul %m, %gn, %sh : (tensor<1x4x6x6xf32>, tensor<1x4x1x1xf32>, tensor<1xi8>) -> tensor<1x4x6x6xf32>
+  %y = tosa.transpose %scaled {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x4x6x6xf32>) -> tensor<1x6x6x4xf32>
+  %out = tosa.conv2d %y, %w, %b, %z, %z {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x6x6x4xf32>, tensor<4x1x1x4xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x6x6x4xf32>
+  return %out : tensor<1x6x6x4xf32>
+}
+
+// -----
+
+// Merging C and H of an NCHW view of NHWC data is not a merge in NHWC (C
+// and H are not adjacent there): the transpose stays before the reshape.
+// CHECK-LABEL: func.func @no_commute
+//       CHECK:   %[[T:.*]] = tosa.transpose %{{.*}} {perms = array<i32: 0, 3, 1, 2>}
+//       CHECK:   tosa.reshape %[[T]]
+func.func @no_commute(%x: tensor<1x2x3x4xf32>) -> tensor<1x8x3xf32> {
+  %t = tosa.transpose %x {perms = array<i32: 0, 3, 1, 2>} : (tensor<1x2x3x4xf32>) -> tensor<1x4x2x3xf32>
+  %shape = tosa.const_shape {values = dense<[1, 8, 3]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %r = tosa.reshape %t, %shape : (tensor<1x4x2x3xf32>, !tosa.shape<3>) -> tensor<1x8x3xf32>
+  return %r : tensor<1x8x3xf32>
 }
