@@ -5,3 +5,8 @@
 // bench/random-graphs.sh (docs/Reliability.md).
 // RUN: %python %fuse_src/utils/fuse-random-test --start 0 --count 300 --jobs 2 --batch 10 --fuse-opt %fuse_opt --no-minimize | FileCheck %s
 // CHECK: random graphs: 300 compared, 0 failed
+//
+// The same graphs through the GPU lowering up to its launches, each launch
+// run on the CPU (fuse-test-lower-to-cpu-via-gpu, see gpu-emulated.mlir):
+// RUN: env FUSE_DIFF_LOWER_CMD="%fuse_opt --fuse-test-lower-to-cpu-via-gpu" %python %fuse_src/utils/fuse-random-test --start 300 --count 200 --jobs 2 --batch 10 --fuse-opt %fuse_opt --no-minimize | FileCheck %s --check-prefix=GPU
+// GPU: random graphs: 200 compared, 0 failed
