@@ -16,19 +16,37 @@
 //    linearized and strided by the block size (consecutive threads take
 //    consecutive points: coalesced accesses on the innermost dimension),
 //    with its reduction loops inside. A `gpu.barrier` after each op makes
-//    its writes visible to the next op's threads.
-//  * A reduction whose parallel points are fewer than the threads (a tile's
-//    rows in softmax, LayerNorm, a global pool) is split across the threads
+//    its writes visible to the next op's threads (inside a branch of the
+//    tile body when the op is in one: its condition is the same on every
+//    thread); one before an op guards what every thread loaded on its own.
+//  * An elementwise op whose innermost loop is a multiple of 4 reads and
+//    writes 16-byte vectors when every buffer's address, offset and row
+//    strides allow (checked at run time, the same on all threads), scalars
+//    otherwise.
+//  * A contraction (matmul) stages the slices of both operands its tile
+//    reads in shared memory, chunk by chunk of its reduction, each copied
+//    by the whole block; each thread then accumulates its points from
+//    shared memory.
+//  * A reduction whose parallel points would leave most threads idle (a
+//    tile's rows in softmax, LayerNorm, a global pool) is split across the
+//    threads
 //    instead: each thread reduces a strided part of every row from the
 //    combiner's neutral element, `gpu.all_reduce` (warp shuffles and shared
 //    memory) combines the partial results, and one thread combines the total
-//    into the output. This reassociates the reduction, as every parallel
-//    reduction does: floating-point sums can differ from the sequential
-//    order in the last bits (`cooperative-reductions=false` keeps the order).
+//    into the output; a barrier ends each row (the next row's all_reduce
+//    reuses the lowering's buffer). This reassociates the reduction, as
+//    every parallel reduction does: floating-point sums can differ from the
+//    sequential order in the last bits (`cooperative-reductions=false`
+//    keeps the order).
 //
 // Tiles whose body this cannot distribute (ops with other regions or side
-// effects, dynamic tile counts, temporaries without a constant bound) are
-// left to the thread-per-tile mapping that follows in --fuse-lower-to-nvvm.
+// effects, outputs that several points write, dynamic tile counts,
+// temporaries without a constant bound) are left to the thread-per-tile
+// mapping that follows in --fuse-lower-to-nvvm.
+//
+// A second pass here, fuse-annotate-kernels, sets what the NVVM backend
+// reads on the outlined kernels: 16-byte aligned shared buffers and the
+// blocks to keep resident per SM.
 //
 //===----------------------------------------------------------------------===//
 
