@@ -491,8 +491,9 @@ SmallVector<TilingInterface> findRoots(GroupOp group) {
     if (!isExactDisjointPool(root))
       continue;
     Operation *input = root->getOperand(0).getDefiningOp();
+    // Not a pad: the nest cannot yield its tiles (see tileRoot).
     if (!input || input == root || !roots.contains(input) ||
-        input->getNumResults() != 1)
+        input->getNumResults() != 1 || isa<tensor::PadOp>(input))
       continue;
     if (llvm::all_of(input->getUsers(), [&](Operation *user) {
           return user == root || isa<YieldOp>(user);
@@ -695,10 +696,11 @@ getCommonTileSizes(OpBuilder &builder, GroupOp group,
     int64_t extent = shapes.front()[d];
     int64_t smallest = extent;
     for (auto [shape, s] : llvm::zip(shapes, sizes)) {
-      if (shape[d] != extent)
+      // A root keeping a dimension whole (rows of a fused reduction) is not
+      // split because a sibling would.
+      if (shape[d] != extent || (s[d] == 0 && extent > 1))
         return std::nullopt;
-      if (s[d] != 0)
-        smallest = std::min(smallest, s[d]);
+      smallest = std::min(smallest, s[d]);
     }
     common.push_back(smallest == extent ? 0 : smallest);
   }

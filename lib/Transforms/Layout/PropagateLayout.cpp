@@ -374,7 +374,8 @@ bool commuteTransposeThroughReshape(tosa::ReshapeOp reshape) {
   auto tType = dyn_cast<RankedTensorType>(transpose.getType());
   auto rType = dyn_cast<RankedTensorType>(reshape.getType());
   if (!xType || !tType || !rType || !xType.hasStaticShape() ||
-      !rType.hasStaticShape() || xType.getRank() == rType.getRank())
+      !tType.hasStaticShape() || !rType.hasStaticShape() ||
+      xType.getRank() == rType.getRank() || rType.getRank() == 0)
     return false;
   Permutation perm = getPermutation(transpose);
   bool merges = rType.getRank() < tType.getRank();
@@ -385,7 +386,8 @@ bool commuteTransposeThroughReshape(tosa::ReshapeOp reshape) {
                                                   rType.getShape())
              : getReassociationIndicesForCollapse(rType.getShape(),
                                                   tType.getShape());
-  if (!groups)
+  if (!groups || static_cast<int64_t>(groups->size()) !=
+                     std::min(tType.getRank(), rType.getRank()))
     return false;
   SmallVector<int64_t> yShape;
   Permutation newPerm;

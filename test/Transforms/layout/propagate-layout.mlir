@@ -177,3 +177,15 @@ func.func @no_commute(%x: tensor<1x2x3x4xf32>) -> tensor<1x8x3xf32> {
   %r = tosa.reshape %t, %shape : (tensor<1x4x2x3xf32>, !tosa.shape<3>) -> tensor<1x8x3xf32>
   return %r : tensor<1x8x3xf32>
 }
+
+// -----
+
+// A reshape to rank 0 is left alone (no group per result dimension).
+// CHECK-LABEL: func.func @to_scalar
+//       CHECK:   tosa.reshape {{.*}} -> tensor<f32>
+func.func @to_scalar(%x: tensor<1x1xf32>) -> tensor<f32> {
+  %t = tosa.transpose %x {perms = array<i32: 1, 0>} : (tensor<1x1xf32>) -> tensor<1x1xf32>
+  %shape = tosa.const_shape {values = dense<> : tensor<0xindex>} : () -> !tosa.shape<0>
+  %r = tosa.reshape %t, %shape : (tensor<1x1xf32>, !tosa.shape<0>) -> tensor<f32>
+  return %r : tensor<f32>
+}
