@@ -8,7 +8,7 @@
 // among the block's threads:
 //
 //  * The tile's temporaries live in shared memory (workgroup attributions of
-//    the launch) when their shapes are static and they fit in 47 KiB (the
+//    the launch) when their shapes are static and they fit in 48 KiB (the
 //    two that the branches of a tiled pad yield share one buffer); the
 //    others (dynamic sizes, bounded by the tile) in a device scratch buffer
 //    with one slice per block, allocated around the launch.
@@ -76,9 +76,10 @@ using namespace mlir;
 namespace {
 
 /// Static shared memory a block may use without opting in (sm_90 allows
-/// more only through a launch attribute), less 1 KiB for the buffers that
-/// the lowering of gpu.all_reduce adds (128 bytes each).
-constexpr int64_t kSharedMemoryBytes = 47 * 1024;
+/// more only through a launch attribute). The temporaries take what they
+/// need first; what is left pays for staged matmul operands and the 128
+/// bytes the lowering of each split reduction's gpu.all_reduce adds.
+constexpr int64_t kSharedMemoryBytes = 48 * 1024;
 /// Shared-memory buffers are aligned to this (fuse-annotate-kernels).
 constexpr int64_t kSharedAlignment = 16;
 /// Blocks a kernel asks to keep resident per SM (fuse-annotate-kernels).
@@ -307,6 +308,10 @@ SmallVector<memref::AllocOp> getSharedUnit(memref::AllocOp alloc) {
     auto ifOp = yield ? dyn_cast<scf::IfOp>(yield->getParentOp()) : nullptr;
     if (!ifOp)
       continue;
+    // Defined in the branch that yields it, so it is not alive while the
+    // other branch runs.
+    if (alloc->getBlock() != yield->getBlock())
+      return {};
     Block *other = yield->getBlock() == ifOp.thenBlock() ? ifOp.elseBlock()
                                                          : ifOp.thenBlock();
     if (!other)
@@ -643,7 +648,8 @@ getVectorAccesses(linalg::LinalgOp op) {
       continue;
     }
     AffineMap map = op.getMatchingIndexingMap(&operand);
-    if (type.getElementTypeBitWidth() != 32 || !type.getElementType().isIntOrFloat())
+    if (!type.getElementType().isIntOrFloat() ||
+        type.getElementTypeBitWidth() != 32)
       return std::nullopt;
     bool usesInnermost = map.isFunctionOfDim(innermost);
     if (!usesInnermost && !op.isDpsInit(&operand)) {
@@ -793,14 +799,23 @@ void emitVectorLoop(IRRewriter &rewriter, linalg::LinalgOp op,
 /// one) reads memory after the last barrier before `op` in its block: the
 /// threads writing through `op` must then wait for all of them.
 bool readsSinceBarrier(Operation *op) {
-  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+  Operation *prev = op->getPrevNode();
+  while (true) {
+    // Out of a branch of the tile body: on before the branch.
+    if (!prev) {
+      Operation *parent = op->getParentOp();
+      if (!isa<scf::IfOp>(parent))
+        return false;
+      op = parent;
+      prev = op->getPrevNode();
+      continue;
+    }
     if (isa<gpu::BarrierOp>(prev))
       return false;
-    if (isMemoryEffectFree(prev))
-      continue;
-    return true;
+    if (!isMemoryEffectFree(prev))
+      return true;
+    prev = prev->getPrevNode();
   }
-  return false;
 }
 
 void distribute(IRRewriter &rewriter, linalg::LinalgOp op,
@@ -836,7 +851,9 @@ void distribute(IRRewriter &rewriter, linalg::LinalgOp op,
   Operation *combiner =
       threads.cooperativeReductions ? getCombiner(op) : nullptr;
   bool cooperative = false;
-  if (combiner) {
+  // Each gpu.all_reduce's lowering takes 128 bytes of shared memory.
+  constexpr int64_t kAllReduceBytes = 128;
+  if (combiner && threads.sharedBytesLeft >= kAllReduceBytes) {
     std::optional<int64_t> points = getConstantIntValue(numPoints);
     std::optional<int64_t> reduced =
         getConstantIntValue(product(rewriter, loc, reductionSizes));
@@ -845,6 +862,8 @@ void distribute(IRRewriter &rewriter, linalg::LinalgOp op,
         points && reduced &&
         *points * (llvm::divideCeil(*reduced, threadCount) + 16) <
             llvm::divideCeil(*points, threadCount) * *reduced;
+    if (cooperative)
+      threads.sharedBytesLeft -= kAllReduceBytes;
   }
 
   if (cooperative) {

@@ -301,3 +301,38 @@ func.func @branch_window(%x: memref<16x8xf32>, %out: memref<4x8xf32>) {
   }
   return
 }
+
+// -----
+
+// A temporary defined before a branch and yielded by one branch is alive
+// while the other branch runs (here the other branch reads it): the two do
+// not share a buffer. Neither can go to shared memory alone (the branch
+// result would hold two memory spaces): each gets its own 64-byte slice of
+// the scratch buffer, 128 bytes per block, 4 blocks.
+// CHECK-LABEL: func.func @outer_temporary
+//       CHECK:   gpu.alloc async [%{{.*}}] (%c512) : memref<?xi8>
+//   CHECK-NOT:   workgroup(
+//       CHECK:   memref.view
+//       CHECK:   scf.if
+//       CHECK:     memref.view
+func.func @outer_temporary(%x: memref<4x8xf32>, %out: memref<4x8xf32>, %flag: i1) {
+  %zero = arith.constant 0.0 : f32
+  scf.forall (%i) in (4) {
+    %src = memref.subview %x[%i, 0] [1, 8] [1, 1] : memref<4x8xf32> to memref<8xf32, strided<[1], offset: ?>>
+    %a = memref.alloc() : memref<8xf32>
+    linalg.copy ins(%src : memref<8xf32, strided<[1], offset: ?>>) outs(%a : memref<8xf32>)
+    %r = scf.if %flag -> (memref<8xf32>) {
+      scf.yield %a : memref<8xf32>
+    } else {
+      %b = memref.alloc() : memref<8xf32>
+      linalg.generic {indexing_maps = [affine_map<(d0) -> (7 - d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : memref<8xf32>) outs(%b : memref<8xf32>) {
+      ^bb0(%in: f32, %o: f32):
+        linalg.yield %in : f32
+      }
+      scf.yield %b : memref<8xf32>
+    }
+    %dst = memref.subview %out[%i, 0] [1, 8] [1, 1] : memref<4x8xf32> to memref<8xf32, strided<[1], offset: ?>>
+    linalg.copy ins(%r : memref<8xf32>) outs(%dst : memref<8xf32, strided<[1], offset: ?>>)
+  }
+  return
+}

@@ -152,7 +152,7 @@ def FuseDistributeTilesPass : Pass<"fuse-distribute-tiles"> {
     Run by `--fuse-lower-to-nvvm` on the bufferized tile loops of the groups
     (one `scf.forall` per group). Each loop becomes one `gpu.launch` with a
     block per tile. The tile's temporaries go to shared memory (workgroup
-    attributions; static shapes, up to 47 KiB; the two temporaries the
+    attributions; static shapes, up to 48 KiB; the two temporaries the
     branches of a tiled pad yield share one buffer) or to a slice of a
     device scratch buffer per block (dynamic shapes bounded by the tile).
     Every structured op of the tile becomes a loop over its parallel points
