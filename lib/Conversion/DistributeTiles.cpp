@@ -201,8 +201,10 @@ FailureOr<int64_t> boundBytes(memref::AllocOp alloc, scf::ForallOp loop) {
 
 /// Whether every op in `region` (a tile body or a branch of an `scf.if` in
 /// it) can run on all threads of a block: structured ops (shared out below),
-/// uniform `scf.if`s, the tile's temporaries, and ops that write nothing.
-bool isDistributable(Region &region, scf::ForallOp loop) {
+/// uniform `scf.if`s, the tile's temporaries (their bytes at most recorded
+/// in `tempBytes`), and ops that write nothing.
+bool isDistributable(Region &region, scf::ForallOp loop,
+                     DenseMap<Operation *, int64_t> &tempBytes) {
   for (Operation &op : region.getOps()) {
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
       if (!linalgOp.hasPureBufferSemantics())
@@ -221,16 +223,20 @@ bool isDistributable(Region &region, scf::ForallOp loop) {
       continue;
     }
     if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-      if (!isDistributable(ifOp.getThenRegion(), loop) ||
-          !isDistributable(ifOp.getElseRegion(), loop))
+      if (!isDistributable(ifOp.getThenRegion(), loop, tempBytes) ||
+          !isDistributable(ifOp.getElseRegion(), loop, tempBytes))
         return false;
       continue;
     }
     if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
       MemRefType type = alloc.getType();
       if (!type.getLayout().isIdentity() || type.getMemorySpace() ||
-          !type.getElementType().isIntOrFloat() || failed(boundBytes(alloc, loop)))
+          !type.getElementType().isIntOrFloat())
         return false;
+      FailureOr<int64_t> bytes = boundBytes(alloc, loop);
+      if (failed(bytes))
+        return false;
+      tempBytes[alloc] = *bytes;
       continue;
     }
     if (isa<memref::DeallocOp, scf::YieldOp, scf::InParallelOp>(op))
@@ -247,53 +253,50 @@ bool isDistributable(Region &region, scf::ForallOp loop) {
   return true;
 }
 
+/// The value that changes memory space with the operand of `use`: the
+/// result of a view of it, the base buffer of its metadata, or the result
+/// of the branch that yields it; null for any other use.
+Value getMovedValue(OpOperand &use) {
+  Operation *user = use.getOwner();
+  if (isa<memref::SubViewOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
+          memref::CastOp, memref::ExtractStridedMetadataOp>(user))
+    return user->getResult(0);
+  if (isa<scf::YieldOp>(user) && isa<scf::IfOp>(user->getParentOp()))
+    return user->getParentOp()->getResult(use.getOperandNumber());
+  return Value();
+}
+
 /// Whether `value`, once in shared memory, can change its memory space
 /// through all its uses: views of it change theirs, structured ops, loads,
-/// stores and deallocations do not care.
+/// stores and deallocations do not care. A branch result moves only with a
+/// temporary it yields directly (a padded window, or its border case;
+/// getSharedUnit finds the other branch's temporary).
 bool canChangeMemorySpace(Value value) {
   for (OpOperand &use : value.getUses()) {
     Operation *user = use.getOwner();
     if (isa<linalg::LinalgOp, memref::LoadOp, memref::StoreOp,
             memref::DeallocOp>(user))
       continue;
-    if (isa<memref::SubViewOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
-            memref::CastOp, memref::ExtractStridedMetadataOp>(user)) {
-      if (!canChangeMemorySpace(user->getResult(0)))
-        return false;
-      continue;
-    }
-    // A temporary a branch yields (a padded window, or its border case): the
-    // branch's result moves with it (getSharedUnit finds the other
-    // branch's temporary).
-    if (isa<scf::YieldOp>(user) && isa<scf::IfOp>(user->getParentOp()) &&
-        value.getDefiningOp<memref::AllocOp>()) {
-      if (!canChangeMemorySpace(
-              user->getParentOp()->getResult(use.getOperandNumber())))
-        return false;
-      continue;
-    }
-    return false;
+    Value moved = getMovedValue(use);
+    if (!moved ||
+        (isa<scf::YieldOp>(user) && !value.getDefiningOp<memref::AllocOp>()) ||
+        !canChangeMemorySpace(moved))
+      return false;
   }
   return true;
 }
 
-/// Moves the users of `value`, now in `space`, there too: its views, the
-/// base buffer of its metadata, the result of the branch that yields it.
+/// Moves what changes memory space with `value`, now in `space`, there too.
 void propagateMemorySpace(Value value, Attribute space) {
-  auto moveTo = [&](Value v) {
-    auto type = cast<MemRefType>(v.getType());
-    if (type.getMemorySpace() == space)
-      return;
-    v.setType(MemRefType::Builder(type).setMemorySpace(space));
-    propagateMemorySpace(v, space);
-  };
   for (OpOperand &use : value.getUses()) {
-    Operation *user = use.getOwner();
-    if (isa<memref::SubViewOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
-            memref::CastOp, memref::ExtractStridedMetadataOp>(user))
-      moveTo(user->getResult(0));
-    else if (isa<scf::YieldOp>(user) && isa<scf::IfOp>(user->getParentOp()))
-      moveTo(user->getParentOp()->getResult(use.getOperandNumber()));
+    Value moved = getMovedValue(use);
+    if (!moved)
+      continue;
+    auto type = cast<MemRefType>(moved.getType());
+    if (type.getMemorySpace() == space)
+      continue; // the other branch's temporary moved it already
+    moved.setType(MemRefType::Builder(type).setMemorySpace(space));
+    propagateMemorySpace(moved, space);
   }
 }
 
@@ -343,7 +346,7 @@ SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
   SmallVector<Value> indices(sizes.size());
   for (int i = static_cast<int>(sizes.size()) - 1; i >= 0; --i) {
     if (isConstantIntValue(sizes[i], 1)) {
-      indices[i] = arith::ConstantIndexOp::create(b, loc, 0);
+      indices[i] = constantIndex(b, loc, 0);
       continue;
     }
     if (i == 0) {
@@ -675,12 +678,9 @@ getVectorAccesses(linalg::LinalgOp op) {
 
 /// Whether every contiguous operand of `op` starts on a 16-byte boundary
 /// and keeps it from row to row (offset and outer strides multiples of the
-/// vector width): a value computed on the block's threads alike; null if
-/// `op` does not vectorize.
-Value getVectorCondition(IRRewriter &rewriter, linalg::LinalgOp op) {
-  std::optional<SmallVector<VectorAccess>> accesses = getVectorAccesses(op);
-  if (!accesses)
-    return Value();
+/// vector width): a value computed on the block's threads alike.
+Value getVectorCondition(IRRewriter &rewriter, linalg::LinalgOp op,
+                         ArrayRef<VectorAccess> accesses) {
   Location loc = op.getLoc();
   Value width = constantIndex(rewriter, loc, kVectorWidth);
   Value bytes = constantIndex(rewriter, loc, kVectorWidth * 4);
@@ -691,7 +691,7 @@ Value getVectorCondition(IRRewriter &rewriter, linalg::LinalgOp op) {
     return rewriter.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
                                                 rem, zero);
   };
-  for (auto [operand, access] : llvm::zip(op->getOpOperands(), *accesses)) {
+  for (auto [operand, access] : llvm::zip(op->getOpOperands(), accesses)) {
     if (access != VectorAccess::Contiguous)
       continue;
     Value buffer = operand.get();
@@ -710,11 +710,11 @@ Value getVectorCondition(IRRewriter &rewriter, linalg::LinalgOp op) {
 }
 
 /// The thread loop of an elementwise op over vectors of 4 along its
-/// innermost loop (getVectorAccesses holds).
+/// innermost loop, its operands accessed as `accesses` says.
 void emitVectorLoop(IRRewriter &rewriter, linalg::LinalgOp op,
+                    ArrayRef<VectorAccess> accesses,
                     const ThreadContext &threads) {
   Location loc = op.getLoc();
-  SmallVector<VectorAccess> accesses = *getVectorAccesses(op);
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   ranges.back() /= kVectorWidth;
   SmallVector<Value> sizes = llvm::map_to_vector(
@@ -793,8 +793,6 @@ void emitVectorLoop(IRRewriter &rewriter, linalg::LinalgOp op,
   }
 }
 
-/// Replaces `op` by loops that share its iterations among the block's
-/// threads, followed by a barrier.
 /// Whether an op every thread runs on its own (a load, or an op holding
 /// one) reads memory after the last barrier before `op` in its block: the
 /// threads writing through `op` must then wait for all of them.
@@ -818,6 +816,8 @@ bool readsSinceBarrier(Operation *op) {
   }
 }
 
+/// Replaces `op` by loops that share its iterations among the block's
+/// threads, followed by a barrier.
 void distribute(IRRewriter &rewriter, linalg::LinalgOp op,
                 ThreadContext &threads) {
   Location loc = op.getLoc();
@@ -841,6 +841,7 @@ void distribute(IRRewriter &rewriter, linalg::LinalgOp op,
         .push_back(size);
   }
   Value numPoints = product(rewriter, loc, parallelSizes);
+  Value numReduced = product(rewriter, loc, reductionSizes);
   Value zero = constantIndex(rewriter, loc, 0);
   Value one = constantIndex(rewriter, loc, 1);
 
@@ -855,8 +856,7 @@ void distribute(IRRewriter &rewriter, linalg::LinalgOp op,
   constexpr int64_t kAllReduceBytes = 128;
   if (combiner && threads.sharedBytesLeft >= kAllReduceBytes) {
     std::optional<int64_t> points = getConstantIntValue(numPoints);
-    std::optional<int64_t> reduced =
-        getConstantIntValue(product(rewriter, loc, reductionSizes));
+    std::optional<int64_t> reduced = getConstantIntValue(numReduced);
     int64_t threadCount = threads.staticBlockSize;
     cooperative =
         points && reduced &&
@@ -870,7 +870,6 @@ void distribute(IRRewriter &rewriter, linalg::LinalgOp op,
     // for each parallel point (the same on every thread):
     //   partial = reduce(neutral, this thread's strided share of the row)
     //   total = all_reduce(partial); out = combine(total, out) by thread 0
-    Value numReduced = product(rewriter, loc, reductionSizes);
     Value accumulatorArg = op.getRegionOutputArgs()[0];
     Type type = combiner->getResult(0).getType();
     Value neutral = arith::ConstantOp::create(
@@ -926,11 +925,13 @@ void distribute(IRRewriter &rewriter, linalg::LinalgOp op,
     // An elementwise op over aligned rows takes vectors of 4 instead (one
     // 16-byte access per operand), when the buffers' alignment allows.
     scf::IfOp ifAligned;
-    if (Value aligned = getVectorCondition(rewriter, op)) {
-      ifAligned =
-          scf::IfOp::create(rewriter, loc, aligned, /*withElseRegion=*/true);
+    if (std::optional<SmallVector<VectorAccess>> accesses =
+            getVectorAccesses(op)) {
+      ifAligned = scf::IfOp::create(
+          rewriter, loc, getVectorCondition(rewriter, op, *accesses),
+          /*withElseRegion=*/true);
       rewriter.setInsertionPointToStart(ifAligned.thenBlock());
-      emitVectorLoop(rewriter, op, threads);
+      emitVectorLoop(rewriter, op, *accesses, threads);
       rewriter.setInsertionPointToStart(ifAligned.elseBlock());
     }
     auto points = scf::ForOp::create(rewriter, loc, threads.threadId,
@@ -995,8 +996,9 @@ struct FuseDistributeTilesPass final
 
   LogicalResult distributeLoop(IRRewriter &rewriter, scf::ForallOp loop) {
     std::optional<StaticBounds> bounds = getStaticBounds(loop);
+    DenseMap<Operation *, int64_t> tempBytes;
     if (!bounds || loop.getMapping() ||
-        !isDistributable(loop.getRegion(), loop))
+        !isDistributable(loop.getRegion(), loop, tempBytes))
       return failure();
     ArrayRef<int64_t> lbs = bounds->lbs, ubs = bounds->ubs,
                       steps = bounds->steps;
@@ -1020,7 +1022,7 @@ struct FuseDistributeTilesPass final
     loop.getBody()->walk([&](memref::AllocOp alloc) {
       if (inShared.contains(alloc))
         return; // a partner of an earlier branch's temporary
-      int64_t bytes = *boundBytes(alloc, loop);
+      int64_t bytes = tempBytes.lookup(alloc);
       int64_t padded = llvm::alignTo(bytes, kSharedAlignment);
       if (alloc.getType().hasStaticShape() &&
           sharedBytes + padded <= kSharedMemoryBytes &&

@@ -121,8 +121,12 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
   }
 
   // 6. Loops, then the LLVM dialect.
+  buildLoopsToLLVMPipeline(pm, options.parallel);
+}
+
+void mlir::fuse::buildLoopsToLLVMPipeline(OpPassManager &pm, bool parallel) {
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
-  if (options.parallel) {
+  if (parallel) {
     // Tile loops to OpenMP worksharing loops; their alloca scopes (empty:
     // temporaries are on the heap) fold away before scf-to-cf.
     pm.addPass(createConvertSCFToOpenMPPass());

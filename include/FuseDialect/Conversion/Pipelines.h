@@ -62,6 +62,11 @@ void buildGroupsToBufferizedLoopNests(OpPassManager &pm, bool tileGroups,
                                       bool vectorize = false,
                                       int64_t contractionTile = 0);
 
+/// The end of the CPU lowering: structured ops to loops (`parallel`: tile
+/// loops to OpenMP), then the LLVM dialect. Shared with the CPU emulation of
+/// the GPU launches in the tests.
+void buildLoopsToLLVMPipeline(OpPassManager &pm, bool parallel);
+
 /// Registers `--fuse-lower-to-cpu`.
 void registerLowerToCPUPipeline();
 
