@@ -1,6 +1,6 @@
 // RUN: fuse-opt %s --split-input-file --fuse-tile-groups=report-nests=true -canonicalize -cse -verify-diagnostics | FileCheck %s
-// RUN: %fuse-diff %s -p "--fuse-tile-groups" --entry softmax,conv_epilogue,index_changes,two_results,dependent_results,attention_scores,residual_and_norm | FileCheck %s --check-prefix=NUM
-// NUM: fuse-diff: OK 10 outputs
+// RUN: %fuse-diff %s -p "--fuse-tile-groups" --entry softmax,conv_epilogue,index_changes,two_results,dependent_results,attention_scores,residual_and_norm,sibling_branches | FileCheck %s --check-prefix=NUM
+// NUM: fuse-diff: OK 12 outputs
 
 // A row softmax group becomes one loop nest over rows (a group smaller
 // than one tile is split in as few tiles as possible: two of 8 rows): each
@@ -181,4 +181,33 @@ func.func @residual_and_norm(%x: tensor<8x32xf32>, %y: tensor<8x32xf32>) -> (ten
     fuse.yield %s, %n : tensor<8x32xf32>, tensor<8x32xf32>
   }
   return %r#0, %r#1 : tensor<8x32xf32>, tensor<8x32xf32>
+}
+
+// -----
+
+// Horizontally fused branches: one conv computes both branches' channels,
+// one branch is returned as it is (16 channels), the other clamped (4
+// channels). Alone, the wider root would take one row per tile and the
+// narrower four; sibling roots share the smaller tile so that their nests
+// merge: one nest over rows, writing both results.
+// CHECK-LABEL: func.func @sibling_branches
+//       CHECK:   scf.forall (%{{.*}}) in (16) shared_outs({{.*}}) -> (tensor<1x16x16x16xf32>, tensor<1x16x16x4xf32>)
+//   CHECK-NOT:   scf.forall (
+func.func @sibling_branches(%x: tensor<1x16x16x4xf32>) -> (tensor<1x16x16x16xf32>, tensor<1x16x16x4xf32>) {
+  %r:2 = fuse.group ins(%x : tensor<1x16x16x4xf32>) -> (tensor<1x16x16x16xf32>, tensor<1x16x16x4xf32>) {
+  ^bb0(%a: tensor<1x16x16x4xf32>):
+    %w = "tosa.const"() <{values = dense<0.125> : tensor<20x1x1x4xf32>}> : () -> tensor<20x1x1x4xf32>
+    %bias = "tosa.const"() <{values = dense<0.5> : tensor<20xf32>}> : () -> tensor<20xf32>
+    %z = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+    %c = tosa.conv2d %a, %w, %bias, %z, %z {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x16x16x4xf32>, tensor<20x1x1x4xf32>, tensor<20xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x16x16x20xf32>
+    %s0 = tosa.const_shape {values = dense<0> : tensor<4xindex>} : () -> !tosa.shape<4>
+    %n0 = tosa.const_shape {values = dense<[1, 16, 16, 16]> : tensor<4xindex>} : () -> !tosa.shape<4>
+    %s1 = tosa.const_shape {values = dense<[0, 0, 0, 16]> : tensor<4xindex>} : () -> !tosa.shape<4>
+    %n1 = tosa.const_shape {values = dense<[1, 16, 16, 4]> : tensor<4xindex>} : () -> !tosa.shape<4>
+    %wide = tosa.slice %c, %s0, %n0 : (tensor<1x16x16x20xf32>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x16x16x16xf32>
+    %narrow = tosa.slice %c, %s1, %n1 : (tensor<1x16x16x20xf32>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x16x16x4xf32>
+    %relu = tosa.clamp %narrow {max_val = 3.40282347E+38 : f32, min_val = 0.000000e+00 : f32} : (tensor<1x16x16x4xf32>) -> tensor<1x16x16x4xf32>
+    fuse.yield %wide, %relu : tensor<1x16x16x16xf32>, tensor<1x16x16x4xf32>
+  }
+  return %r#0, %r#1 : tensor<1x16x16x16xf32>, tensor<1x16x16x4xf32>
 }
