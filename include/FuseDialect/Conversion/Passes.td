@@ -41,10 +41,14 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
     unit loops are not tiled; rows stay whole when a reduction is fused in;
     a group smaller than one tile is split in as few tiles as possible),
     fusing every producer into the loop nest with the upstream
-    TilingInterface tile-and-fuse driver. Producers whose values the group
-    also returns, over the root's own iteration space, are yielded from the
-    loop nest; a result another result reads row-wise is computed in that
-    result's nest; independent nests over the same tiles are merged; inside
+    TilingInterface tile-and-fuse driver. With `contraction-tile`, a matmul
+    root (or an epilogue over a matmul's result) is tiled in squares of its
+    two innermost parallel loops instead. Producers whose values the group
+    also returns, over the root's own iteration space or as the input of a
+    pool whose windows tile it exactly, are yielded from the loop nest; a
+    result another result reads row-wise is computed in that result's nest;
+    sibling roots over one result space share one tile shape (the smallest
+    per dimension), and independent nests over the same tiles are merged; inside
     a tile, elementwise chains become one loop body (a producer the consumer
     broadcasts stays apart, computed once). Views between ops are moved out
     by expanding the ops' loops (broadcast scalars become payload scalars,
