@@ -6,26 +6,44 @@
 # GPU results checked against the CPU reference, HBM bandwidth of the
 # memory-bound fused kernels, registers and spills.
 # Usage: run.sh [BUNDLE_DIR] [CALLS]
+# Stages: (1) on the CPUs, the bundles build while torch.compile compiles
+# every graph once (warming its caches); (2) on the GPU, one program at a
+# time: ours fused and unfused, then PyTorch eager and torch.compile. Each
+# program has a time limit; a model whose program fails or times out shows
+# "—" and its log stays in BUNDLE_DIR/<model>/*.err.
 set -uo pipefail
 DIR="${1:-$(cd "$(dirname "$0")" && pwd)}"
 CALLS="${2:-200}"
 JOBS="$(nproc 2>/dev/null || echo 4)"
-nvidia-smi -L || echo "run.sh: nvidia-smi found no GPU"
+PY="$(command -v python3 || true)"
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv ||
+  echo "run.sh: nvidia-smi found no GPU"
+start=$(date +%s)
 build() {
   cmake -S "$1" -B "$1/build" -DCMAKE_BUILD_TYPE=Release >"$1/build.log" 2>&1 &&
     cmake --build "$1/build" -j 2 >>"$1/build.log" 2>&1 || echo "build failed: $1 (see $1/build.log)"
 }
+if [ -n "$PY" ]; then
+  for m in "$DIR"/*/; do
+    [ -f "$m/torch_model.py" ] &&
+      timeout 240 "$PY" "$m/torch_model.py" --calls 1 >/dev/null 2>"$m/torch-warm.err" &
+  done
+fi
 for d in "$DIR"/*/fused "$DIR"/*/unfused; do
   build "$d" &
-  while [ "$(jobs -r | wc -l)" -ge "$JOBS" ]; do sleep 0.2; done
+  while [ "$(jobs -r | wc -l)" -ge "$((JOBS + 16))" ]; do sleep 0.2; done
 done
 wait
+echo "run.sh: built and warmed in $(($(date +%s) - start)) s"
 for m in "$DIR"/*/; do
   for v in fused unfused; do
-    "$m/$v/build/driver" "$CALLS" >"$m/$v.json" 2>"$m/$v.err" || true
+    timeout 120 "$m/$v/build/driver" "$CALLS" >"$m/$v.json" 2>"$m/$v.err" ||
+      echo "run.sh: $(basename "$m") $v exited $? (see $m$v.err)"
   done
-  if command -v python3 >/dev/null; then
-    timeout 300 python3 "$m/torch_model.py" --calls "$CALLS" >"$m/torch.json" 2>"$m/torch.err" || true
+  if [ -n "$PY" ]; then
+    timeout 120 "$PY" "$m/torch_model.py" --calls "$CALLS" >"$m/torch.json" 2>"$m/torch.err" ||
+      echo "run.sh: $(basename "$m") torch exited $? (see ${m}torch.err)"
   fi
 done
-python3 "$DIR/report.py" "$DIR"
+echo "run.sh: measured in $(($(date +%s) - start)) s"
+"${PY:-python3}" "$DIR/report.py" "$DIR"

@@ -7,9 +7,14 @@
 //    be returned and freed by a caller), become `gpu.alloc host_shared`
 //    (managed memory, moved to the device on first touch) and their
 //    deallocations `gpu.dealloc`;
+//  * a constant global a launch reads (weights, folded parameters) is read
+//    from a device copy: `func.call @fuse_device_constant_<type>` (the
+//    runtime copies the global to device memory on the first call and
+//    returns that copy from then on), so that kernels read weights from HBM
+//    rather than across PCIe on every access;
 //  * every other memref a launch reads or writes (function arguments,
-//    globals) is registered with `gpu.host_register` (page-locked, mapped
-//    into the device's address space) right before the launch;
+//    mutable globals) is registered with `gpu.host_register` (page-locked,
+//    mapped into the device's address space) right before the launch;
 //  * allocations inside a kernel (a tile's temporaries that were not put on
 //    the stack because they sit in a loop) become one stack buffer per
 //    thread at the kernel's entry, instead of device-side malloc.
@@ -19,8 +24,10 @@
 #include "FuseDialect/Conversion/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/RegionUtils.h"
 
@@ -38,13 +45,75 @@ bool isHostMemRef(Type type) {
   return memref && !memref.getMemorySpace();
 }
 
+/// The device copy of the constant global `getGlobal` reads, as a memref of
+/// the same type, created right after `getGlobal`; null when the global is
+/// not a constant of a static, contiguous shape and a plain element type
+/// (then it stays host memory, registered before each launch). The runtime
+/// entry `_mlir_ciface_fuse_device_constant_<elt>` takes and returns a 1-D
+/// descriptor; it copies each constant once per process.
+Value createDeviceConstant(RewriterBase &rewriter, memref::GetGlobalOp getGlobal,
+                           SymbolTableCollection &symbols) {
+  auto global = symbols.lookupNearestSymbolFrom<memref::GlobalOp>(
+      getGlobal, getGlobal.getNameAttr());
+  MemRefType type = getGlobal.getType();
+  Type element = type.getElementType();
+  // The element types lib/Runtime has an entry for.
+  bool supported = element.isF16() || element.isBF16() || element.isF32() ||
+                   element.isF64() || element.isSignlessInteger(1) ||
+                   element.isSignlessInteger(8) ||
+                   element.isSignlessInteger(16) ||
+                   element.isSignlessInteger(32) ||
+                   element.isSignlessInteger(64);
+  if (!global || !global.getConstant() || !type.hasStaticShape() ||
+      !type.getLayout().isIdentity() || !isHostMemRef(type) || !supported)
+    return {};
+  std::string name;
+  llvm::raw_string_ostream(name) << "fuse_device_constant_" << element;
+  auto module = getGlobal->getParentOfType<ModuleOp>();
+  MLIRContext *ctx = rewriter.getContext();
+  auto flat = MemRefType::get({ShapedType::kDynamic}, element);
+  auto callee = symbols.lookupSymbolIn<func::FuncOp>(module,
+                                                     StringAttr::get(ctx, name));
+  if (!callee) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(module.getBody());
+    callee = func::FuncOp::create(rewriter, module.getLoc(), name,
+                                  rewriter.getFunctionType(flat, flat));
+    callee.setPrivate();
+    callee->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                    rewriter.getUnitAttr());
+    symbols.getSymbolTable(module).insert(callee);
+  }
+  Location loc = getGlobal.getLoc();
+  rewriter.setInsertionPointAfter(getGlobal);
+  int64_t count = type.getNumElements();
+  Value asVector = memref::ReinterpretCastOp::create(
+      rewriter, loc, MemRefType::get({count}, element), getGlobal.getResult(),
+      /*offset=*/0, /*sizes=*/ArrayRef<int64_t>{count},
+      /*strides=*/ArrayRef<int64_t>{1});
+  Value dynamic = memref::CastOp::create(rewriter, loc, flat, asVector);
+  Value device =
+      func::CallOp::create(rewriter, loc, callee, ValueRange{dynamic})
+          .getResult(0);
+  SmallVector<int64_t> strides = computeStrides(type.getShape());
+  return memref::ReinterpretCastOp::create(rewriter, loc, type, device,
+                                           /*offset=*/0, type.getShape(),
+                                           strides);
+}
+
 struct FuseGpuHostMemoryPass final
     : fuse::impl::FuseGpuHostMemoryPassBase<FuseGpuHostMemoryPass> {
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
+    SymbolTableCollection symbols;
+    SmallVector<func::FuncOp> funcs;
     getOperation()->walk([&](func::FuncOp func) {
-      if (func->getParentOfType<gpu::GPUModuleOp>())
-        return;
+      if (!func.isExternal() && !func->getParentOfType<gpu::GPUModuleOp>())
+        funcs.push_back(func);
+    });
+    for (func::FuncOp func : funcs) {
+      // The device copy of each constant global, made once per function.
+      DenseMap<Value, Value> deviceConstants;
       // Host allocations in managed memory.
       SmallVector<memref::AllocOp> allocs;
       func.walk([&](memref::AllocOp alloc) {
@@ -109,6 +178,19 @@ struct FuseGpuHostMemoryPass final
         for (Value v : captured) {
           if (!isHostMemRef(v.getType()) || v.getDefiningOp<gpu::AllocOp>())
             continue;
+          if (auto getGlobal = v.getDefiningOp<memref::GetGlobalOp>()) {
+            auto [it, inserted] = deviceConstants.try_emplace(v);
+            if (inserted) {
+              OpBuilder::InsertionGuard guard(rewriter);
+              it->second = createDeviceConstant(rewriter, getGlobal, symbols);
+            }
+            if (Value device = it->second) {
+              rewriter.replaceUsesWithIf(v, device, [&](OpOperand &use) {
+                return launch->isProperAncestor(use.getOwner());
+              });
+              continue;
+            }
+          }
           auto type = cast<MemRefType>(v.getType());
           auto unranked = UnrankedMemRefType::get(type.getElementType(),
                                                   type.getMemorySpace());
@@ -117,7 +199,7 @@ struct FuseGpuHostMemoryPass final
           gpu::HostRegisterOp::create(rewriter, launch.getLoc(), cast);
         }
       });
-    });
+    }
   }
 };
 

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <mutex>
 #include <vector>
 
@@ -80,6 +81,28 @@ struct LaunchEvents {
 std::mutex profileMutex;
 bool profiling = false;
 std::vector<LaunchEvents> launches;
+
+/// The stream pool and the allocation cache (mgpuStreamCreate,
+/// mgpuMemAlloc).
+std::mutex poolMutex;
+std::vector<CUstream> freeStreams;
+struct BlockKey {
+  uint64_t bytes;
+  bool managed;
+  bool operator<(const BlockKey &other) const {
+    return bytes != other.bytes ? bytes < other.bytes : managed < other.managed;
+  }
+};
+std::map<BlockKey, std::vector<void *>> freeBlocks;
+std::map<void *, BlockKey> liveBlocks;
+
+bool cachingEnabled() {
+  static const bool enabled = [] {
+    const char *off = std::getenv("FUSE_CUDA_NO_CACHE");
+    return !(off && *off && *off != '0');
+  }();
+  return enabled;
+}
 
 void destroyEvents() {
   for (LaunchEvents &e : launches) {
@@ -180,38 +203,88 @@ FUSE_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
   }
 }
 
+/// Streams are pooled: the lowered host code creates and destroys one
+/// around every synchronous launch and every free, and cuStreamCreate costs
+/// more than a small kernel. A stream handed back may still have work
+/// queued; whoever takes it next queues behind that work, which only orders
+/// more than asked.
 FUSE_EXPORT CUstream mgpuStreamCreate() {
   ensureContext();
+  {
+    std::lock_guard<std::mutex> lock(poolMutex);
+    if (!freeStreams.empty()) {
+      CUstream stream = freeStreams.back();
+      freeStreams.pop_back();
+      return stream;
+    }
+  }
   CUstream stream = nullptr;
   check(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
   return stream;
 }
 
 FUSE_EXPORT void mgpuStreamDestroy(CUstream stream) {
-  check(cuStreamDestroy(stream), "cuStreamDestroy");
+  std::lock_guard<std::mutex> lock(poolMutex);
+  freeStreams.push_back(stream);
 }
 
 FUSE_EXPORT void mgpuStreamSynchronize(CUstream stream) {
   check(cuStreamSynchronize(stream), "cuStreamSynchronize");
 }
 
+/// Allocations are cached, like PyTorch's allocator does: the lowered host
+/// code allocates every intermediate and result on each call and frees it
+/// at the end, and cuMemAlloc/cuMemFree (which synchronizes the device)
+/// would otherwise cost more than the kernels of a small model. A freed
+/// block waits for the device to be idle, as cuMemFree would, and is then
+/// reused for a request of the same size and kind (device or managed).
+/// FUSE_CUDA_NO_CACHE=1 turns the cache off.
 FUSE_EXPORT void *mgpuMemAlloc(uint64_t bytes, CUstream /*stream*/,
                                bool isHostShared) {
   ensureContext();
-  CUdeviceptr ptr = 0;
   if (bytes == 0)
     return nullptr;
+  BlockKey key{bytes, isHostShared};
+  if (cachingEnabled()) {
+    std::lock_guard<std::mutex> lock(poolMutex);
+    auto it = freeBlocks.find(key);
+    if (it != freeBlocks.end() && !it->second.empty()) {
+      void *ptr = it->second.back();
+      it->second.pop_back();
+      liveBlocks[ptr] = key;
+      return ptr;
+    }
+  }
+  CUdeviceptr ptr = 0;
   if (isHostShared)
     check(cuMemAllocManaged(&ptr, bytes, CU_MEM_ATTACH_GLOBAL),
           "cuMemAllocManaged");
   else
     check(cuMemAlloc(&ptr, bytes), "cuMemAlloc");
-  return reinterpret_cast<void *>(ptr);
+  void *result = reinterpret_cast<void *>(ptr);
+  if (cachingEnabled()) {
+    std::lock_guard<std::mutex> lock(poolMutex);
+    liveBlocks[result] = key;
+  }
+  return result;
 }
 
 FUSE_EXPORT void mgpuMemFree(void *ptr, CUstream /*stream*/) {
-  if (ptr)
-    check(cuMemFree(reinterpret_cast<CUdeviceptr>(ptr)), "cuMemFree");
+  if (!ptr)
+    return;
+  if (cachingEnabled()) {
+    ensureContext();
+    // What cuMemFree guarantees: no queued kernel still uses the block.
+    check(cuCtxSynchronize(), "cuCtxSynchronize");
+    std::lock_guard<std::mutex> lock(poolMutex);
+    auto it = liveBlocks.find(ptr);
+    if (it != liveBlocks.end()) {
+      freeBlocks[it->second].push_back(ptr);
+      liveBlocks.erase(it);
+      return;
+    }
+  }
+  check(cuMemFree(reinterpret_cast<CUdeviceptr>(ptr)), "cuMemFree");
 }
 
 FUSE_EXPORT void mgpuMemcpy(void *dst, void *src, size_t bytes,
@@ -240,6 +313,13 @@ FUSE_EXPORT void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
   if (bytes == 0)
     return;
   void *begin = d->aligned + d->offset * elementBytes;
+  // Memory CUDA already knows (device or managed allocations, host memory
+  // registered by an earlier launch) is reachable as it is.
+  unsigned memoryType = 0;
+  if (cuPointerGetAttribute(&memoryType, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                            reinterpret_cast<CUdeviceptr>(begin)) ==
+      CUDA_SUCCESS)
+    return;
   CUresult result = cuMemHostRegister(begin, bytes, CU_MEMHOSTREGISTER_PORTABLE);
   if (result == CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED)
     return;
@@ -257,3 +337,54 @@ FUSE_EXPORT void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
     return;
   check(result, "cuMemHostUnregister");
 }
+
+/// The device copy of a constant global (`fuse-gpu-host-memory` calls this
+/// through `_mlir_ciface_fuse_device_constant_<element type>` for every
+/// constant a kernel reads): copied to device memory on the first call for
+/// that host address and size, then returned as it is. The copies live as
+/// long as the process, like the module's globals.
+namespace {
+struct Descriptor1D {
+  char *allocated;
+  char *aligned;
+  int64_t offset, size, stride;
+};
+std::map<std::pair<const void *, int64_t>, CUdeviceptr> deviceConstants;
+
+void getDeviceConstant(Descriptor1D *result, const Descriptor1D *host,
+                       int64_t elementBytes) {
+  ensureContext();
+  const char *begin = host->aligned + host->offset * elementBytes;
+  int64_t bytes = host->size * elementBytes;
+  CUdeviceptr copy = 0;
+  if (bytes > 0) {
+    std::lock_guard<std::mutex> lock(poolMutex);
+    CUdeviceptr &cached = deviceConstants[{begin, bytes}];
+    if (!cached) {
+      check(cuMemAlloc(&cached, bytes), "cuMemAlloc");
+      check(cuMemcpyHtoD(cached, begin, bytes), "cuMemcpyHtoD");
+    }
+    copy = cached;
+  }
+  result->allocated = result->aligned = reinterpret_cast<char *>(copy);
+  result->offset = 0;
+  result->size = host->size;
+  result->stride = 1;
+}
+} // namespace
+
+#define FUSE_DEVICE_CONSTANT(type, bytes)                                      \
+  FUSE_EXPORT void _mlir_ciface_fuse_device_constant_##type(                  \
+      Descriptor1D *result, Descriptor1D *host) {                             \
+    getDeviceConstant(result, host, bytes);                                    \
+  }
+FUSE_DEVICE_CONSTANT(f16, 2)
+FUSE_DEVICE_CONSTANT(bf16, 2)
+FUSE_DEVICE_CONSTANT(f32, 4)
+FUSE_DEVICE_CONSTANT(f64, 8)
+FUSE_DEVICE_CONSTANT(i1, 1)
+FUSE_DEVICE_CONSTANT(i8, 1)
+FUSE_DEVICE_CONSTANT(i16, 2)
+FUSE_DEVICE_CONSTANT(i32, 4)
+FUSE_DEVICE_CONSTANT(i64, 8)
+#undef FUSE_DEVICE_CONSTANT

@@ -67,3 +67,50 @@ func.func @memory(%arg0: memref<16xf32>) {
   memref.dealloc %h : memref<16xf32>
   return
 }
+
+// -----
+
+// A constant global a kernel reads is read from its device copy (the
+// runtime copies it once); a mutable global is registered like an
+// argument; host code keeps reading the host global.
+// MEM-LABEL: func.func private @fuse_device_constant_f32(memref<?xf32>) -> memref<?xf32> attributes {llvm.emit_c_interface}
+//   MEM-NOT: func.func private @fuse_device_constant
+// MEM-LABEL: func.func @constants
+//       MEM:   %[[W:.*]] = memref.get_global @w : memref<2x3xf32>
+//       MEM:   %[[WV:.*]] = memref.reinterpret_cast %[[W]] to offset: [0], sizes: [6], strides: [1] : memref<2x3xf32> to memref<6xf32>
+//       MEM:   %[[WD:.*]] = memref.cast %[[WV]] : memref<6xf32> to memref<?xf32>
+//       MEM:   %[[WC:.*]] = call @fuse_device_constant_f32(%[[WD]])
+//       MEM:   %[[WDEV:.*]] = memref.reinterpret_cast %[[WC]] to offset: [0], sizes: [2, 3], strides: [3, 1] : memref<?xf32> to memref<2x3xf32>
+//       MEM:   %[[S:.*]] = memref.get_global @s : memref<f32>
+//       MEM:   call @fuse_device_constant_f32
+//       MEM:   %[[SDEV:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [], strides: [] : memref<?xf32> to memref<f32>
+//       MEM:   %[[M:.*]] = memref.get_global @mut : memref<4xf32>
+//       MEM:   %[[MU:.*]] = memref.cast %[[M]] : memref<4xf32> to memref<*xf32>
+//       MEM:   gpu.host_register %[[MU]]
+//   MEM-NOT:   gpu.host_register
+//       MEM:   gpu.launch
+//       MEM:     memref.load %[[WDEV]]
+//       MEM:     memref.load %[[SDEV]][]
+//       MEM:     memref.store %{{.*}}, %[[M]]
+//       MEM:   memref.load %[[W]]
+memref.global "private" constant @w : memref<2x3xf32> = dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]>
+memref.global "private" constant @s : memref<f32> = dense<2.0>
+memref.global "private" @mut : memref<4xf32> = dense<0.0>
+func.func @constants(%out: memref<2x3xf32>) {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %w = memref.get_global @w : memref<2x3xf32>
+  %s = memref.get_global @s : memref<f32>
+  %m = memref.get_global @mut : memref<4xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1)
+             threads(%tx, %ty, %tz) in (%u = %c1, %v = %c1, %q = %c1) {
+    %a = memref.load %w[%c0, %c1] : memref<2x3xf32>
+    %b = memref.load %s[] : memref<f32>
+    %p = arith.mulf %a, %b : f32
+    memref.store %p, %m[%c0] : memref<4xf32>
+    gpu.terminator
+  }
+  %h = memref.load %w[%c0, %c0] : memref<2x3xf32>
+  memref.store %h, %out[%c1, %c1] : memref<2x3xf32>
+  return
+}

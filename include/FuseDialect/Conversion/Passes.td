@@ -129,10 +129,14 @@ def FuseGpuHostMemoryPass : Pass<"fuse-gpu-host-memory", "::mlir::ModuleOp"> {
     Run by `--fuse-lower-to-nvvm` after the loop nests became `gpu.launch`
     ops. In every host function (a buffer a kernel writes may be returned
     and freed by a caller), `memref.alloc` becomes `gpu.alloc host_shared`
-    (managed memory) and `memref.dealloc` `gpu.dealloc`; every other memref a launch reads or writes (function
-    arguments, globals) is registered with `gpu.host_register` before the
-    launch (page-locked and mapped; the runtime ignores repeated
-    registrations).
+    (managed memory) and `memref.dealloc` `gpu.dealloc`. A constant global
+    a launch reads (weights) is read from a device copy returned by
+    `func.call @fuse_device_constant_<element type>` (lib/Runtime copies
+    each constant to device memory once per process), so kernels read
+    weights from device memory, not across PCIe. Every other memref a
+    launch reads or writes (function arguments, mutable globals) is
+    registered with `gpu.host_register` before the launch (page-locked and
+    mapped; the runtime skips memory that CUDA already maps).
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect"];
