@@ -6,6 +6,8 @@
 # GPU results checked against the CPU reference, HBM bandwidth of the
 # memory-bound fused kernels, registers and spills.
 # Usage: run.sh [BUNDLE_DIR] [CALLS]
+# With FUSE_BENCH_TORCH=0 the PyTorch programs are not run (the table then
+# uses any torch.json an earlier run left in BUNDLE_DIR/<model>/).
 # Stages: (1) on the CPUs, the bundles build while torch.compile compiles
 # every graph once (warming its caches); (2) on the GPU, one program at a
 # time: ours fused and unfused, then PyTorch eager and torch.compile. Each
@@ -16,6 +18,7 @@ DIR="${1:-$(cd "$(dirname "$0")" && pwd)}"
 CALLS="${2:-200}"
 JOBS="$(nproc 2>/dev/null || echo 4)"
 PY="$(command -v python3 || true)"
+TORCH="${FUSE_BENCH_TORCH:-1}"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv ||
   echo "run.sh: nvidia-smi found no GPU"
 start=$(date +%s)
@@ -23,7 +26,7 @@ build() {
   cmake -S "$1" -B "$1/build" -DCMAKE_BUILD_TYPE=Release >"$1/build.log" 2>&1 &&
     cmake --build "$1/build" -j 2 >>"$1/build.log" 2>&1 || echo "build failed: $1 (see $1/build.log)"
 }
-if [ -n "$PY" ]; then
+if [ -n "$PY" ] && [ "$TORCH" != 0 ]; then
   for m in "$DIR"/*/; do
     [ -f "$m/torch_model.py" ] &&
       timeout 240 "$PY" "$m/torch_model.py" --calls 1 >/dev/null 2>"$m/torch-warm.err" &
@@ -40,7 +43,7 @@ for m in "$DIR"/*/; do
     timeout 120 "$m/$v/build/driver" "$CALLS" >"$m/$v.json" 2>"$m/$v.err" ||
       echo "run.sh: $(basename "$m") $v exited $? (see $m$v.err)"
   done
-  if [ -n "$PY" ]; then
+  if [ -n "$PY" ] && [ "$TORCH" != 0 ]; then
     timeout 120 "$PY" "$m/torch_model.py" --calls "$CALLS" >"$m/torch.json" 2>"$m/torch.err" ||
       echo "run.sh: $(basename "$m") torch exited $? (see ${m}torch.err)"
   fi

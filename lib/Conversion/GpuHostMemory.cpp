@@ -29,7 +29,10 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
+
+#include <functional>
 
 namespace mlir::fuse {
 #define GEN_PASS_DEF_FUSEGPUHOSTMEMORYPASS
@@ -112,8 +115,30 @@ struct FuseGpuHostMemoryPass final
         funcs.push_back(func);
     });
     for (func::FuncOp func : funcs) {
-      // The device copy of each constant global, made once per function.
-      DenseMap<Value, Value> deviceConstants;
+      // The device copy of each constant global (made once per function)
+      // and of each view of one (reshapes, subviews), made right after the
+      // host view; null where the value is not such a view.
+      DenseMap<Value, Value> deviceViews;
+      std::function<Value(Value)> getDeviceView = [&](Value v) -> Value {
+        auto it = deviceViews.find(v);
+        if (it != deviceViews.end())
+          return it->second;
+        Value device;
+        OpBuilder::InsertionGuard guard(rewriter);
+        if (auto getGlobal = v.getDefiningOp<memref::GetGlobalOp>()) {
+          device = createDeviceConstant(rewriter, getGlobal, symbols);
+        } else if (auto view = v.getDefiningOp<ViewLikeOpInterface>()) {
+          if (Value source = getDeviceView(view.getViewSource())) {
+            IRMapping mapping;
+            mapping.map(view.getViewSource(), source);
+            rewriter.setInsertionPointAfter(view);
+            Operation *clone = rewriter.clone(*view, mapping);
+            device = clone->getResult(cast<OpResult>(v).getResultNumber());
+          }
+        }
+        deviceViews[v] = device;
+        return device;
+      };
       // Host allocations in managed memory.
       SmallVector<memref::AllocOp> allocs;
       func.walk([&](memref::AllocOp alloc) {
@@ -176,20 +201,19 @@ struct FuseGpuHostMemoryPass final
         getUsedValuesDefinedAbove(launch.getBody(), captured);
         rewriter.setInsertionPoint(launch);
         for (Value v : captured) {
-          if (!isHostMemRef(v.getType()) || v.getDefiningOp<gpu::AllocOp>())
+          if (!isHostMemRef(v.getType()))
             continue;
-          if (auto getGlobal = v.getDefiningOp<memref::GetGlobalOp>()) {
-            auto [it, inserted] = deviceConstants.try_emplace(v);
-            if (inserted) {
-              OpBuilder::InsertionGuard guard(rewriter);
-              it->second = createDeviceConstant(rewriter, getGlobal, symbols);
-            }
-            if (Value device = it->second) {
-              rewriter.replaceUsesWithIf(v, device, [&](OpOperand &use) {
-                return launch->isProperAncestor(use.getOwner());
-              });
-              continue;
-            }
+          // Device-reachable already: managed allocations and their views.
+          Value root = v;
+          while (auto view = root.getDefiningOp<ViewLikeOpInterface>())
+            root = view.getViewSource();
+          if (root.getDefiningOp<gpu::AllocOp>())
+            continue;
+          if (Value device = getDeviceView(v)) {
+            rewriter.replaceUsesWithIf(v, device, [&](OpOperand &use) {
+              return launch->isProperAncestor(use.getOwner());
+            });
+            continue;
           }
           auto type = cast<MemRefType>(v.getType());
           auto unranked = UnrankedMemRefType::get(type.getElementType(),

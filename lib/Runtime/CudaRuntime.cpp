@@ -170,7 +170,9 @@ FUSE_EXPORT CUmodule mgpuModuleLoadJIT(void *data, int optLevel) {
 }
 
 FUSE_EXPORT void mgpuModuleUnload(CUmodule module) {
-  check(cuModuleUnload(module), "cuModuleUnload");
+  // Called from the host code's global destructors, when the driver may
+  // already be shutting down: a failure here changes nothing.
+  (void)cuModuleUnload(module);
 }
 
 FUSE_EXPORT CUfunction mgpuModuleGetFunction(CUmodule module,
@@ -321,6 +323,12 @@ FUSE_EXPORT void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
       CUDA_SUCCESS)
     return;
   CUresult result = cuMemHostRegister(begin, bytes, CU_MEMHOSTREGISTER_PORTABLE);
+  // Read-only pages (a constant the host code did not hand to
+  // fuse_device_constant) can only be registered as such.
+  if (result == CUDA_ERROR_INVALID_VALUE)
+    result = cuMemHostRegister(begin, bytes,
+                               CU_MEMHOSTREGISTER_PORTABLE |
+                                   CU_MEMHOSTREGISTER_READ_ONLY);
   if (result == CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED)
     return;
   check(result, "cuMemHostRegister");

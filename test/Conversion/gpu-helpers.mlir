@@ -70,9 +70,11 @@ func.func @memory(%arg0: memref<16xf32>) {
 
 // -----
 
-// A constant global a kernel reads is read from its device copy (the
-// runtime copies it once); a mutable global is registered like an
-// argument; host code keeps reading the host global.
+// A constant global a kernel reads, and a view of one, are read from the
+// device copy (the runtime copies it once; the view is repeated on the
+// copy); a mutable global is registered like an argument; a view of a
+// managed allocation is not registered; host code keeps reading the host
+// global.
 // MEM-LABEL: func.func private @fuse_device_constant_f32(memref<?xf32>) -> memref<?xf32> attributes {llvm.emit_c_interface}
 //   MEM-NOT: func.func private @fuse_device_constant
 // MEM-LABEL: func.func @constants
@@ -85,14 +87,21 @@ func.func @memory(%arg0: memref<16xf32>) {
 //       MEM:   call @fuse_device_constant_f32
 //       MEM:   %[[SDEV:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [], strides: [] : memref<?xf32> to memref<f32>
 //       MEM:   %[[M:.*]] = memref.get_global @mut : memref<4xf32>
+//       MEM:   %[[ROW:.*]] = memref.subview %[[W]][1, 0] [1, 3] [1, 1]
+//       MEM:   %[[ROWDEV:.*]] = memref.subview %[[WDEV]][1, 0] [1, 3] [1, 1]
+//       MEM:   %[[SH:.*]] = gpu.alloc  host_shared () : memref<2x4xf32>
+//       MEM:   %[[SHV:.*]] = memref.collapse_shape %[[SH]]
 //       MEM:   %[[MU:.*]] = memref.cast %[[M]] : memref<4xf32> to memref<*xf32>
 //       MEM:   gpu.host_register %[[MU]]
 //   MEM-NOT:   gpu.host_register
 //       MEM:   gpu.launch
 //       MEM:     memref.load %[[WDEV]]
 //       MEM:     memref.load %[[SDEV]][]
+//       MEM:     memref.load %[[ROWDEV]]
 //       MEM:     memref.store %{{.*}}, %[[M]]
+//       MEM:     memref.store %{{.*}}, %[[SHV]]
 //       MEM:   memref.load %[[W]]
+//       MEM:   memref.load %[[ROW]]
 memref.global "private" constant @w : memref<2x3xf32> = dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]>
 memref.global "private" constant @s : memref<f32> = dense<2.0>
 memref.global "private" @mut : memref<4xf32> = dense<0.0>
@@ -102,15 +111,23 @@ func.func @constants(%out: memref<2x3xf32>) {
   %w = memref.get_global @w : memref<2x3xf32>
   %s = memref.get_global @s : memref<f32>
   %m = memref.get_global @mut : memref<4xf32>
+  %row = memref.subview %w[1, 0] [1, 3] [1, 1] : memref<2x3xf32> to memref<1x3xf32, strided<[3, 1], offset: 3>>
+  %sh = memref.alloc() : memref<2x4xf32>
+  %shv = memref.collapse_shape %sh [[0, 1]] : memref<2x4xf32> into memref<8xf32>
   gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1)
              threads(%tx, %ty, %tz) in (%u = %c1, %v = %c1, %q = %c1) {
     %a = memref.load %w[%c0, %c1] : memref<2x3xf32>
     %b = memref.load %s[] : memref<f32>
+    %r = memref.load %row[%c0, %c1] : memref<1x3xf32, strided<[3, 1], offset: 3>>
     %p = arith.mulf %a, %b : f32
+    %p2 = arith.mulf %p, %r : f32
     memref.store %p, %m[%c0] : memref<4xf32>
+    memref.store %p2, %shv[%c0] : memref<8xf32>
     gpu.terminator
   }
   %h = memref.load %w[%c0, %c0] : memref<2x3xf32>
-  memref.store %h, %out[%c1, %c1] : memref<2x3xf32>
+  %h2 = memref.load %row[%c0, %c0] : memref<1x3xf32, strided<[3, 1], offset: 3>>
+  %h3 = arith.addf %h, %h2 : f32
+  memref.store %h3, %out[%c1, %c1] : memref<2x3xf32>
   return
 }
