@@ -65,6 +65,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 
+#include <algorithm>
+
 namespace mlir::fuse {
 #define GEN_PASS_DEF_FUSEDISTRIBUTETILESPASS
 #define GEN_PASS_DEF_FUSEANNOTATEKERNELSPASS
@@ -483,13 +485,17 @@ struct ThreadContext {
   int64_t sharedBytesLeft;
 };
 
+/// Steps of a thread's share of a loop (a split reduction, a staged copy)
+/// taken per iteration, so that their loads are in flight together.
+constexpr int64_t kMaxShareUnroll = 8;
+
 /// Stages a contraction's operands in shared memory: for each chunk of up
 /// to 32 steps of the reduction, the block copies the slices of both
 /// operands the tile reads (coalesced: consecutive threads, consecutive
 /// elements), then every thread accumulates the chunk into its own points
 /// of the output (the tile's temporary, in shared memory, or the result),
-/// reading the operands from shared memory. The order of the reduction is
-/// unchanged.
+/// reading the operands from shared memory. The order of each point's
+/// reduction is unchanged.
 LogicalResult stageContraction(IRRewriter &rewriter, linalg::LinalgOp op,
                                ThreadContext &threads) {
   if (!linalg::isaContractionOpInterface(op) || op.getNumDpsInits() != 1 ||
@@ -569,46 +575,97 @@ LogicalResult stageContraction(IRRewriter &rewriter, linalg::LinalgOp op,
     SmallVector<Value> shape = llvm::map_to_vector(
         type.getShape(),
         [&](int64_t size) { return constantIndex(rewriter, loc, size); });
+    // U elements per thread and iteration (U = each thread's share, at most
+    // 8), all loaded before any is stored, so that the loads are in flight
+    // together. A step past the end copies the first step's element again
+    // (the same value to the same place).
+    int64_t count = type.getNumElements();
+    int64_t unroll = std::clamp<int64_t>(
+        llvm::divideCeil(count, threads.staticBlockSize), 1, kMaxShareUnroll);
+    Value countValue = constantIndex(rewriter, loc, count);
     auto copy = scf::ForOp::create(
-        rewriter, loc, threads.threadId,
-        constantIndex(rewriter, loc, type.getNumElements()),
-        threads.blockSize);
+        rewriter, loc, threads.threadId, countValue,
+        arith::MulIOp::create(rewriter, loc, threads.blockSize,
+                              constantIndex(rewriter, loc, unroll)));
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(copy.getBody());
-    SmallVector<Value> local =
-        delinearize(rewriter, loc, copy.getInductionVar(), shape);
-    SmallVector<Value> global = local;
-    for (auto [i, expr] : llvm::enumerate(map.getResults()))
-      if (cast<AffineDimExpr>(expr).getPosition() == kDim)
-        global[i] = arith::AddIOp::create(rewriter, loc, local[i], chunkStart);
-    Value v = memref::LoadOp::create(rewriter, loc, input->get(), global);
-    memref::StoreOp::create(rewriter, loc, v, buffer, local);
+    SmallVector<SmallVector<Value>> locals;
+    SmallVector<Value> values;
+    for (int64_t u = 0; u < unroll; ++u) {
+      Value step = copy.getInductionVar();
+      if (u != 0) {
+        Value next = arith::AddIOp::create(
+            rewriter, loc, step,
+            arith::MulIOp::create(rewriter, loc, threads.blockSize,
+                                  constantIndex(rewriter, loc, u)));
+        Value inBounds = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::slt, next, countValue);
+        step = arith::SelectOp::create(rewriter, loc, inBounds, next, step);
+      }
+      SmallVector<Value> local = delinearize(rewriter, loc, step, shape);
+      SmallVector<Value> global = local;
+      for (auto [i, expr] : llvm::enumerate(map.getResults()))
+        if (cast<AffineDimExpr>(expr).getPosition() == kDim)
+          global[i] =
+              arith::AddIOp::create(rewriter, loc, local[i], chunkStart);
+      values.push_back(
+          memref::LoadOp::create(rewriter, loc, input->get(), global));
+      locals.push_back(std::move(local));
+    }
+    for (auto [value, local] : llvm::zip(values, locals))
+      memref::StoreOp::create(rewriter, loc, value, buffer, local);
   }
   gpu::BarrierOp::create(rewriter, loc);
   // Each thread's points (the same ones every chunk) over the chunk, read
-  // from shared memory, accumulated in the output.
-  auto points = scf::ForOp::create(rewriter, loc, threads.threadId,
-                                   numPointsValue, threads.blockSize);
+  // from shared memory, accumulated in the output. A thread takes U points
+  // per iteration (U = its share, at most 8) and steps them together, so
+  // that their U accumulations are independent chains; a point past the
+  // end repeats the first one (the same value stored to the same place).
+  int64_t unroll = std::clamp<int64_t>(
+      llvm::divideCeil(numPoints, threads.staticBlockSize), 1,
+      kMaxShareUnroll);
+  auto points = scf::ForOp::create(
+      rewriter, loc, threads.threadId, numPointsValue,
+      arith::MulIOp::create(rewriter, loc, threads.blockSize,
+                            constantIndex(rewriter, loc, unroll)));
   {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(points.getBody());
-    SmallVector<Value> ivs = mergeIndices(
-        iterators,
-        delinearize(rewriter, loc, points.getInductionVar(), parallelSizes),
-        {zero});
-    SmallVector<Value> outIndices = indicesOf(rewriter, loc, outMap, ivs);
-    Value acc = memref::LoadOp::create(rewriter, loc, init.get(), outIndices);
+    SmallVector<SmallVector<Value>> pointIvs, outIndices;
+    SmallVector<Value> accs;
+    for (int64_t u = 0; u < unroll; ++u) {
+      Value point = points.getInductionVar();
+      if (u != 0) {
+        Value next = arith::AddIOp::create(
+            rewriter, loc, point,
+            arith::MulIOp::create(rewriter, loc, threads.blockSize,
+                                  constantIndex(rewriter, loc, u)));
+        Value inBounds = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::slt, next, numPointsValue);
+        point = arith::SelectOp::create(rewriter, loc, inBounds, next, point);
+      }
+      pointIvs.push_back(mergeIndices(
+          iterators, delinearize(rewriter, loc, point, parallelSizes),
+          {zero}));
+      outIndices.push_back(indicesOf(rewriter, loc, outMap, pointIvs.back()));
+      accs.push_back(
+          memref::LoadOp::create(rewriter, loc, init.get(), outIndices.back()));
+    }
     auto steps = scf::ForOp::create(rewriter, loc, zero,
                                     constantIndex(rewriter, loc, chunk), one,
-                                    ValueRange{acc});
+                                    accs);
     rewriter.setInsertionPointToStart(steps.getBody());
-    ivs[kDim] = steps.getInductionVar();
-    SmallVector<Value> results =
-        emitPayload(rewriter, loc, op, ivs, steps.getRegionIterArgs(), staged);
+    SmallVector<Value> results;
+    for (int64_t u = 0; u < unroll; ++u) {
+      pointIvs[u][kDim] = steps.getInductionVar();
+      results.push_back(emitPayload(rewriter, loc, op, pointIvs[u],
+                                    steps.getRegionIterArgs()[u], staged)[0]);
+    }
     scf::YieldOp::create(rewriter, loc, results);
     rewriter.setInsertionPointAfter(steps);
-    memref::StoreOp::create(rewriter, loc, steps.getResult(0), init.get(),
-                            outIndices);
+    for (int64_t u = 0; u < unroll; ++u)
+      memref::StoreOp::create(rewriter, loc, steps.getResult(u), init.get(),
+                              outIndices[u]);
   }
   // The next chunk overwrites the slices once every thread is done.
   gpu::BarrierOp::create(rewriter, loc);
@@ -816,6 +873,69 @@ bool readsSinceBarrier(Operation *op) {
   }
 }
 
+/// One thread's partial result of a split reduction at the point
+/// `parallelIvs`: the combination of the steps tid, tid + B, tid + 2B, ...
+/// of the `numReduced` reduced iterations (B the block size). The loop takes
+/// U steps per iteration (U = the steps each thread takes, at most 8), each
+/// into its own accumulator, so that the U steps' loads are independent and
+/// in flight together: with one accumulator each load waits for the
+/// previous step's combine, and a 2048-element row costs a thread eight
+/// memory latencies in a row. A step past the end reads the first step's
+/// element (in bounds) and keeps its accumulator. The accumulators are
+/// combined at the end; the order of the combination changes, as splitting
+/// the reduction among threads already does.
+Value emitThreadShare(IRRewriter &rewriter, linalg::LinalgOp op,
+                      Operation *combiner, Value neutral,
+                      ArrayRef<Value> parallelIvs,
+                      ArrayRef<Value> reductionSizes, Value numReduced,
+                      const ThreadContext &threads) {
+  Location loc = op.getLoc();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  int64_t unroll = kMaxShareUnroll;
+  if (std::optional<int64_t> reduced = getConstantIntValue(numReduced))
+    unroll = std::clamp<int64_t>(
+        llvm::divideCeil(*reduced, threads.staticBlockSize), 1,
+        kMaxShareUnroll);
+  Value stride = arith::MulIOp::create(rewriter, loc, threads.blockSize,
+                                       constantIndex(rewriter, loc, unroll));
+  SmallVector<Value> inits(unroll, neutral);
+  auto share = scf::ForOp::create(rewriter, loc, threads.threadId, numReduced,
+                                  stride, inits);
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(share.getBody());
+    Value first = share.getInductionVar();
+    SmallVector<Value> yielded;
+    for (int64_t u = 0; u < unroll; ++u) {
+      Value accumulator = share.getRegionIterArgs()[u];
+      Value step = first, inBounds;
+      if (u != 0) {
+        step = arith::AddIOp::create(
+            rewriter, loc, first,
+            arith::MulIOp::create(rewriter, loc, threads.blockSize,
+                                  constantIndex(rewriter, loc, u)));
+        inBounds = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::slt, step, numReduced);
+        step = arith::SelectOp::create(rewriter, loc, inBounds, step, first);
+      }
+      SmallVector<Value> ivs = mergeIndices(
+          iterators, parallelIvs,
+          delinearize(rewriter, loc, step, reductionSizes));
+      Value result = emitPayload(rewriter, loc, op, ivs, {accumulator})[0];
+      if (inBounds)
+        result = arith::SelectOp::create(rewriter, loc, inBounds, result,
+                                         accumulator);
+      yielded.push_back(result);
+    }
+    scf::YieldOp::create(rewriter, loc, yielded);
+  }
+  Value accumulatorArg = op.getRegionOutputArgs()[0];
+  Value partial = share.getResult(0);
+  for (Value other : share.getResults().drop_front())
+    partial = combine(rewriter, combiner, accumulatorArg, other, partial);
+  return partial;
+}
+
 /// Replaces `op` by loops that share its iterations among the block's
 /// threads, followed by a barrier.
 void distribute(IRRewriter &rewriter, linalg::LinalgOp op,
@@ -878,21 +998,11 @@ void distribute(IRRewriter &rewriter, linalg::LinalgOp op,
     rewriter.setInsertionPointToStart(points.getBody());
     SmallVector<Value> parallelIvs =
         delinearize(rewriter, loc, points.getInductionVar(), parallelSizes);
-    auto share = scf::ForOp::create(rewriter, loc, threads.threadId,
-                                    numReduced, threads.blockSize,
-                                    ValueRange{neutral});
-    {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(share.getBody());
-      SmallVector<Value> ivs = mergeIndices(
-          iterators, parallelIvs,
-          delinearize(rewriter, loc, share.getInductionVar(), reductionSizes));
-      SmallVector<Value> results = emitPayload(
-          rewriter, loc, op, ivs, share.getRegionIterArgs());
-      scf::YieldOp::create(rewriter, loc, results);
-    }
+    Value partial = emitThreadShare(rewriter, op, combiner, neutral,
+                                    parallelIvs, reductionSizes, numReduced,
+                                    threads);
     auto allReduce = gpu::AllReduceOp::create(
-        rewriter, loc, type, share.getResult(0), gpu::AllReduceOperationAttr(),
+        rewriter, loc, type, partial, gpu::AllReduceOperationAttr(),
         /*uniform=*/true);
     {
       OpBuilder::InsertionGuard guard(rewriter);

@@ -5,7 +5,11 @@
 // temporaries in shared memory, every op a loop strided by the block size
 // with a barrier after it; the row maximum is split among the threads:
 // each starts from the neutral element (-inf), gpu.all_reduce combines,
-// thread 0 combines the total with the output's initial value.
+// thread 0 combines the total with the output's initial value. Each thread
+// takes its 4 elements of the row (1024 / 256) in one iteration, into 4
+// accumulators, so that the 4 loads are in flight together; a step past
+// the row's end rereads the first step's element and keeps its
+// accumulator.
 // CHECK-LABEL: func.func @row_tile
 //   CHECK-DAG:   %[[C512:[a-z0-9_]+]] = arith.constant 512 : index
 //   CHECK-DAG:   %[[C256:[a-z0-9_]+]] = arith.constant 256 : index
@@ -15,9 +19,20 @@
 //       CHECK:     scf.for %{{.*}} = %[[T]] to %{{.*}} step %[[BS]]
 //       CHECK:       memref.store {{.*}}, %[[MAX]]
 //       CHECK:     gpu.barrier
-//       CHECK:     %[[PART:[a-z0-9_]+]] = scf.for %[[I:[a-z0-9_]+]] = %[[T]] to %{{.*}} step %[[BS]] iter_args(%[[ACC:[a-z0-9_]+]] = %[[NEG]])
-//       CHECK:       %[[V:[a-z0-9_]+]] = memref.load %[[ROW]][%{{.*}}, %[[I]]]
-//       CHECK:       arith.maximumf %[[V]], %[[ACC]]
+//       CHECK:     %[[STRIDE:[a-z0-9_]+]] = arith.muli %[[BS]], %c4
+//       CHECK:     %[[PARTS:[a-z0-9_]+]]:4 = scf.for %[[I:[a-z0-9_]+]] = %[[T]] to %c1024 step %[[STRIDE]] iter_args(%[[A0:[a-z0-9_]+]] = %[[NEG]], %[[A1:[a-z0-9_]+]] = %[[NEG]], %{{.*}} = %[[NEG]], %{{.*}} = %[[NEG]]) -> (f32, f32, f32, f32)
+//       CHECK:       %[[V0:[a-z0-9_]+]] = memref.load %[[ROW]][%{{.*}}, %[[I]]]
+//       CHECK:       %[[M0:[a-z0-9_]+]] = arith.maximumf %[[V0]], %[[A0]]
+//       CHECK:       %[[I1:[a-z0-9_]+]] = arith.addi %[[I]], %[[BS]]
+//       CHECK:       %[[IN1:[a-z0-9_]+]] = arith.cmpi slt, %[[I1]], %c1024
+//       CHECK:       %[[J1:[a-z0-9_]+]] = arith.select %[[IN1]], %[[I1]], %[[I]]
+//       CHECK:       %[[V1:[a-z0-9_]+]] = memref.load %[[ROW]][%{{.*}}, %[[J1]]]
+//       CHECK:       %[[M1:[a-z0-9_]+]] = arith.maximumf %[[V1]], %[[A1]]
+//       CHECK:       %[[K1:[a-z0-9_]+]] = arith.select %[[IN1]], %[[M1]], %[[A1]]
+//       CHECK:       scf.yield %[[M0]], %[[K1]], %{{.*}}, %{{.*}} : f32, f32, f32, f32
+//       CHECK:     %[[C01:[a-z0-9_]+]] = arith.maximumf %[[PARTS]]#1, %[[PARTS]]#0
+//       CHECK:     %[[C012:[a-z0-9_]+]] = arith.maximumf %[[PARTS]]#2, %[[C01]]
+//       CHECK:     %[[PART:[a-z0-9_]+]] = arith.maximumf %[[PARTS]]#3, %[[C012]]
 //       CHECK:     %[[TOTAL:[a-z0-9_]+]] = gpu.all_reduce %[[PART]] uniform {
 //       CHECK:       arith.maximumf
 //       CHECK:     scf.if
@@ -131,8 +146,10 @@ func.func @side_effect(%out: memref<8xf32>) {
 
 // A matmul tile (32x32 of a 64x64x64 matmul): both operands' slices for
 // each chunk of 32 reduction steps are copied to shared memory by the whole
-// block (consecutive threads, consecutive elements), then each thread adds
-// the chunk to its own points of the output from shared memory.
+// block (consecutive threads, consecutive elements; each thread loads its 4
+// elements before storing any), then each thread adds the chunk to its 4
+// points of the output (1024 / 256) from shared memory, the 4 points'
+// accumulations stepped together as independent chains.
 // CHECK-LABEL: func.func @staged_matmul
 //   CHECK-DAG:   %[[C32:[a-z0-9_]+]] = arith.constant 32 : index
 //   CHECK-DAG:   %[[C64:[a-z0-9_]+]] = arith.constant 64 : index
@@ -141,22 +158,42 @@ func.func @side_effect(%out: memref<8xf32>) {
 //       CHECK:     %[[A:[a-z0-9_]+]] = memref.subview %{{.*}} : memref<64x64xf32> to memref<32x64xf32
 //       CHECK:     %[[B:[a-z0-9_]+]] = memref.subview %{{.*}} : memref<64x64xf32> to memref<64x32xf32
 //       CHECK:     scf.for %[[K0:[a-z0-9_]+]] = %{{.*}} to %[[C64]] step %[[C32]] {
-//       CHECK:       scf.for %{{.*}} = %[[T]] to %[[C1024]] step %[[BS]] {
+//       CHECK:       %[[STEP:[a-z0-9_]+]] = arith.muli %[[BS]], %c4
+//       CHECK:       scf.for %[[E:[a-z0-9_]+]] = %[[T]] to %[[C1024]] step %[[STEP]] {
 //       CHECK:         %[[AK:[a-z0-9_]+]] = arith.addi %{{.*}}, %[[K0]]
 //       CHECK:         %[[VA:[a-z0-9_]+]] = memref.load %[[A]][%{{.*}}, %[[AK]]]
+//       CHECK:         %[[E1:[a-z0-9_]+]] = arith.addi %[[E]], %[[BS]]
+//       CHECK:         %[[IN1:[a-z0-9_]+]] = arith.cmpi slt, %[[E1]], %[[C1024]]
+//       CHECK:         arith.select %[[IN1]], %[[E1]], %[[E]]
+//       CHECK:         memref.load %[[A]]
+//       CHECK:         memref.load %[[A]]
+//       CHECK:         memref.load %[[A]]
+//   CHECK-NOT:         memref.load
 //       CHECK:         memref.store %[[VA]], %[[SA]]
-//       CHECK:       scf.for %{{.*}} = %[[T]] to %[[C1024]] step %[[BS]] {
+//       CHECK:         memref.store {{.*}}, %[[SA]]
+//       CHECK:         memref.store {{.*}}, %[[SA]]
+//       CHECK:         memref.store {{.*}}, %[[SA]]
+//       CHECK:       scf.for %{{.*}} = %[[T]] to %[[C1024]] step %{{.*}} {
 //       CHECK:         %[[BK:[a-z0-9_]+]] = arith.addi %{{.*}}, %[[K0]]
 //       CHECK:         %[[VB:[a-z0-9_]+]] = memref.load %[[B]][%[[BK]], %{{.*}}]
 //       CHECK:         memref.store %[[VB]], %[[SB]]
 //       CHECK:       gpu.barrier
-//       CHECK:       scf.for %{{.*}} = %[[T]] to %[[C1024]] step %[[BS]] {
+//       CHECK:       scf.for %{{.*}} = %[[T]] to %[[C1024]] step %{{.*}} {
 //       CHECK:         %[[INIT:[a-z0-9_]+]] = memref.load %[[ACC]]
-//       CHECK:         scf.for %{{.*}} = %{{.*}} to %[[C32]] step %{{.*}} iter_args(%{{.*}} = %[[INIT]])
+//       CHECK:         %[[INIT1:[a-z0-9_]+]] = memref.load %[[ACC]]
+//       CHECK:         %[[INIT2:[a-z0-9_]+]] = memref.load %[[ACC]]
+//       CHECK:         %[[INIT3:[a-z0-9_]+]] = memref.load %[[ACC]]
+//       CHECK:         %[[SUMS:[a-z0-9_]+]]:4 = scf.for %{{.*}} = %{{.*}} to %[[C32]] step %{{.*}} iter_args(%[[S0:[a-z0-9_]+]] = %[[INIT]], %[[S1:[a-z0-9_]+]] = %[[INIT1]], %{{.*}} = %[[INIT2]], %{{.*}} = %[[INIT3]])
 //       CHECK:           memref.load %[[SA]]
 //       CHECK:           memref.load %[[SB]]
 //       CHECK:           arith.mulf
-//       CHECK:           arith.addf
+//       CHECK:           arith.addf %[[S0]]
+//       CHECK:           memref.load %[[SA]]
+//       CHECK:           memref.load %[[SB]]
+//       CHECK:           arith.mulf
+//       CHECK:           arith.addf %[[S1]]
+//       CHECK:         memref.store %[[SUMS]]#0, %[[ACC]]
+//       CHECK:         memref.store %[[SUMS]]#3, %[[ACC]]
 //       CHECK:       gpu.barrier
 //       CHECK:     gpu.barrier
 //       CHECK:     scf.for %{{.*}} = %[[T]] to %[[C1024]] step %[[BS]]
