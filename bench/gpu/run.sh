@@ -7,7 +7,10 @@
 # memory-bound fused kernels, registers and spills.
 # Usage: run.sh [BUNDLE_DIR] [CALLS]
 # With FUSE_BENCH_TORCH=0 the PyTorch programs are not run (the table then
-# uses any torch.json an earlier run left in BUNDLE_DIR/<model>/).
+# uses any torch.json an earlier run left in BUNDLE_DIR/<model>/). With
+# FUSE_BENCH_NCU="model ..." each named model's fused program runs once
+# more under Nsight Compute (memory throughput, occupancy, warp stalls of
+# each kernel; BUNDLE_DIR/<model>/ncu.txt), where ncu can read counters.
 # Stages: (1) on the CPUs, the bundles build while torch.compile compiles
 # every graph once (warming its caches); (2) on the GPU, one program at a
 # time: ours fused and unfused, then PyTorch eager and torch.compile. Each
@@ -47,6 +50,15 @@ for m in "$DIR"/*/; do
     timeout 120 "$PY" "$m/torch_model.py" --calls "$CALLS" >"$m/torch.json" 2>"$m/torch.err" ||
       echo "run.sh: $(basename "$m") torch exited $? (see ${m}torch.err)"
   fi
+done
+for name in ${FUSE_BENCH_NCU:-}; do
+  m="$DIR/$name"
+  timeout 120 ncu --clock-control none --section SpeedOfLight \
+    --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis \
+    "$m/fused/build/driver" 1 >"$m/ncu.txt" 2>&1 ||
+    echo "run.sh: ncu on $name exited $? (see $m/ncu.txt)"
+  grep -E "Memory Throughput|DRAM Throughput|Duration|Achieved Occupancy|Registers Per|Warp Cycles Per Issued" \
+    "$m/ncu.txt" | sed "s|^|$name: |"
 done
 echo "run.sh: measured in $(($(date +%s) - start)) s"
 "${PY:-python3}" "$DIR/report.py" "$DIR"
