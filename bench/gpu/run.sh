@@ -32,7 +32,8 @@ build() {
 if [ -n "$PY" ] && [ "$TORCH" != 0 ]; then
   for m in "$DIR"/*/; do
     [ -f "$m/torch_model.py" ] &&
-      timeout 240 "$PY" "$m/torch_model.py" --calls 1 >/dev/null 2>"$m/torch-warm.err" &
+      timeout 240 "$PY" "$m/torch_model.py" --calls 1 $(case "$m" in *_tf32/) echo --tf32 ;; esac) \
+        >/dev/null 2>"$m/torch-warm.err" &
   done
 fi
 for d in "$DIR"/*/fused "$DIR"/*/unfused; do
@@ -47,7 +48,9 @@ for m in "$DIR"/*/; do
       echo "run.sh: $(basename "$m") $v exited $? (see $m$v.err)"
   done
   if [ -n "$PY" ] && [ "$TORCH" != 0 ]; then
-    timeout 120 "$PY" "$m/torch_model.py" --calls "$CALLS" >"$m/torch.json" 2>"$m/torch.err" ||
+    tf32=""
+    case "$(basename "$m")" in *_tf32) tf32="--tf32" ;; esac
+    timeout 120 "$PY" "$m/torch_model.py" --calls "$CALLS" $tf32 >"$m/torch.json" 2>"$m/torch.err" ||
       echo "run.sh: $(basename "$m") torch exited $? (see ${m}torch.err)"
   fi
 done

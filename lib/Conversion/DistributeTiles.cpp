@@ -58,6 +58,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -480,10 +481,141 @@ struct ThreadContext {
   Value blockSize;
   int64_t staticBlockSize;
   bool cooperativeReductions;
+  /// Staged f32 matmul chunks on tensor cores (mma.sync, TF32 inputs).
+  bool tf32;
   gpu::LaunchOp launch;
   /// Shared memory the launch may still take.
   int64_t sharedBytesLeft;
 };
+
+/// The loops of a staged contraction that tensor cores take: M (read by
+/// the first input only) and N (by the second only), the only parallel
+/// loops longer than 1.
+struct MmaLoops {
+  unsigned m, n;
+};
+
+/// Whether a chunk of the staged contraction `op` (loop ranges `ranges`,
+/// reduction loop `kDim` cut to `chunk` steps) can run as m16n8k8 TF32
+/// mma.sync: f32 operands, a matmul over M x N (multiples of 16 and 8) with
+/// only unit batch loops, chunks a multiple of 8, whole warps.
+std::optional<MmaLoops> getMmaLoops(linalg::LinalgOp op,
+                                    ArrayRef<int64_t> ranges, unsigned kDim,
+                                    int64_t chunk,
+                                    const ThreadContext &threads) {
+  if (!threads.tf32 || chunk % 8 != 0 || threads.staticBlockSize % 32 != 0)
+    return std::nullopt;
+  for (Value operand : op->getOperands())
+    if (!getElementTypeOrSelf(operand.getType()).isF32())
+      return std::nullopt;
+  AffineMap a = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  AffineMap b = op.getMatchingIndexingMap(op.getDpsInputOperand(1));
+  std::optional<unsigned> m, n;
+  for (unsigned dim = 0; dim < ranges.size(); ++dim) {
+    if (dim == kDim || ranges[dim] == 1)
+      continue;
+    bool inA = a.isFunctionOfDim(dim), inB = b.isFunctionOfDim(dim);
+    if (inA && !inB && !m)
+      m = dim;
+    else if (inB && !inA && !n)
+      n = dim;
+    else
+      return std::nullopt;
+  }
+  if (!m || !n || ranges[*m] % 16 != 0 || ranges[*n] % 8 != 0)
+    return std::nullopt;
+  return MmaLoops{*m, *n};
+}
+
+/// One chunk of a staged contraction on tensor cores: warp w takes the
+/// 16x8 pieces w, w + W, ... of the M x N tile (W warps), loads its C
+/// fragment from the accumulator, runs one m16n8k8 TF32 mma.sync per 8
+/// steps of the chunk with fragments read from the staged slices, and
+/// stores the fragment back. Fragment layouts (PTX ISA, mma.m16n8k8 .tf32),
+/// with g = lane / 4 and t = lane % 4: a0..a3 at (g, t), (g + 8, t),
+/// (g, t + 4), (g + 8, t + 4); b0, b1 at (k = t, n = g), (t + 4, g);
+/// c0..c3 at (g, 2t), (g, 2t + 1), (g + 8, 2t), (g + 8, 2t + 1).
+void emitMmaChunk(IRRewriter &rewriter, linalg::LinalgOp op, MmaLoops loops,
+                  unsigned kDim, ArrayRef<int64_t> ranges, int64_t chunk,
+                  ArrayRef<Value> staged, const ThreadContext &threads) {
+  Location loc = op.getLoc();
+  auto c = [&](int64_t v) { return constantIndex(rewriter, loc, v); };
+  auto add = [&](Value x, Value y) {
+    return rewriter.createOrFold<arith::AddIOp>(loc, x, y);
+  };
+  auto mul = [&](Value x, int64_t y) {
+    return rewriter.createOrFold<arith::MulIOp>(loc, x, c(y));
+  };
+  Value lane = arith::RemUIOp::create(rewriter, loc, threads.threadId, c(32));
+  Value warp = arith::DivUIOp::create(rewriter, loc, threads.threadId, c(32));
+  Value warps = arith::DivUIOp::create(rewriter, loc, threads.blockSize, c(32));
+  Value g = arith::DivUIOp::create(rewriter, loc, lane, c(4));
+  Value t = arith::RemUIOp::create(rewriter, loc, lane, c(4));
+  int64_t piecesN = ranges[loops.n] / 8;
+  int64_t pieces = ranges[loops.m] / 16 * piecesN;
+  OpOperand &init = op.getDpsInitsMutable()[0];
+  AffineMap outMap = op.getMatchingIndexingMap(&init);
+  // Indices of operand `map` (staged slice or accumulator) at (m, n, k).
+  auto at = [&](AffineMap map, Value m, Value n, Value k) {
+    SmallVector<Value> ivs(ranges.size(), c(0));
+    ivs[loops.m] = m;
+    ivs[loops.n] = n;
+    ivs[kDim] = k;
+    return indicesOf(rewriter, loc, map, ivs);
+  };
+  auto piece = scf::ForOp::create(rewriter, loc, warp, c(pieces), warps);
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(piece.getBody());
+  Value iv = piece.getInductionVar();
+  Value m0 = mul(arith::DivUIOp::create(rewriter, loc, iv, c(piecesN)), 16);
+  Value n0 = mul(arith::RemUIOp::create(rewriter, loc, iv, c(piecesN)), 8);
+  Value row = add(m0, g), row8 = add(row, c(8));
+  Value col = add(n0, mul(t, 2)), col1 = add(col, c(1));
+  SmallVector<std::pair<Value, Value>> cPositions = {
+      {row, col}, {row, col1}, {row8, col}, {row8, col1}};
+  SmallVector<Value> cValues;
+  for (auto [r, cl] : cPositions)
+    cValues.push_back(memref::LoadOp::create(rewriter, loc, init.get(),
+                                             at(outMap, r, cl, c(0))));
+  Type f32 = rewriter.getF32Type();
+  auto cType = VectorType::get({2, 2}, f32);
+  Value acc = vector::FromElementsOp::create(rewriter, loc, cType, cValues);
+  auto steps = scf::ForOp::create(rewriter, loc, c(0), c(chunk), c(8),
+                                  ValueRange{acc});
+  {
+    OpBuilder::InsertionGuard stepGuard(rewriter);
+    rewriter.setInsertionPointToStart(steps.getBody());
+    Value k = steps.getInductionVar();
+    Value kt = add(k, t), kt4 = add(kt, c(4));
+    AffineMap aMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+    AffineMap bMap = op.getMatchingIndexingMap(op.getDpsInputOperand(1));
+    SmallVector<Value> aValues, bValues;
+    for (auto [r, kk] : SmallVector<std::pair<Value, Value>>{
+             {row, kt}, {row8, kt}, {row, kt4}, {row8, kt4}})
+      aValues.push_back(memref::LoadOp::create(rewriter, loc, staged[0],
+                                               at(aMap, r, c(0), kk)));
+    Value colB = add(n0, g);
+    for (Value kk : {kt, kt4})
+      bValues.push_back(memref::LoadOp::create(rewriter, loc, staged[1],
+                                               at(bMap, c(0), colB, kk)));
+    Value aFragment = vector::FromElementsOp::create(
+        rewriter, loc, VectorType::get({4, 1}, f32), aValues);
+    Value bFragment = vector::FromElementsOp::create(
+        rewriter, loc, VectorType::get({2, 1}, f32), bValues);
+    Value d = nvgpu::MmaSyncOp::create(
+        rewriter, loc, aFragment, bFragment, steps.getRegionIterArgs()[0],
+        ArrayRef<int64_t>{16, 8, 8}, /*tf32Enabled=*/true);
+    scf::YieldOp::create(rewriter, loc, d);
+  }
+  for (auto [i, position] : llvm::enumerate(cPositions)) {
+    Value value = vector::ExtractOp::create(
+        rewriter, loc, steps.getResult(0),
+        ArrayRef<int64_t>{static_cast<int64_t>(i / 2),
+                          static_cast<int64_t>(i % 2)});
+    memref::StoreOp::create(rewriter, loc, value, init.get(),
+                            at(outMap, position.first, position.second, c(0)));
+  }
+}
 
 /// Steps of a thread's share of a loop (a split reduction, a staged copy)
 /// taken per iteration, so that their loads are in flight together.
@@ -616,6 +748,13 @@ LogicalResult stageContraction(IRRewriter &rewriter, linalg::LinalgOp op,
       memref::StoreOp::create(rewriter, loc, value, buffer, local);
   }
   gpu::BarrierOp::create(rewriter, loc);
+  if (std::optional<MmaLoops> loops =
+          getMmaLoops(op, ranges, kDim, chunk, threads)) {
+    emitMmaChunk(rewriter, op, *loops, kDim, ranges, chunk, staged, threads);
+    gpu::BarrierOp::create(rewriter, loc);
+    rewriter.setInsertionPointAfter(chunks);
+    return success();
+  }
   // Each thread's points (the same ones every chunk) over the chunk, read
   // from shared memory, accumulated in the output. A thread takes U points
   // per iteration (U = its share, at most 8) and steps them together, so
@@ -1238,6 +1377,7 @@ struct FuseDistributeTilesPass final
                           launch.getBlockSize().x,
                           blockSize,
                           cooperativeReductions,
+                          tf32,
                           launch,
                           kSharedMemoryBytes - sharedBytes};
     SmallVector<linalg::LinalgOp> ops;

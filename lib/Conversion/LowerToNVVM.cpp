@@ -90,6 +90,7 @@ void mlir::fuse::buildGroupsToGpuLaunches(OpPassManager &pm,
     FuseDistributeTilesPassOptions distributeOptions;
     distributeOptions.blockSize = options.blockSize;
     distributeOptions.cooperativeReductions = options.cooperativeReductions;
+    distributeOptions.tf32 = options.tf32;
     gpuPm.addPass(createFuseDistributeTilesPass(distributeOptions));
   }
   gpuPm.addPass(createForallToParallelLoopPass());

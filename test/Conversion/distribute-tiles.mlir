@@ -1,5 +1,6 @@
 // RUN: fuse-opt %s --split-input-file --fuse-distribute-tiles --canonicalize | FileCheck %s
 // RUN: fuse-opt %s --split-input-file --fuse-distribute-tiles="cooperative-reductions=false" --canonicalize | FileCheck %s --check-prefix=SEQ
+// RUN: fuse-opt %s --split-input-file --fuse-distribute-tiles="tf32=true" --canonicalize | FileCheck %s --check-prefix=TF32
 
 // A softmax-style row tile: one block per row (512 tiles), the row's
 // temporaries in shared memory, every op a loop strided by the block size
@@ -192,12 +193,61 @@ func.func @side_effect(%out: memref<8xf32>) {
 //       CHECK:           memref.load %[[SB]]
 //       CHECK:           arith.mulf
 //       CHECK:           arith.addf %[[S1]]
+//   CHECK-NOT:         nvgpu.mma.sync
 //       CHECK:         memref.store %[[SUMS]]#0, %[[ACC]]
 //       CHECK:         memref.store %[[SUMS]]#3, %[[ACC]]
 //       CHECK:       gpu.barrier
 //       CHECK:     gpu.barrier
 //       CHECK:     scf.for %{{.*}} = %[[T]] to %[[C1024]] step %[[BS]]
 //       CHECK:     gpu.terminator
+// With tf32=true each chunk runs on tensor cores: warp w takes the 16x8
+// pieces w, w + 8, ... of the tile (here one each), loads its accumulator
+// fragment (lane l: rows l/4 and l/4 + 8, columns 2(l%4) and 2(l%4) + 1),
+// and per 8 steps reads its A fragment (rows l/4, l/4 + 8; steps l%4,
+// l%4 + 4) and B fragment (steps l%4, l%4 + 4; column l/4) from the
+// staged slices for one m16n8k8 TF32 mma.sync.
+// TF32-LABEL: func.func @staged_matmul
+//       TF32:   gpu.launch {{.*}} threads(%[[T:[a-z0-9_]+]], %{{.*}}, %{{.*}}) in (%[[BS:[a-z0-9_]+]] = {{.*}} workgroup(%[[ACC:[a-z0-9_]+]] : memref<32x32xf32, #gpu.address_space<workgroup>>, %[[SA:[a-z0-9_]+]] : memref<32x32xf32, #gpu.address_space<workgroup>>, %[[SB:[a-z0-9_]+]] : memref<32x32xf32, #gpu.address_space<workgroup>>)
+//       TF32:       gpu.barrier
+//       TF32:       %[[LANE:[a-z0-9_]+]] = arith.remui %[[T]], %c32
+//       TF32:       %[[WARP:[a-z0-9_]+]] = arith.divui %[[T]], %c32
+//       TF32:       %[[WARPS:[a-z0-9_]+]] = arith.divui %[[BS]], %c32
+//       TF32:       %[[G:[a-z0-9_]+]] = arith.divui %[[LANE]], %c4
+//       TF32:       %[[TG:[a-z0-9_]+]] = arith.remui %[[LANE]], %c4
+//       TF32:       scf.for %[[P:[a-z0-9_]+]] = %[[WARP]] to %c8 step %[[WARPS]] {
+//       TF32:         %[[PM:[a-z0-9_]+]] = arith.divui %[[P]], %c4
+//       TF32:         %[[M0:[a-z0-9_]+]] = arith.muli %[[PM]], %c16
+//       TF32:         %[[PN:[a-z0-9_]+]] = arith.remui %[[P]], %c4
+//       TF32:         %[[N0:[a-z0-9_]+]] = arith.muli %[[PN]], %c8
+//       TF32:         %[[ROW:[a-z0-9_]+]] = arith.addi %[[M0]], %[[G]]
+//       TF32:         %[[ROW8:[a-z0-9_]+]] = arith.addi %[[ROW]], %c8
+//       TF32:         %[[T2:[a-z0-9_]+]] = arith.muli %[[TG]], %c2
+//       TF32:         %[[COL:[a-z0-9_]+]] = arith.addi %[[N0]], %[[T2]]
+//       TF32:         %[[COL1:[a-z0-9_]+]] = arith.addi %[[COL]], %c1
+//       TF32:         %[[C0:[a-z0-9_]+]] = memref.load %[[ACC]][%[[ROW]], %[[COL]]]
+//       TF32:         %[[C1:[a-z0-9_]+]] = memref.load %[[ACC]][%[[ROW]], %[[COL1]]]
+//       TF32:         %[[C2:[a-z0-9_]+]] = memref.load %[[ACC]][%[[ROW8]], %[[COL]]]
+//       TF32:         %[[C3:[a-z0-9_]+]] = memref.load %[[ACC]][%[[ROW8]], %[[COL1]]]
+//       TF32:         %[[CF:[a-z0-9_]+]] = vector.from_elements %[[C0]], %[[C1]], %[[C2]], %[[C3]] : vector<2x2xf32>
+//       TF32:         %[[D:[a-z0-9_]+]] = scf.for %[[K:[a-z0-9_]+]] = %c0 to %c32 step %c8 iter_args(%[[CI:[a-z0-9_]+]] = %[[CF]])
+//       TF32:           %[[KT:[a-z0-9_]+]] = arith.addi %[[K]], %[[TG]]
+//       TF32:           %[[KT4:[a-z0-9_]+]] = arith.addi %[[KT]], %c4
+//       TF32:           %[[A0:[a-z0-9_]+]] = memref.load %[[SA]][%[[ROW]], %[[KT]]]
+//       TF32:           %[[A1:[a-z0-9_]+]] = memref.load %[[SA]][%[[ROW8]], %[[KT]]]
+//       TF32:           %[[A2:[a-z0-9_]+]] = memref.load %[[SA]][%[[ROW]], %[[KT4]]]
+//       TF32:           %[[A3:[a-z0-9_]+]] = memref.load %[[SA]][%[[ROW8]], %[[KT4]]]
+//       TF32:           %[[BN:[a-z0-9_]+]] = arith.addi %[[N0]], %[[G]]
+//       TF32:           %[[B0:[a-z0-9_]+]] = memref.load %[[SB]][%[[KT]], %[[BN]]]
+//       TF32:           %[[B1:[a-z0-9_]+]] = memref.load %[[SB]][%[[KT4]], %[[BN]]]
+//       TF32:           %[[AF:[a-z0-9_]+]] = vector.from_elements %[[A0]], %[[A1]], %[[A2]], %[[A3]] : vector<4x1xf32>
+//       TF32:           %[[BF:[a-z0-9_]+]] = vector.from_elements %[[B0]], %[[B1]] : vector<2x1xf32>
+//       TF32:           %[[MMA:[a-z0-9_]+]] = nvgpu.mma.sync(%[[AF]], %[[BF]], %[[CI]]) {mmaShape = [16, 8, 8], tf32Enabled}
+//       TF32:           scf.yield %[[MMA]]
+//       TF32:         %[[D0:[a-z0-9_]+]] = vector.extract %[[D]][0, 0]
+//       TF32:         memref.store %[[D0]], %[[ACC]][%[[ROW]], %[[COL]]]
+//       TF32:         %[[D3:[a-z0-9_]+]] = vector.extract %[[D]][1, 1]
+//       TF32:         memref.store %[[D3]], %[[ACC]][%[[ROW8]], %[[COL1]]]
+//       TF32:       gpu.barrier
 func.func @staged_matmul(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %out: memref<64x64xf32>) {
   %zero = arith.constant 0.0 : f32
   scf.forall (%i, %j) = (0, 0) to (64, 64) step (32, 32) {

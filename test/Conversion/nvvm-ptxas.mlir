@@ -24,6 +24,10 @@
 // RUN: %fuse-extract-ptx --ptxas %ptxas %t.ln.mlir %t.ln | FileCheck %s --check-prefix=ONE
 // RUN: fuse-opt %fuse_src/bench/gpu/models/gemm_bias_relu6_2048.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm -o %t.gemm.mlir
 // RUN: %fuse-extract-ptx --ptxas %ptxas %t.gemm.mlir %t.gemm | FileCheck %s --check-prefix=ONE
+// With tf32=true the matmul's chunks run on tensor cores.
+// RUN: fuse-opt %fuse_src/bench/gpu/models/gemm_bias_relu6_2048.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm="tf32=true" -o %t.tf32.mlir
+// RUN: %fuse-extract-ptx --ptxas %ptxas %t.tf32.mlir %t.tf32 | FileCheck %s --check-prefix=ONE
+// RUN: FileCheck %s --check-prefix=TF32 --input-file=%t.tf32/model_kernel.ptx
 // RUN: fuse-opt %examples/mlp_gelu.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm="format=bin" -o %t.bin.mlir
 // RUN: FileCheck %s --check-prefix=BIN --input-file=%t.bin.mlir
 //
@@ -37,3 +41,4 @@
 // format=bin runs ptxas through the NVPTX target: a cubin, not PTX text.
 // BIN: gpu.binary {{.*}}#gpu.object<#nvvm.target<chip = "sm_90"
 // BIN-NOT: .target sm_90
+// TF32: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32

@@ -175,6 +175,14 @@ def FuseDistributeTilesPass : Pass<"fuse-distribute-tiles"> {
     floating-point sums may differ from the sequential order in the last
     bits; `cooperative-reductions=false` keeps the sequential order.
 
+    With `tf32=true` (off by default: it changes values), a staged f32
+    matmul whose tile is a multiple of 16x8 computes each chunk on tensor
+    cores: every warp takes 16x8 pieces of the tile and accumulates them
+    with `nvgpu.mma.sync` (m16n8k8, TF32 inputs, f32 accumulation), its
+    fragments read from the staged slices. Inputs lose their low 13
+    mantissa bits (relative error about 1e-3 per product), as with
+    PyTorch's `allow_tf32`.
+
     A tile loop whose body holds other side effects or regions, or whose
     temporaries have no constant bound, is left as it is (the
     thread-per-tile mapping of `--fuse-lower-to-nvvm` takes it).
@@ -185,10 +193,14 @@ def FuseDistributeTilesPass : Pass<"fuse-distribute-tiles"> {
     Option<"cooperativeReductions", "cooperative-reductions", "bool",
            /*default=*/"true",
            "Split reductions with few rows among the block's threads">,
+    Option<"tf32", "tf32", "bool", /*default=*/"false",
+           "Staged f32 matmuls on tensor cores (mma.sync m16n8k8 TF32): "
+           "inputs rounded to TF32 (10-bit mantissa), not IEEE f32">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
 }

@@ -115,6 +115,12 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::desc("With distribute: split reductions over few rows among "
                      "a block's threads (reassociates floating-point sums)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> tf32{
+      *this, "tf32",
+      llvm::cl::desc("With distribute: f32 matmul tiles on tensor cores "
+                     "(mma.sync TF32: inputs rounded to a 10-bit mantissa; "
+                     "changes values, off by default)"),
+      llvm::cl::init(false)};
 };
 
 /// Steps 1-3 of the GPU lowering: groups to bufferized loop nests, each nest
