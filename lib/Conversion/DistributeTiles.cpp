@@ -508,6 +508,21 @@ std::optional<MmaLoops> getMmaLoops(linalg::LinalgOp op,
   for (Value operand : op->getOperands())
     if (!getElementTypeOrSelf(operand.getType()).isF32())
       return std::nullopt;
+  // Exactly out + a * b (a contraction may apply other unary ops to its
+  // operands or result, which mma.sync would not).
+  Block *body = op.getBlock();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  auto addf = yield.getValues()[0].getDefiningOp<arith::AddFOp>();
+  if (body->getOperations().size() != 3 || !addf)
+    return std::nullopt;
+  Value in0 = body->getArgument(0), in1 = body->getArgument(1),
+        out = body->getArgument(2);
+  Value product = addf.getLhs() == out ? addf.getRhs() : addf.getLhs();
+  auto mulf = product.getDefiningOp<arith::MulFOp>();
+  if ((addf.getLhs() != out && addf.getRhs() != out) || !mulf ||
+      !((mulf.getLhs() == in0 && mulf.getRhs() == in1) ||
+        (mulf.getLhs() == in1 && mulf.getRhs() == in0)))
+    return std::nullopt;
   AffineMap a = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
   AffineMap b = op.getMatchingIndexingMap(op.getDpsInputOperand(1));
   std::optional<unsigned> m, n;
@@ -548,7 +563,8 @@ void emitMmaChunk(IRRewriter &rewriter, linalg::LinalgOp op, MmaLoops loops,
   };
   Value lane = arith::RemUIOp::create(rewriter, loc, threads.threadId, c(32));
   Value warp = arith::DivUIOp::create(rewriter, loc, threads.threadId, c(32));
-  Value warps = arith::DivUIOp::create(rewriter, loc, threads.blockSize, c(32));
+  // Whole warps: the block size is a multiple of 32 (getMmaLoops).
+  Value warps = c(threads.staticBlockSize / 32);
   Value g = arith::DivUIOp::create(rewriter, loc, lane, c(4));
   Value t = arith::RemUIOp::create(rewriter, loc, lane, c(4));
   int64_t piecesN = ranges[loops.n] / 8;

@@ -162,6 +162,55 @@ struct FoldUnitExpandIntoConsumer : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// generic(collapse_shape(x)) where the collapse only removes unit dims ->
+/// generic(x) reading those dims at 0. ONNX exports squeeze the 1x1 spatial
+/// dims of a squeeze-excitation branch (collapse) and unsqueeze them in
+/// another order (expand, folded above): without this the branch's conv
+/// cannot be fused through the view into its consumer's loop nest.
+struct FoldUnitCollapseIntoConsumer : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    for (OpOperand *operand : op.getDpsInputOperands()) {
+      auto collapse = operand->get().getDefiningOp<tensor::CollapseShapeOp>();
+      if (!collapse || !collapse.getSrcType().hasStaticShape())
+        continue;
+      ArrayRef<int64_t> shape = collapse.getSrcType().getShape();
+      AffineMap map = op.getMatchingIndexingMap(operand);
+      // Per group, the collapsed index goes to its one dim that is not a
+      // unit dim (or its first); the other dims are read at 0.
+      SmallVector<AffineExpr> exprs;
+      bool ok = true;
+      for (auto [i, group] :
+           llvm::enumerate(collapse.getReassociationIndices())) {
+        SmallVector<int64_t> nonUnit;
+        for (int64_t d : group)
+          if (shape[d] != 1)
+            nonUnit.push_back(d);
+        if (nonUnit.size() > 1) {
+          ok = false;
+          break;
+        }
+        int64_t keep = nonUnit.empty() ? group.front() : nonUnit.front();
+        for (int64_t d : group)
+          exprs.push_back(d == keep ? map.getResult(i)
+                                    : getAffineConstantExpr(0, op.getContext()));
+      }
+      if (!ok)
+        continue;
+      SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+      maps[operand->getOperandNumber()] =
+          AffineMap::get(map.getNumDims(), 0, exprs, op.getContext());
+      rewriter.modifyOpInPlace(op, [&] {
+        operand->set(collapse.getSrc());
+        op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+      });
+      return success();
+    }
+    return failure();
+  }
+};
+
 /// A slice of a tileable op's result (the branches of a horizontally fused
 /// conv or matmul, a tosa.slice) becomes that op computing only the slice,
 /// whichever other slices are taken: tiling can then fuse it into the
@@ -352,7 +401,7 @@ void cleanUpBody(GroupOp group) {
   RewritePatternSet patterns(ctx);
   patterns.add<GeneralizeReshapedReduce, ScalarizeBroadcastElement,
                DropOutputOnlyUnitDims>(ctx);
-  patterns.add<FoldUnitExpandIntoConsumer>(ctx);
+  patterns.add<FoldUnitExpandIntoConsumer, FoldUnitCollapseIntoConsumer>(ctx);
   patterns.add<SwapSliceWithProducer>(ctx);
   // Reshapes between structured ops (views the graph or the layout stage
   // left) move out of the way by expanding the ops' loops.
@@ -630,12 +679,26 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
   // (a matmul followed by bias and activation). Only for a group's only
   // root: sibling nests merge only when their tiles are alike.
   bool contraction = false;
+  // The same result space up to unit dims (a matmul's 1x1x1000 result
+  // read as 1x1000 by its bias add).
+  auto nonUnitShape = [](Type type) {
+    SmallVector<int64_t> shape;
+    if (auto ranked = dyn_cast<RankedTensorType>(type))
+      llvm::copy_if(ranked.getShape(), std::back_inserter(shape),
+                    [](int64_t d) { return d != 1; });
+    return shape;
+  };
   group.getBody().walk([&](linalg::LinalgOp op) {
-    bool isContraction = linalg::isaContractionOpInterface(op) &&
-                         op->getNumResults() == 1 &&
-                         root->getNumResults() == 1 &&
-                         op->getResult(0).getType() ==
-                             root->getResult(0).getType();
+    bool isContraction =
+        linalg::isaContractionOpInterface(op) && op->getNumResults() == 1 &&
+        root->getNumResults() == 1 &&
+        (op->getResult(0).getType() == root->getResult(0).getType() ||
+         (cast<ShapedType>(op->getResult(0).getType()).hasStaticShape() &&
+          cast<ShapedType>(root->getResult(0).getType()).hasStaticShape() &&
+          getElementTypeOrSelf(op->getResult(0).getType()) ==
+              getElementTypeOrSelf(root->getResult(0).getType()) &&
+          nonUnitShape(op->getResult(0).getType()) ==
+              nonUnitShape(root->getResult(0).getType())));
     contraction |= isContraction && onlyRoot;
     if (op.getOperation() != root.getOperation() &&
         op.getNumReductionLoops() > 0 && !isContraction)

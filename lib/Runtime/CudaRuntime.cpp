@@ -258,17 +258,28 @@ FUSE_EXPORT void *mgpuMemAlloc(uint64_t bytes, CUstream /*stream*/,
     }
   }
   CUdeviceptr ptr = 0;
-  if (isHostShared)
-    check(cuMemAllocManaged(&ptr, bytes, CU_MEM_ATTACH_GLOBAL),
-          "cuMemAllocManaged");
-  else
-    check(cuMemAlloc(&ptr, bytes), "cuMemAlloc");
-  void *result = reinterpret_cast<void *>(ptr);
+  auto allocate = [&] {
+    return isHostShared ? cuMemAllocManaged(&ptr, bytes, CU_MEM_ATTACH_GLOBAL)
+                        : cuMemAlloc(&ptr, bytes);
+  };
+  CUresult result = allocate();
+  if (result == CUDA_ERROR_OUT_OF_MEMORY && cachingEnabled()) {
+    // Give the cached blocks back and try once more.
+    check(cuCtxSynchronize(), "cuCtxSynchronize");
+    std::lock_guard<std::mutex> lock(poolMutex);
+    for (auto &[key, blocks] : freeBlocks)
+      for (void *block : blocks)
+        check(cuMemFree(reinterpret_cast<CUdeviceptr>(block)), "cuMemFree");
+    freeBlocks.clear();
+    result = allocate();
+  }
+  check(result, isHostShared ? "cuMemAllocManaged" : "cuMemAlloc");
+  void *block = reinterpret_cast<void *>(ptr);
   if (cachingEnabled()) {
     std::lock_guard<std::mutex> lock(poolMutex);
-    liveBlocks[result] = key;
+    liveBlocks[block] = key;
   }
-  return result;
+  return block;
 }
 
 FUSE_EXPORT void mgpuMemFree(void *ptr, CUstream /*stream*/) {
@@ -357,6 +368,8 @@ struct Descriptor1D {
   char *aligned;
   int64_t offset, size, stride;
 };
+// Keyed by host address and size: the globals of the model's host code,
+// which stays loaded for the process's lifetime.
 std::map<std::pair<const void *, int64_t>, CUdeviceptr> deviceConstants;
 
 void getDeviceConstant(Descriptor1D *result, const Descriptor1D *host,
@@ -371,6 +384,10 @@ void getDeviceConstant(Descriptor1D *result, const Descriptor1D *host,
     if (!cached) {
       check(cuMemAlloc(&cached, bytes), "cuMemAlloc");
       check(cuMemcpyHtoD(cached, begin, bytes), "cuMemcpyHtoD");
+      // From pageable memory the copy may still be in flight when
+      // cuMemcpyHtoD returns, and the kernels run on non-blocking streams,
+      // which do not wait for it.
+      check(cuCtxSynchronize(), "cuCtxSynchronize");
     }
     copy = cached;
   }

@@ -211,10 +211,9 @@ func.func @side_effect(%out: memref<8xf32>) {
 //       TF32:       gpu.barrier
 //       TF32:       %[[LANE:[a-z0-9_]+]] = arith.remui %[[T]], %c32
 //       TF32:       %[[WARP:[a-z0-9_]+]] = arith.divui %[[T]], %c32
-//       TF32:       %[[WARPS:[a-z0-9_]+]] = arith.divui %[[BS]], %c32
 //       TF32:       %[[G:[a-z0-9_]+]] = arith.divui %[[LANE]], %c4
 //       TF32:       %[[TG:[a-z0-9_]+]] = arith.remui %[[LANE]], %c4
-//       TF32:       scf.for %[[P:[a-z0-9_]+]] = %[[WARP]] to %c8 step %[[WARPS]] {
+//       TF32:       scf.for %[[P:[a-z0-9_]+]] = %[[WARP]] to %c8 step %c8 {
 //       TF32:         %[[PM:[a-z0-9_]+]] = arith.divui %[[P]], %c4
 //       TF32:         %[[M0:[a-z0-9_]+]] = arith.muli %[[PM]], %c16
 //       TF32:         %[[PN:[a-z0-9_]+]] = arith.remui %[[P]], %c4
@@ -256,6 +255,37 @@ func.func @staged_matmul(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %out: mem
     %acc = memref.alloc() : memref<32x32xf32>
     linalg.fill ins(%zero : f32) outs(%acc : memref<32x32xf32>)
     linalg.matmul ins(%sa, %sb : memref<32x64xf32, strided<[64, 1], offset: ?>>, memref<64x32xf32, strided<[64, 1], offset: ?>>) outs(%acc : memref<32x32xf32>)
+    %dst = memref.subview %out[%i, %j] [32, 32] [1, 1] : memref<64x64xf32> to memref<32x32xf32, strided<[64, 1], offset: ?>>
+    linalg.copy ins(%acc : memref<32x32xf32>) outs(%dst : memref<32x32xf32, strided<[64, 1], offset: ?>>)
+    memref.dealloc %acc : memref<32x32xf32>
+  }
+  return
+}
+
+// -----
+
+// A contraction whose body is not exactly out + a * b (here the product is
+// negated) keeps the exact path even with tf32=true: mma.sync would drop
+// the negation.
+// TF32-LABEL: func.func @staged_matmul_negated
+//   TF32-NOT:   nvgpu.mma.sync
+//       TF32:   arith.negf
+//   TF32-NOT:   nvgpu.mma.sync
+//       TF32:   return
+func.func @staged_matmul_negated(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %out: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  scf.forall (%i, %j) = (0, 0) to (64, 64) step (32, 32) {
+    %sa = memref.subview %a[%i, 0] [32, 64] [1, 1] : memref<64x64xf32> to memref<32x64xf32, strided<[64, 1], offset: ?>>
+    %sb = memref.subview %b[0, %j] [64, 32] [1, 1] : memref<64x64xf32> to memref<64x32xf32, strided<[64, 1], offset: ?>>
+    %acc = memref.alloc() : memref<32x32xf32>
+    linalg.fill ins(%zero : f32) outs(%acc : memref<32x32xf32>)
+    linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%sa, %sb : memref<32x64xf32, strided<[64, 1], offset: ?>>, memref<64x32xf32, strided<[64, 1], offset: ?>>) outs(%acc : memref<32x32xf32>) {
+    ^bb0(%x: f32, %y: f32, %o: f32):
+      %p = arith.mulf %x, %y : f32
+      %n = arith.negf %p : f32
+      %s = arith.addf %o, %n : f32
+      linalg.yield %s : f32
+    }
     %dst = memref.subview %out[%i, %j] [32, 32] [1, 1] : memref<64x64xf32> to memref<32x32xf32, strided<[64, 1], offset: ?>>
     linalg.copy ins(%acc : memref<32x32xf32>) outs(%dst : memref<32x32xf32, strided<[64, 1], offset: ?>>)
     memref.dealloc %acc : memref<32x32xf32>

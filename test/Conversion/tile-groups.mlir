@@ -1,6 +1,6 @@
 // RUN: fuse-opt %s --split-input-file --fuse-tile-groups=report-nests=true -canonicalize -cse -verify-diagnostics | FileCheck %s
-// RUN: %fuse-diff %s -p "--fuse-tile-groups" --entry softmax,conv_epilogue,index_changes,two_results,dependent_results,attention_scores,residual_and_norm,sibling_branches | FileCheck %s --check-prefix=NUM
-// NUM: fuse-diff: OK 12 outputs
+// RUN: %fuse-diff %s -p "--fuse-tile-groups" --entry softmax,conv_epilogue,index_changes,two_results,dependent_results,attention_scores,residual_and_norm,sibling_branches,squeeze_excitation,classifier | FileCheck %s --check-prefix=NUM
+// NUM: fuse-diff: OK 14 outputs
 
 // A row softmax group becomes one loop nest over rows (a group smaller
 // than one tile is split in as few tiles as possible: two of 8 rows): each
@@ -210,4 +210,75 @@ func.func @sibling_branches(%x: tensor<1x16x16x4xf32>) -> (tensor<1x16x16x16xf32
     fuse.yield %wide, %relu : tensor<1x16x16x16xf32>, tensor<1x16x16x4xf32>
   }
   return %r#0, %r#1 : tensor<1x16x16x16xf32>, tensor<1x16x16x4xf32>
+}
+
+// -----
+
+// Squeeze-excitation as EfficientNet's export reaches the tiling (after
+// layout propagation): the 1x1 conv's 1x1x1x32 result is squeezed
+// (collapse) and unsqueezed in NCHW order (expand), read back into NHWC by
+// the sigmoid (a shuffled indexing map), whose result scales the
+// activation. The unit-dim reshapes fold into the sigmoid's indexing map
+// (the squeezed dims read at 0), so the conv and sigmoid join the
+// scaling's nest: one nest, no remark (two before).
+// CHECK-LABEL: func.func @squeeze_excitation
+//       CHECK:   scf.forall (%{{.*}}) in (8)
+//       CHECK:     linalg.conv_2d_nhwc_fhwc
+//       CHECK:     linalg.generic
+//       CHECK:     scf.forall.in_parallel
+//   CHECK-NOT:   scf.forall (
+//       CHECK:   return
+func.func @squeeze_excitation(%x: tensor<1x8x8x32xf32>, %pooled: tensor<1x1x1x8xf32>) -> tensor<1x8x8x32xf32> {
+  %r = fuse.group ins(%pooled, %x : tensor<1x1x1x8xf32>, tensor<1x8x8x32xf32>) -> (tensor<1x8x8x32xf32>) {
+  ^bb0(%p: tensor<1x1x1x8xf32>, %a: tensor<1x8x8x32xf32>):
+    %w = "tosa.const"() <{values = dense<0.125> : tensor<32x1x1x8xf32>}> : () -> tensor<32x1x1x8xf32>
+    %bias = "tosa.const"() <{values = dense<0.25> : tensor<32xf32>}> : () -> tensor<32xf32>
+    %z = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+    %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+    %one = arith.constant 1.0 : f32
+    %empty = tensor.empty() : tensor<1x1x1x32xf32>
+    %c = tosa.conv2d %p, %w, %bias, %z, %z {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x1x1x8xf32>, tensor<32x1x1x8xf32>, tensor<32xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x1x32xf32>
+    %squeezed = tensor.collapse_shape %c [[0, 1, 2], [3]] : tensor<1x1x1x32xf32> into tensor<1x32xf32>
+    %nchw = tensor.expand_shape %squeezed [[0], [1, 2, 3]] output_shape [1, 32, 1, 1] : tensor<1x32xf32> into tensor<1x32x1x1xf32>
+    %gate = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d3, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%nchw : tensor<1x32x1x1xf32>) outs(%empty : tensor<1x1x1x32xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %n = arith.negf %in : f32
+      %e = math.exp %n : f32
+      %d = arith.addf %e, %one : f32
+      %s = arith.divf %one, %d : f32
+      linalg.yield %s : f32
+    } -> tensor<1x1x1x32xf32>
+    %scaled = tosa.mul %gate, %a, %shift : (tensor<1x1x1x32xf32>, tensor<1x8x8x32xf32>, tensor<1xi8>) -> tensor<1x8x8x32xf32>
+    fuse.yield %scaled : tensor<1x8x8x32xf32>
+  }
+  return %r : tensor<1x8x8x32xf32>
+}
+
+// -----
+
+// A classifier: matmul, the 1x1x10 result reshaped to 1x10, a bias added.
+// The bias add is the matmul's epilogue up to the unit dim: its tiles
+// compute their slice of the matmul (one nest; before, the add kept its
+// row whole as if it followed a reduction, and the matmul got a nest of
+// its own).
+// CHECK-LABEL: func.func @classifier
+//       CHECK:   scf.forall
+//       CHECK:     linalg.batch_matmul
+//       CHECK:     linalg.generic
+//       CHECK:     scf.forall.in_parallel
+//   CHECK-NOT:   scf.forall (
+//       CHECK:   return
+func.func @classifier(%x: tensor<1x1x64xf32>) -> tensor<1x10xf32> {
+  %r = fuse.group ins(%x : tensor<1x1x64xf32>) -> (tensor<1x10xf32>) {
+  ^bb0(%a: tensor<1x1x64xf32>):
+    %w = "tosa.const"() <{values = dense<0.03125> : tensor<1x64x10xf32>}> : () -> tensor<1x64x10xf32>
+    %z = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+    %bias = "tosa.const"() <{values = dense<[[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]]> : tensor<1x10xf32>}> : () -> tensor<1x10xf32>
+    %shape = tosa.const_shape {values = dense<[1, 10]> : tensor<2xindex>} : () -> !tosa.shape<2>
+    %m = tosa.matmul %a, %w, %z, %z : (tensor<1x1x64xf32>, tensor<1x64x10xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x10xf32>
+    %flat = tosa.reshape %m, %shape : (tensor<1x1x10xf32>, !tosa.shape<2>) -> tensor<1x10xf32>
+    %y = tosa.add %flat, %bias : (tensor<1x10xf32>, tensor<1x10xf32>) -> tensor<1x10xf32>
+    fuse.yield %y : tensor<1x10xf32>
+  }
+  return %r : tensor<1x10xf32>
 }

@@ -179,9 +179,9 @@ def FuseDistributeTilesPass : Pass<"fuse-distribute-tiles"> {
     matmul whose tile is a multiple of 16x8 computes each chunk on tensor
     cores: every warp takes 16x8 pieces of the tile and accumulates them
     with `nvgpu.mma.sync` (m16n8k8, TF32 inputs, f32 accumulation), its
-    fragments read from the staged slices. Inputs lose their low 13
-    mantissa bits (relative error about 1e-3 per product), as with
-    PyTorch's `allow_tf32`.
+    fragments read from the staged slices. The tensor cores ignore the
+    inputs' low 13 mantissa bits (relative error about 1e-3 per product;
+    PyTorch's `allow_tf32` rounds them instead).
 
     A tile loop whose body holds other side effects or regions, or whose
     temporaries have no constant bound, is left as it is (the
@@ -195,7 +195,7 @@ def FuseDistributeTilesPass : Pass<"fuse-distribute-tiles"> {
            "Split reductions with few rows among the block's threads">,
     Option<"tf32", "tf32", "bool", /*default=*/"false",
            "Staged f32 matmuls on tensor cores (mma.sync m16n8k8 TF32): "
-           "inputs rounded to TF32 (10-bit mantissa), not IEEE f32">,
+           "inputs cut to TF32 (10-bit mantissa), not IEEE f32">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",

@@ -118,7 +118,7 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
   PassOptions::Option<bool> tf32{
       *this, "tf32",
       llvm::cl::desc("With distribute: f32 matmul tiles on tensor cores "
-                     "(mma.sync TF32: inputs rounded to a 10-bit mantissa; "
+                     "(mma.sync TF32: inputs cut to a 10-bit mantissa; "
                      "changes values, off by default)"),
       llvm::cl::init(false)};
 };
