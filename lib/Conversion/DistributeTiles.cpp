@@ -637,6 +637,55 @@ void emitMmaChunk(IRRewriter &rewriter, linalg::LinalgOp op, MmaLoops loops,
 /// taken per iteration, so that their loads are in flight together.
 constexpr int64_t kMaxShareUnroll = 8;
 
+/// A thread's share of `count` iterations strided by the block size B,
+/// unrolled: a loop from the thread id to `count` with step U * B (U = the
+/// thread's share when `count` is known, at most kMaxShareUnroll), whose
+/// body sees step u at iteration + u * B. A step past `count` is given the
+/// loop's own iteration instead (in bounds: it repeats step 0) and an
+/// `inBounds` flag to discard or repeat its effect with.
+struct UnrolledShare {
+  scf::ForOp loop;
+  int64_t unroll;
+  /// Per step: its iteration, and whether it is in bounds (null for step 0).
+  SmallVector<std::pair<Value, Value>> steps;
+};
+
+UnrolledShare createUnrolledShare(RewriterBase &rewriter, Location loc,
+                                  Value count, ValueRange inits,
+                                  const ThreadContext &threads,
+                                  bool initsPerStep) {
+  int64_t unroll = kMaxShareUnroll;
+  if (std::optional<int64_t> known = getConstantIntValue(count))
+    unroll = std::clamp<int64_t>(
+        llvm::divideCeil(*known, threads.staticBlockSize), 1, kMaxShareUnroll);
+  SmallVector<Value> loopInits;
+  for (int64_t u = 0; u < (initsPerStep ? unroll : 1); ++u)
+    llvm::append_range(loopInits, inits);
+  UnrolledShare share;
+  share.unroll = unroll;
+  share.loop = scf::ForOp::create(
+      rewriter, loc, threads.threadId, count,
+      arith::MulIOp::create(rewriter, loc, threads.blockSize,
+                            constantIndex(rewriter, loc, unroll)),
+      loopInits);
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(share.loop.getBody());
+  Value first = share.loop.getInductionVar();
+  share.steps.push_back({first, Value()});
+  for (int64_t u = 1; u < unroll; ++u) {
+    Value next = arith::AddIOp::create(
+        rewriter, loc, first,
+        arith::MulIOp::create(rewriter, loc, threads.blockSize,
+                              constantIndex(rewriter, loc, u)));
+    Value inBounds = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::slt, next, count);
+    share.steps.push_back(
+        {arith::SelectOp::create(rewriter, loc, inBounds, next, first),
+         inBounds});
+  }
+  return share;
+}
+
 /// Stages a contraction's operands in shared memory: for each chunk of up
 /// to 32 steps of the reduction, the block copies the slices of both
 /// operands the tile reads (coalesced: consecutive threads, consecutive
@@ -727,29 +776,15 @@ LogicalResult stageContraction(IRRewriter &rewriter, linalg::LinalgOp op,
     // 8), all loaded before any is stored, so that the loads are in flight
     // together. A step past the end copies the first step's element again
     // (the same value to the same place).
-    int64_t count = type.getNumElements();
-    int64_t unroll = std::clamp<int64_t>(
-        llvm::divideCeil(count, threads.staticBlockSize), 1, kMaxShareUnroll);
-    Value countValue = constantIndex(rewriter, loc, count);
-    auto copy = scf::ForOp::create(
-        rewriter, loc, threads.threadId, countValue,
-        arith::MulIOp::create(rewriter, loc, threads.blockSize,
-                              constantIndex(rewriter, loc, unroll)));
+    Value countValue = constantIndex(rewriter, loc, type.getNumElements());
+    UnrolledShare copy = createUnrolledShare(rewriter, loc, countValue,
+                                             ValueRange(), threads,
+                                             /*initsPerStep=*/false);
     OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(copy.getBody());
+    rewriter.setInsertionPoint(copy.loop.getBody()->getTerminator());
     SmallVector<SmallVector<Value>> locals;
     SmallVector<Value> values;
-    for (int64_t u = 0; u < unroll; ++u) {
-      Value step = copy.getInductionVar();
-      if (u != 0) {
-        Value next = arith::AddIOp::create(
-            rewriter, loc, step,
-            arith::MulIOp::create(rewriter, loc, threads.blockSize,
-                                  constantIndex(rewriter, loc, u)));
-        Value inBounds = arith::CmpIOp::create(
-            rewriter, loc, arith::CmpIPredicate::slt, next, countValue);
-        step = arith::SelectOp::create(rewriter, loc, inBounds, next, step);
-      }
+    for (auto [step, inBounds] : copy.steps) {
       SmallVector<Value> local = delinearize(rewriter, loc, step, shape);
       SmallVector<Value> global = local;
       for (auto [i, expr] : llvm::enumerate(map.getResults()))
@@ -776,29 +811,16 @@ LogicalResult stageContraction(IRRewriter &rewriter, linalg::LinalgOp op,
   // per iteration (U = its share, at most 8) and steps them together, so
   // that their U accumulations are independent chains; a point past the
   // end repeats the first one (the same value stored to the same place).
-  int64_t unroll = std::clamp<int64_t>(
-      llvm::divideCeil(numPoints, threads.staticBlockSize), 1,
-      kMaxShareUnroll);
-  auto points = scf::ForOp::create(
-      rewriter, loc, threads.threadId, numPointsValue,
-      arith::MulIOp::create(rewriter, loc, threads.blockSize,
-                            constantIndex(rewriter, loc, unroll)));
+  UnrolledShare points =
+      createUnrolledShare(rewriter, loc, numPointsValue, ValueRange(), threads,
+                          /*initsPerStep=*/false);
+  int64_t unroll = points.unroll;
   {
     OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(points.getBody());
+    rewriter.setInsertionPoint(points.loop.getBody()->getTerminator());
     SmallVector<SmallVector<Value>> pointIvs, outIndices;
     SmallVector<Value> accs;
-    for (int64_t u = 0; u < unroll; ++u) {
-      Value point = points.getInductionVar();
-      if (u != 0) {
-        Value next = arith::AddIOp::create(
-            rewriter, loc, point,
-            arith::MulIOp::create(rewriter, loc, threads.blockSize,
-                                  constantIndex(rewriter, loc, u)));
-        Value inBounds = arith::CmpIOp::create(
-            rewriter, loc, arith::CmpIPredicate::slt, next, numPointsValue);
-        point = arith::SelectOp::create(rewriter, loc, inBounds, next, point);
-      }
+    for (auto [point, inBounds] : points.steps) {
       pointIvs.push_back(mergeIndices(
           iterators, delinearize(rewriter, loc, point, parallelSizes),
           {zero}));
@@ -1046,33 +1068,16 @@ Value emitThreadShare(IRRewriter &rewriter, linalg::LinalgOp op,
                       const ThreadContext &threads) {
   Location loc = op.getLoc();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  int64_t unroll = kMaxShareUnroll;
-  if (std::optional<int64_t> reduced = getConstantIntValue(numReduced))
-    unroll = std::clamp<int64_t>(
-        llvm::divideCeil(*reduced, threads.staticBlockSize), 1,
-        kMaxShareUnroll);
-  Value stride = arith::MulIOp::create(rewriter, loc, threads.blockSize,
-                                       constantIndex(rewriter, loc, unroll));
-  SmallVector<Value> inits(unroll, neutral);
-  auto share = scf::ForOp::create(rewriter, loc, threads.threadId, numReduced,
-                                  stride, inits);
+  UnrolledShare share =
+      createUnrolledShare(rewriter, loc, numReduced, ValueRange{neutral},
+                          threads, /*initsPerStep=*/true);
   {
     OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(share.getBody());
-    Value first = share.getInductionVar();
+    rewriter.setInsertionPointToEnd(share.loop.getBody());
     SmallVector<Value> yielded;
-    for (int64_t u = 0; u < unroll; ++u) {
-      Value accumulator = share.getRegionIterArgs()[u];
-      Value step = first, inBounds;
-      if (u != 0) {
-        step = arith::AddIOp::create(
-            rewriter, loc, first,
-            arith::MulIOp::create(rewriter, loc, threads.blockSize,
-                                  constantIndex(rewriter, loc, u)));
-        inBounds = arith::CmpIOp::create(
-            rewriter, loc, arith::CmpIPredicate::slt, step, numReduced);
-        step = arith::SelectOp::create(rewriter, loc, inBounds, step, first);
-      }
+    for (auto [u, stepAndBounds] : llvm::enumerate(share.steps)) {
+      auto [step, inBounds] = stepAndBounds;
+      Value accumulator = share.loop.getRegionIterArgs()[u];
       SmallVector<Value> ivs = mergeIndices(
           iterators, parallelIvs,
           delinearize(rewriter, loc, step, reductionSizes));
@@ -1085,8 +1090,8 @@ Value emitThreadShare(IRRewriter &rewriter, linalg::LinalgOp op,
     scf::YieldOp::create(rewriter, loc, yielded);
   }
   Value accumulatorArg = op.getRegionOutputArgs()[0];
-  Value partial = share.getResult(0);
-  for (Value other : share.getResults().drop_front())
+  Value partial = share.loop.getResult(0);
+  for (Value other : share.loop.getResults().drop_front())
     partial = combine(rewriter, combiner, accumulatorArg, other, partial);
   return partial;
 }

@@ -22,11 +22,11 @@
 //       CHECK:     gpu.barrier
 //       CHECK:     %[[STRIDE:[a-z0-9_]+]] = arith.muli %[[BS]], %c4
 //       CHECK:     %[[PARTS:[a-z0-9_]+]]:4 = scf.for %[[I:[a-z0-9_]+]] = %[[T]] to %c1024 step %[[STRIDE]] iter_args(%[[A0:[a-z0-9_]+]] = %[[NEG]], %[[A1:[a-z0-9_]+]] = %[[NEG]], %{{.*}} = %[[NEG]], %{{.*}} = %[[NEG]]) -> (f32, f32, f32, f32)
-//       CHECK:       %[[V0:[a-z0-9_]+]] = memref.load %[[ROW]][%{{.*}}, %[[I]]]
-//       CHECK:       %[[M0:[a-z0-9_]+]] = arith.maximumf %[[V0]], %[[A0]]
 //       CHECK:       %[[I1:[a-z0-9_]+]] = arith.addi %[[I]], %[[BS]]
 //       CHECK:       %[[IN1:[a-z0-9_]+]] = arith.cmpi slt, %[[I1]], %c1024
 //       CHECK:       %[[J1:[a-z0-9_]+]] = arith.select %[[IN1]], %[[I1]], %[[I]]
+//       CHECK:       %[[V0:[a-z0-9_]+]] = memref.load %[[ROW]][%{{.*}}, %[[I]]]
+//       CHECK:       %[[M0:[a-z0-9_]+]] = arith.maximumf %[[V0]], %[[A0]]
 //       CHECK:       %[[V1:[a-z0-9_]+]] = memref.load %[[ROW]][%{{.*}}, %[[J1]]]
 //       CHECK:       %[[M1:[a-z0-9_]+]] = arith.maximumf %[[V1]], %[[A1]]
 //       CHECK:       %[[K1:[a-z0-9_]+]] = arith.select %[[IN1]], %[[M1]], %[[A1]]
@@ -161,11 +161,11 @@ func.func @side_effect(%out: memref<8xf32>) {
 //       CHECK:     scf.for %[[K0:[a-z0-9_]+]] = %{{.*}} to %[[C64]] step %[[C32]] {
 //       CHECK:       %[[STEP:[a-z0-9_]+]] = arith.muli %[[BS]], %c4
 //       CHECK:       scf.for %[[E:[a-z0-9_]+]] = %[[T]] to %[[C1024]] step %[[STEP]] {
-//       CHECK:         %[[AK:[a-z0-9_]+]] = arith.addi %{{.*}}, %[[K0]]
-//       CHECK:         %[[VA:[a-z0-9_]+]] = memref.load %[[A]][%{{.*}}, %[[AK]]]
 //       CHECK:         %[[E1:[a-z0-9_]+]] = arith.addi %[[E]], %[[BS]]
 //       CHECK:         %[[IN1:[a-z0-9_]+]] = arith.cmpi slt, %[[E1]], %[[C1024]]
 //       CHECK:         arith.select %[[IN1]], %[[E1]], %[[E]]
+//       CHECK:         %[[AK:[a-z0-9_]+]] = arith.addi %{{.*}}, %[[K0]]
+//       CHECK:         %[[VA:[a-z0-9_]+]] = memref.load %[[A]][%{{.*}}, %[[AK]]]
 //       CHECK:         memref.load %[[A]]
 //       CHECK:         memref.load %[[A]]
 //       CHECK:         memref.load %[[A]]
