@@ -118,6 +118,37 @@ LogicalResult lowerBodyToLinalg(GroupOp group) {
   return applyPartialConversion(bodyOps, target, std::move(patterns));
 }
 
+/// For a reshape between `expanded` (the shape with more dims) and the
+/// collapsed shape, per reassociation group the one dim of the group that
+/// is not a unit dim (its first when all are); nothing when a group has two
+/// non-unit dims (the reshape then moves more than unit dims).
+std::optional<SmallVector<int64_t>>
+getNonUnitDimPerGroup(ArrayRef<ReassociationIndices> groups,
+                      ArrayRef<int64_t> expanded) {
+  SmallVector<int64_t> kept;
+  for (const ReassociationIndices &group : groups) {
+    SmallVector<int64_t> nonUnit;
+    for (int64_t d : group)
+      if (expanded[d] != 1)
+        nonUnit.push_back(d);
+    if (nonUnit.size() > 1)
+      return std::nullopt;
+    kept.push_back(nonUnit.empty() ? group.front() : nonUnit.front());
+  }
+  return kept;
+}
+
+/// Makes `operand` of `op` read `source` through `map` instead.
+void readThrough(PatternRewriter &rewriter, linalg::GenericOp op,
+                 OpOperand *operand, Value source, AffineMap map) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  maps[operand->getOperandNumber()] = map;
+  rewriter.modifyOpInPlace(op, [&] {
+    operand->set(source);
+    op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+  });
+}
+
 /// generic(expand_shape(x)) where the expansion only inserts unit dims ->
 /// generic(x) reading x through the map without those dims. TOSA keeps a
 /// reduced axis as a size-1 dim and its lowering re-inserts it with an
@@ -130,32 +161,16 @@ struct FoldUnitExpandIntoConsumer : OpRewritePattern<linalg::GenericOp> {
       auto expand = operand->get().getDefiningOp<tensor::ExpandShapeOp>();
       if (!expand)
         continue;
-      ArrayRef<int64_t> shape = expand.getResultType().getShape();
-      AffineMap map = op.getMatchingIndexingMap(operand);
-      // Keep, per group, the one result that is not a unit dim.
-      SmallVector<AffineExpr> kept;
-      bool ok = true;
-      for (ReassociationIndices group : expand.getReassociationIndices()) {
-        SmallVector<int64_t> nonUnit;
-        for (int64_t d : group)
-          if (shape[d] != 1)
-            nonUnit.push_back(d);
-        if (nonUnit.size() > 1) {
-          ok = false;
-          break;
-        }
-        kept.push_back(map.getResult(nonUnit.empty() ? group.front()
-                                                     : nonUnit.front()));
-      }
-      if (!ok)
+      std::optional<SmallVector<int64_t>> kept = getNonUnitDimPerGroup(
+          expand.getReassociationIndices(), expand.getResultType().getShape());
+      if (!kept)
         continue;
-      SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-      maps[operand->getOperandNumber()] =
-          AffineMap::get(map.getNumDims(), 0, kept, op.getContext());
-      rewriter.modifyOpInPlace(op, [&] {
-        operand->set(expand.getSrc());
-        op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
-      });
+      // Per group, the expression of the dim kept.
+      AffineMap map = op.getMatchingIndexingMap(operand);
+      SmallVector<AffineExpr> exprs = llvm::map_to_vector(
+          *kept, [&](int64_t d) { return map.getResult(d); });
+      readThrough(rewriter, op, operand, expand.getSrc(),
+                  AffineMap::get(map.getNumDims(), 0, exprs, op.getContext()));
       return success();
     }
     return failure();
@@ -175,36 +190,22 @@ struct FoldUnitCollapseIntoConsumer : OpRewritePattern<linalg::GenericOp> {
       auto collapse = operand->get().getDefiningOp<tensor::CollapseShapeOp>();
       if (!collapse || !collapse.getSrcType().hasStaticShape())
         continue;
-      ArrayRef<int64_t> shape = collapse.getSrcType().getShape();
-      AffineMap map = op.getMatchingIndexingMap(operand);
-      // Per group, the collapsed index goes to its one dim that is not a
-      // unit dim (or its first); the other dims are read at 0.
-      SmallVector<AffineExpr> exprs;
-      bool ok = true;
-      for (auto [i, group] :
-           llvm::enumerate(collapse.getReassociationIndices())) {
-        SmallVector<int64_t> nonUnit;
-        for (int64_t d : group)
-          if (shape[d] != 1)
-            nonUnit.push_back(d);
-        if (nonUnit.size() > 1) {
-          ok = false;
-          break;
-        }
-        int64_t keep = nonUnit.empty() ? group.front() : nonUnit.front();
-        for (int64_t d : group)
-          exprs.push_back(d == keep ? map.getResult(i)
-                                    : getAffineConstantExpr(0, op.getContext()));
-      }
-      if (!ok)
+      SmallVector<ReassociationIndices> groups =
+          collapse.getReassociationIndices();
+      std::optional<SmallVector<int64_t>> kept = getNonUnitDimPerGroup(
+          groups, collapse.getSrcType().getShape());
+      if (!kept)
         continue;
-      SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-      maps[operand->getOperandNumber()] =
-          AffineMap::get(map.getNumDims(), 0, exprs, op.getContext());
-      rewriter.modifyOpInPlace(op, [&] {
-        operand->set(collapse.getSrc());
-        op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
-      });
+      // The collapsed index goes to the dim kept; the others are read at 0.
+      AffineMap map = op.getMatchingIndexingMap(operand);
+      SmallVector<AffineExpr> exprs;
+      for (auto [i, group] : llvm::enumerate(groups))
+        for (int64_t d : group)
+          exprs.push_back(d == (*kept)[i]
+                              ? map.getResult(i)
+                              : getAffineConstantExpr(0, op.getContext()));
+      readThrough(rewriter, op, operand, collapse.getSrc(),
+                  AffineMap::get(map.getNumDims(), 0, exprs, op.getContext()));
       return success();
     }
     return failure();
