@@ -33,6 +33,14 @@ for model in "$ROOT"/examples/*.mlir "$ROOT"/bench/models/*.mlir "$ROOT"/bench/g
     # The baseline stays the IEEE f32 unfused program.
     cp -r "$OUT/$name/unfused" "$OUT/${name}_tf32/unfused"
     cp "$OUT/$name/torch_model.py" "$OUT/${name}_tf32/torch_model.py"
+    if [ -x "$PTXAS" ]; then
+      "$ROOT/build/bin/fuse-opt" "$model" --fuse-ops |
+        "$ROOT/build/bin/fuse-opt" --fuse-lower-to-nvvm=tf32=true -o "$OUT/${name}_tf32/fused/nvvm.mlir"
+      "$PY" "$ROOT/utils/fuse-extract-ptx" --ptxas "$PTXAS" \
+        "$OUT/${name}_tf32/fused/nvvm.mlir" "$OUT/${name}_tf32/fused/ptx" | grep registers \
+        > "$OUT/${name}_tf32/fused/ptxas.txt" || true
+      rm -f "$OUT/${name}_tf32/fused/nvvm.mlir"
+    fi
     ;;
   esac
   if [ -x "$PTXAS" ]; then
