@@ -236,7 +236,9 @@ struct EraseUnusedGroupResults : OpRewritePattern<GroupOp> {
       if (!keep[idx])
         continue;
       keptValues.push_back(value);
-      keptTypes.push_back(value.getType());
+      // The result's own type: with an index change it is the yielded
+      // value's type permuted.
+      keptTypes.push_back(group.getResult(idx).getType());
     }
     ArrayAttr resultPermutations;
     if (ArrayAttr perms = group.getResultPermutationsAttr()) {

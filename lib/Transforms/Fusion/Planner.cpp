@@ -25,6 +25,7 @@
 #include "FuseDialect/IR/FuseOps.h"
 #include "FuseDialect/Transforms/Fusion/OpTraits.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -113,8 +114,12 @@ public:
       grow(id);
     }
 
+    moveViewsToReaders();
+
     FusionPlan plan;
     for (GroupState &state : groups) {
+      if (state.ops.empty())
+        continue;
       PlannedGroup group;
       group.ops.assign(state.ops.begin(), state.ops.end());
       llvm::sort(group.ops,
@@ -147,6 +152,85 @@ private:
     for (Type t : op->getResultTypes())
       bytes += getNumElements(t) * getElementBytes(t);
     return bytes;
+  }
+
+  /// Ops that only move data: reorganize and shuffle ops (slices,
+  /// reshapes, transposes) and pads.
+  bool isDataMovement(Operation *op) {
+    MappingType type = types[op];
+    return type == MappingType::Reorganize || type == MappingType::Shuffle ||
+           isa<tosa::PadOp, tensor::PadOp>(op);
+  }
+
+  /// A group that returns a value and also a view of it (a crop, a padded
+  /// or transposed copy) read by one other group needs two loop nests: one
+  /// writes the value, one the copy. Such a view moves into the group that
+  /// reads it, which then reads the value through it (tile-and-fuse takes
+  /// views as producers): the kernels stay as many, the copy is not
+  /// written. A view moves when all its readers are in one other group and
+  /// it reads only its own group's values, arguments and constants, so the
+  /// only new edge is the one already there (its group before the reader)
+  /// and its group returns at most as many values as before (the viewed
+  /// value instead of the view). Repeated, so that chains of views move
+  /// whole.
+  void moveViewsToReaders() {
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (unsigned g = 0; g < groups.size(); ++g) {
+        SmallVector<Operation *> members = sorted(groups[g].ops);
+        for (Operation *view : llvm::reverse(members)) {
+          if (!isDataMovement(view) || view->getNumRegions() != 0 ||
+              groups[g].ops.size() < 2)
+            continue;
+          std::optional<unsigned> reader;
+          bool movable = true;
+          for (Operation *user : view->getUsers()) {
+            Operation *u = inBlock(user);
+            auto it = u ? groupOf.find(u) : groupOf.end();
+            if (it == groupOf.end() || it->second == g ||
+                (reader && *reader != it->second)) {
+              movable = false;
+              break;
+            }
+            reader = it->second;
+          }
+          if (!movable || !reader)
+            continue;
+          for (Value operand : view->getOperands()) {
+            Operation *def = operand.getDefiningOp();
+            if (def && !def->hasTrait<OpTrait::ConstantLike>() &&
+                !isa<tosa::ConstShapeOp>(def) &&
+                !(groupOf.count(def) && groupOf[def] == g)) {
+              movable = false;
+              break;
+            }
+          }
+          if (!movable)
+            continue;
+          GroupState &from = groups[g];
+          from.ops.remove(view);
+          groupOf.erase(view);
+          // The group's type, bounds and anchors without the view.
+          GroupState rest;
+          for (Operation *op : sorted(from.ops)) {
+            rest.ops.insert(op);
+            rest.minOrder = std::min(rest.minOrder, order[op]);
+            rest.maxOrder = std::max(rest.maxOrder, order[op]);
+            rest.type = rest.ops.size() == 1
+                            ? types[op]
+                            : joinMappingTypes(rest.type, types[op]);
+            if (!rest.reduction && getRowReduction(op))
+              rest.reduction = op;
+            if (!rest.contraction && isContraction(op))
+              rest.contraction = op;
+          }
+          from = std::move(rest);
+          add(*reader, view);
+          changed = true;
+        }
+      }
+    }
   }
 
   /// The op of this block that contains `op` (users may sit in regions).
