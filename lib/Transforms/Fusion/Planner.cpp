@@ -167,12 +167,12 @@ private:
   /// writes the value, one the copy. Such a view moves into the group that
   /// reads it, which then reads the value through it (tile-and-fuse takes
   /// views as producers): the kernels stay as many, the copy is not
-  /// written. A view moves when all its readers are in one other group and
-  /// it reads only its own group's values, arguments and constants, so the
-  /// only new edge is the one already there (its group before the reader)
-  /// and its group returns at most as many values as before (the viewed
-  /// value instead of the view). Repeated, so that chains of views move
-  /// whole.
+  /// written. A view moves when all its readers are in one other group, it
+  /// reads only its own group's values, arguments and constants (the only
+  /// group edge is the one already there), and its group then returns the
+  /// viewed value only if it does anyway or that is no bigger than the
+  /// view (no crop traded for the whole). Repeated, so that chains of views
+  /// move whole.
   void moveViewsToReaders() {
     bool changed = true;
     while (changed) {
@@ -199,9 +199,32 @@ private:
             continue;
           for (Value operand : view->getOperands()) {
             Operation *def = operand.getDefiningOp();
-            if (def && !def->hasTrait<OpTrait::ConstantLike>() &&
-                !isa<tosa::ConstShapeOp>(def) &&
-                !(groupOf.count(def) && groupOf[def] == g)) {
+            if (!def || def->hasTrait<OpTrait::ConstantLike>() ||
+                isa<tosa::ConstShapeOp>(def))
+              continue;
+            // The group returns the viewed value instead of the view: only
+            // when it does anyway (or it is a chain of views, each read
+            // only by the next, of a value it returns anyway: the chain
+            // moves step by step), or the value is no bigger (a transpose,
+            // a reshape, a pad's input; not the whole of a crop).
+            auto isReturned = [&](Value value, Operation *reader) {
+              return llvm::any_of(value.getUsers(), [&](Operation *u) {
+                Operation *user = inBlock(u);
+                return user != reader && !groups[g].ops.contains(user);
+              });
+            };
+            bool returned = isReturned(operand, view);
+            for (Value v = operand; !returned && v.hasOneUse();) {
+              Operation *up = v.getDefiningOp();
+              if (!up || !groups[g].ops.contains(up) || !isDataMovement(up) ||
+                  up->getNumOperands() == 0)
+                break;
+              v = up->getOperand(0);
+              returned = isReturned(v, up);
+            }
+            if (!(groupOf.count(def) && groupOf[def] == g) ||
+                (!returned && getNumElements(operand.getType()) >
+                                  getNumElements(view->getResult(0).getType()))) {
               movable = false;
               break;
             }
