@@ -642,7 +642,8 @@ constexpr int64_t kMaxShareUnroll = 8;
 /// thread's share when `count` is known, at most kMaxShareUnroll), whose
 /// body sees step u at iteration + u * B. A step past `count` is given the
 /// loop's own iteration instead (in bounds: it repeats step 0) and an
-/// `inBounds` flag to discard or repeat its effect with.
+/// `inBounds` flag to discard or repeat its effect with. With an `init`,
+/// each step has its own iteration argument starting from it.
 struct UnrolledShare {
   scf::ForOp loop;
   int64_t unroll;
@@ -651,16 +652,13 @@ struct UnrolledShare {
 };
 
 UnrolledShare createUnrolledShare(RewriterBase &rewriter, Location loc,
-                                  Value count, ValueRange inits,
-                                  const ThreadContext &threads,
-                                  bool initsPerStep) {
+                                  Value count, const ThreadContext &threads,
+                                  Value init = Value()) {
   int64_t unroll = kMaxShareUnroll;
   if (std::optional<int64_t> known = getConstantIntValue(count))
     unroll = std::clamp<int64_t>(
         llvm::divideCeil(*known, threads.staticBlockSize), 1, kMaxShareUnroll);
-  SmallVector<Value> loopInits;
-  for (int64_t u = 0; u < (initsPerStep ? unroll : 1); ++u)
-    llvm::append_range(loopInits, inits);
+  SmallVector<Value> loopInits(init ? unroll : 0, init);
   UnrolledShare share;
   share.unroll = unroll;
   share.loop = scf::ForOp::create(
@@ -777,9 +775,8 @@ LogicalResult stageContraction(IRRewriter &rewriter, linalg::LinalgOp op,
     // together. A step past the end copies the first step's element again
     // (the same value to the same place).
     Value countValue = constantIndex(rewriter, loc, type.getNumElements());
-    UnrolledShare copy = createUnrolledShare(rewriter, loc, countValue,
-                                             ValueRange(), threads,
-                                             /*initsPerStep=*/false);
+    UnrolledShare copy =
+        createUnrolledShare(rewriter, loc, countValue, threads);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(copy.loop.getBody()->getTerminator());
     SmallVector<SmallVector<Value>> locals;
@@ -812,8 +809,7 @@ LogicalResult stageContraction(IRRewriter &rewriter, linalg::LinalgOp op,
   // that their U accumulations are independent chains; a point past the
   // end repeats the first one (the same value stored to the same place).
   UnrolledShare points =
-      createUnrolledShare(rewriter, loc, numPointsValue, ValueRange(), threads,
-                          /*initsPerStep=*/false);
+      createUnrolledShare(rewriter, loc, numPointsValue, threads);
   int64_t unroll = points.unroll;
   {
     OpBuilder::InsertionGuard guard(rewriter);
@@ -1069,8 +1065,7 @@ Value emitThreadShare(IRRewriter &rewriter, linalg::LinalgOp op,
   Location loc = op.getLoc();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   UnrolledShare share =
-      createUnrolledShare(rewriter, loc, numReduced, ValueRange{neutral},
-                          threads, /*initsPerStep=*/true);
+      createUnrolledShare(rewriter, loc, numReduced, threads, neutral);
   {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToEnd(share.loop.getBody());

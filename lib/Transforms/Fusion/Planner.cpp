@@ -118,8 +118,6 @@ public:
 
     FusionPlan plan;
     for (GroupState &state : groups) {
-      if (state.ops.empty())
-        continue;
       PlannedGroup group;
       group.ops.assign(state.ops.begin(), state.ops.end());
       llvm::sort(group.ops,
@@ -180,80 +178,73 @@ private:
       for (unsigned g = 0; g < groups.size(); ++g) {
         SmallVector<Operation *> members = sorted(groups[g].ops);
         for (Operation *view : llvm::reverse(members)) {
-          if (!isDataMovement(view) || view->getNumRegions() != 0 ||
-              groups[g].ops.size() < 2)
+          std::optional<unsigned> reader = getViewReaderGroup(g, view);
+          if (!reader)
             continue;
-          std::optional<unsigned> reader;
-          bool movable = true;
-          for (Operation *user : view->getUsers()) {
-            Operation *u = inBlock(user);
-            auto it = u ? groupOf.find(u) : groupOf.end();
-            if (it == groupOf.end() || it->second == g ||
-                (reader && *reader != it->second)) {
-              movable = false;
-              break;
-            }
-            reader = it->second;
-          }
-          if (!movable || !reader)
-            continue;
-          for (Value operand : view->getOperands()) {
-            Operation *def = operand.getDefiningOp();
-            if (!def || def->hasTrait<OpTrait::ConstantLike>() ||
-                isa<tosa::ConstShapeOp>(def))
-              continue;
-            // The group returns the viewed value instead of the view: only
-            // when it does anyway (or it is a chain of views, each read
-            // only by the next, of a value it returns anyway: the chain
-            // moves step by step), or the value is no bigger (a transpose,
-            // a reshape, a pad's input; not the whole of a crop).
-            auto isReturned = [&](Value value, Operation *reader) {
-              return llvm::any_of(value.getUsers(), [&](Operation *u) {
-                Operation *user = inBlock(u);
-                return user != reader && !groups[g].ops.contains(user);
-              });
-            };
-            bool returned = isReturned(operand, view);
-            for (Value v = operand; !returned && v.hasOneUse();) {
-              Operation *up = v.getDefiningOp();
-              if (!up || !groups[g].ops.contains(up) || !isDataMovement(up) ||
-                  up->getNumOperands() == 0)
-                break;
-              v = up->getOperand(0);
-              returned = isReturned(v, up);
-            }
-            if (!(groupOf.count(def) && groupOf[def] == g) ||
-                (!returned && getNumElements(operand.getType()) >
-                                  getNumElements(view->getResult(0).getType()))) {
-              movable = false;
-              break;
-            }
-          }
-          if (!movable)
-            continue;
-          GroupState &from = groups[g];
-          from.ops.remove(view);
-          groupOf.erase(view);
-          // The group's type, bounds and anchors without the view.
-          GroupState rest;
-          for (Operation *op : sorted(from.ops)) {
-            rest.ops.insert(op);
-            rest.minOrder = std::min(rest.minOrder, order[op]);
-            rest.maxOrder = std::max(rest.maxOrder, order[op]);
-            rest.type = rest.ops.size() == 1
-                            ? types[op]
-                            : joinMappingTypes(rest.type, types[op]);
-            if (!rest.reduction && getRowReduction(op))
-              rest.reduction = op;
-            if (!rest.contraction && isContraction(op))
-              rest.contraction = op;
-          }
-          from = std::move(rest);
+          // Group g without the view: its members added afresh, so that
+          // its type, bounds and anchors are theirs alone.
+          SmallVector<Operation *> rest = sorted(groups[g].ops);
+          llvm::erase(rest, view);
+          groups[g] = GroupState();
+          for (Operation *op : rest)
+            add(g, op);
           add(*reader, view);
           changed = true;
         }
       }
     }
+  }
+
+  /// The group `view` (a member of group `g`) moves to under
+  /// moveViewsToReaders; nothing when it stays.
+  std::optional<unsigned> getViewReaderGroup(unsigned g, Operation *view) {
+    if (!isDataMovement(view) || view->getNumRegions() != 0 ||
+        groups[g].ops.size() < 2)
+      return std::nullopt;
+    std::optional<unsigned> reader;
+    for (Operation *user : view->getUsers()) {
+      Operation *u = inBlock(user);
+      auto it = u ? groupOf.find(u) : groupOf.end();
+      if (it == groupOf.end() || it->second == g ||
+          (reader && *reader != it->second))
+        return std::nullopt;
+      reader = it->second;
+    }
+    if (!reader)
+      return std::nullopt;
+    // Whether `value` is read outside group g by another op than `except`.
+    auto isReturned = [&](Value value, Operation *except) {
+      return llvm::any_of(value.getUsers(), [&](Operation *u) {
+        Operation *user = inBlock(u);
+        return user != except && !groups[g].ops.contains(user);
+      });
+    };
+    for (Value operand : view->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (!def || def->hasTrait<OpTrait::ConstantLike>() ||
+          isa<tosa::ConstShapeOp>(def))
+        continue;
+      if (!groups[g].ops.contains(def))
+        return std::nullopt;
+      // The group returns the viewed value instead of the view: only when
+      // it does anyway (or it is a chain of views, each read only by the
+      // next, of a value it returns anyway: the chain moves step by step),
+      // or the value is no bigger (a transpose, a reshape, a pad's input;
+      // not the whole of a crop).
+      bool returned = isReturned(operand, view);
+      for (Value v = operand; !returned && v.hasOneUse();) {
+        Operation *up = v.getDefiningOp();
+        if (!up || !groups[g].ops.contains(up) || !isDataMovement(up) ||
+            up->getNumOperands() == 0)
+          break;
+        v = up->getOperand(0);
+        returned = isReturned(v, up);
+      }
+      if (!returned && getNumElements(operand.getType()) >
+                           getNumElements(view->getResult(0).getType()))
+        return std::nullopt;
+    }
+    return reader;
   }
 
   /// The op of this block that contains `op` (users may sit in regions).
