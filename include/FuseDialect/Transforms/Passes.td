@@ -134,7 +134,12 @@ def FuseFormGroupsPass : Pass<"fuse-form-groups", "::mlir::ModuleOp"> {
     database (`profile=FILE`, JSON `{"producer(type)->consumer(type)": bool}`)
     overrides both. Groups stay convex (with every other group contracted to
     one op, so kernels never form a cycle), never require moving an op with
-    side effects, and stay below `max-group-size` ops.
+    side effects, and stay below `max-group-size` ops. Last, a view (slice,
+    reshape, transpose, pad) that a group returns next to the value it
+    views, read by one other group only, moves into that group, which reads
+    the value through it: no copy is written and the producing group needs
+    one loop nest (it moves only if its group then returns the viewed value
+    anyway or that is no bigger than the view).
 
     Then every planned group becomes a `fuse.group` whose inputs are the
     values it reads from outside, whose results are the values used outside,
