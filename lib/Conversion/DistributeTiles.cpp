@@ -67,6 +67,7 @@
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 
 #include <algorithm>
+#include <numeric>
 
 namespace mlir::fuse {
 #define GEN_PASS_DEF_FUSEDISTRIBUTETILESPASS
@@ -376,21 +377,27 @@ SmallVector<Value> indicesOf(OpBuilder &b, Location loc, AffineMap map,
 
 /// The payload of `op` at iteration `ivs`, with `outs` as the current values
 /// of its outputs (null where the payload does not read them); returns the
-/// yielded values. Inputs are read from `inputs` where given (staged copies
-/// indexed like the originals), else from the op's own operands.
+/// yielded values. Input i is `values[i]` where given (already loaded), else
+/// read from `inputs[i]` where given (a staged copy indexed like the
+/// original), else from the op's own operand.
 SmallVector<Value> emitPayload(OpBuilder &b, Location loc,
                                linalg::LinalgOp op, ValueRange ivs,
-                               ValueRange outs, ArrayRef<Value> inputs = {}) {
+                               ValueRange outs, ArrayRef<Value> inputs = {},
+                               ArrayRef<Value> values = {}) {
   IRMapping map;
   for (OpOperand *input : op.getDpsInputOperands()) {
     BlockArgument arg = op.getMatchingBlockArgument(input);
+    unsigned i = input->getOperandNumber();
+    if (i < values.size() && values[i]) {
+      map.map(arg, values[i]);
+      continue;
+    }
     if (!isa<MemRefType>(input->get().getType())) {
       map.map(arg, input->get());
       continue;
     }
     if (arg.use_empty())
       continue;
-    unsigned i = input->getOperandNumber();
     Value buffer = i < inputs.size() && inputs[i] ? inputs[i] : input->get();
     map.map(arg, memref::LoadOp::create(
                      b, loc, buffer,
@@ -476,6 +483,19 @@ Value combine(OpBuilder &b, Operation *combiner, Value accumulatorArg,
   return b.clone(*combiner, map)->getResult(0);
 }
 
+/// Lets the floating-point ops in `region` contract: a multiply and the add
+/// of its product become one fused multiply-add (rounded once).
+void allowContraction(Region &region) {
+  region.walk([](arith::ArithFastMathInterface op) {
+    op->setAttr(op.getFastMathAttrName(),
+                arith::FastMathFlagsAttr::get(
+                    op->getContext(), op.getFastMathFlagsAttr().getValue() |
+                                          arith::FastMathFlags::contract));
+  });
+}
+
+struct RegisterTiling;
+
 struct ThreadContext {
   Value threadId;
   Value blockSize;
@@ -483,9 +503,13 @@ struct ThreadContext {
   bool cooperativeReductions;
   /// Staged f32 matmul chunks on tensor cores (mma.sync, TF32 inputs).
   bool tf32;
+  /// A staged matmul's multiplies and adds may fuse (fastmath<contract>).
+  bool fma;
   gpu::LaunchOp launch;
   /// Shared memory the launch may still take.
   int64_t sharedBytesLeft;
+  /// The contractions register-tiled, and the ops they absorb.
+  const DenseMap<Operation *, RegisterTiling> *registerTilings;
 };
 
 /// The loops of a staged contraction that tensor cores take: M (read by
@@ -501,9 +525,9 @@ struct MmaLoops {
 /// only unit batch loops, chunks a multiple of 8, whole warps.
 std::optional<MmaLoops> getMmaLoops(linalg::LinalgOp op,
                                     ArrayRef<int64_t> ranges, unsigned kDim,
-                                    int64_t chunk,
-                                    const ThreadContext &threads) {
-  if (!threads.tf32 || chunk % 8 != 0 || threads.staticBlockSize % 32 != 0)
+                                    int64_t chunk, bool tf32,
+                                    int64_t blockSize) {
+  if (!tf32 || chunk % 8 != 0 || blockSize % 32 != 0)
     return std::nullopt;
   for (Value operand : op->getOperands())
     if (!getElementTypeOrSelf(operand.getType()).isF32())
@@ -684,30 +708,24 @@ UnrolledShare createUnrolledShare(RewriterBase &rewriter, Location loc,
   return share;
 }
 
-/// Stages a contraction's operands in shared memory: for each chunk of up
-/// to 32 steps of the reduction, the block copies the slices of both
-/// operands the tile reads (coalesced: consecutive threads, consecutive
-/// elements), then every thread accumulates the chunk into its own points
-/// of the output (the tile's temporary, in shared memory, or the result),
-/// reading the operands from shared memory. The order of each point's
-/// reduction is unchanged.
-LogicalResult stageContraction(IRRewriter &rewriter, linalg::LinalgOp op,
-                               ThreadContext &threads) {
+/// A contraction whose operands can be staged in shared memory: two inputs
+/// read through projected permutations, one output, one reduction loop,
+/// static shapes.
+bool isStageable(linalg::LinalgOp op) {
   if (!linalg::isaContractionOpInterface(op) || op.getNumDpsInits() != 1 ||
       op.getNumDpsInputs() != 2 || op.getNumReductionLoops() != 1 ||
       op.hasDynamicShape())
-    return failure();
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  SmallVector<unsigned> reductionDims;
-  op.getReductionDims(reductionDims);
-  unsigned kDim = reductionDims.front();
-  int64_t numReduced = ranges[kDim];
-  int64_t numPoints = 1;
-  for (auto [range, iterator] : llvm::zip(ranges, iterators))
-    if (iterator == utils::IteratorType::parallel)
-      numPoints *= range;
-  // A chunk of the reduction: the largest divisor up to 32.
+    return false;
+  return llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+    return isa<MemRefType>(input->get().getType()) &&
+           op.getMatchingIndexingMap(input).isProjectedPermutation();
+  });
+}
+
+/// The steps of `op`'s reduction staged at a time: the largest divisor of
+/// its length up to 32; nothing when only short chunks divide a long
+/// reduction (or there is nothing to reduce).
+std::optional<int64_t> getStagedChunk(int64_t numReduced) {
   int64_t chunk = 1;
   for (int64_t d = std::min<int64_t>(numReduced, 32); d > 1; --d)
     if (numReduced % d == 0) {
@@ -715,68 +733,103 @@ LogicalResult stageContraction(IRRewriter &rewriter, linalg::LinalgOp op,
       break;
     }
   if (numReduced < 2 || (chunk < 4 && numReduced > 32))
-    return failure();
-  // The staged slices: each operand's shape over its own dimensions, the
-  // reduction dimension cut to a chunk.
-  SmallVector<MemRefType> stagedTypes;
-  int64_t bytes = 0;
+    return std::nullopt;
+  return chunk;
+}
+
+/// A staged slice of each input of `op`: its shape over the input's own
+/// dimensions, the reduction cut to `chunk`, and the shared buffer holding
+/// it. With `padRows`, a buffer whose rows run along the reduction is one
+/// element wider than the slice: threads that read down one of its columns
+/// (consecutive points, the same reduction step) then hit distinct banks
+/// instead of one bank `chunk` words apart.
+struct StagedSlice {
+  SmallVector<int64_t> shape;
+  MemRefType buffer;
+};
+
+SmallVector<StagedSlice> getStagedSlices(linalg::LinalgOp op,
+                                         ArrayRef<int64_t> ranges,
+                                         unsigned kDim, int64_t chunk,
+                                         bool padRows) {
   auto workgroup = gpu::AddressSpaceAttr::get(
       op.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+  SmallVector<StagedSlice> slices;
   for (OpOperand *input : op.getDpsInputOperands()) {
-    auto type = dyn_cast<MemRefType>(input->get().getType());
     AffineMap map = op.getMatchingIndexingMap(input);
-    if (!type || !map.isProjectedPermutation())
-      return failure();
-    SmallVector<int64_t> shape;
+    StagedSlice slice;
     for (AffineExpr expr : map.getResults()) {
       unsigned dim = cast<AffineDimExpr>(expr).getPosition();
-      shape.push_back(dim == kDim ? chunk : ranges[dim]);
+      slice.shape.push_back(dim == kDim ? chunk : ranges[dim]);
     }
-    stagedTypes.push_back(MemRefType::get(shape, type.getElementType(),
-                                          MemRefLayoutAttrInterface(),
-                                          workgroup));
-    bytes += llvm::alignTo(
-        stagedTypes.back().getNumElements() * elementBytes(type),
-        kSharedAlignment);
+    SmallVector<int64_t> bufferShape = slice.shape;
+    if (padRows && !bufferShape.empty() &&
+        map.getResults().back() == getAffineDimExpr(kDim, op.getContext()))
+      ++bufferShape.back();
+    slice.buffer = MemRefType::get(
+        bufferShape, getElementTypeOrSelf(input->get().getType()),
+        MemRefLayoutAttrInterface(), workgroup);
+    slices.push_back(std::move(slice));
   }
-  if (bytes > threads.sharedBytesLeft)
-    return failure();
-  threads.sharedBytesLeft -= bytes;
+  return slices;
+}
 
-  Location loc = op.getLoc();
-  rewriter.setInsertionPoint(op);
-  SmallVector<Value> staged;
-  for (MemRefType type : stagedTypes)
-    staged.push_back(threads.launch.addWorkgroupAttribution(type, loc));
-  Value zero = constantIndex(rewriter, loc, 0);
-  Value one = constantIndex(rewriter, loc, 1);
-  SmallVector<Value> parallelSizes;
-  for (auto [range, iterator] : llvm::zip(ranges, iterators))
-    if (iterator == utils::IteratorType::parallel)
-      parallelSizes.push_back(constantIndex(rewriter, loc, range));
-  OpOperand &init = op.getDpsInitsMutable()[0];
-  AffineMap outMap = op.getMatchingIndexingMap(&init);
-  Value numPointsValue = constantIndex(rewriter, loc, numPoints);
+/// Shared bytes the slices take.
+int64_t getStagedBytes(ArrayRef<StagedSlice> slices) {
+  int64_t bytes = 0;
+  for (const StagedSlice &slice : slices)
+    bytes += llvm::alignTo(
+        slice.buffer.getNumElements() * elementBytes(slice.buffer),
+        kSharedAlignment);
+  return bytes;
+}
 
-  auto chunks = scf::ForOp::create(rewriter, loc, zero,
-                                   constantIndex(rewriter, loc, numReduced),
-                                   constantIndex(rewriter, loc, chunk));
-  rewriter.setInsertionPointToStart(chunks.getBody());
-  Value chunkStart = chunks.getInductionVar();
-  // Copy both slices, the block's threads striding over their elements.
-  for (auto [input, buffer, type] :
-       llvm::zip(op.getDpsInputOperands(), staged, stagedTypes)) {
+/// The launch's shared buffers for `slices`, as views of each slice's shape.
+SmallVector<Value> createStagedBuffers(RewriterBase &rewriter, Location loc,
+                                       ArrayRef<StagedSlice> slices,
+                                       ThreadContext &threads) {
+  SmallVector<Value> views;
+  for (const StagedSlice &slice : slices) {
+    Value buffer = threads.launch.addWorkgroupAttribution(slice.buffer, loc);
+    if (slice.buffer.getShape() == ArrayRef<int64_t>(slice.shape)) {
+      views.push_back(buffer);
+      continue;
+    }
+    SmallVector<OpFoldResult> offsets(slice.shape.size(),
+                                      rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> strides(slice.shape.size(),
+                                      rewriter.getIndexAttr(1));
+    SmallVector<OpFoldResult> sizes = llvm::map_to_vector(
+        slice.shape, [&](int64_t s) -> OpFoldResult {
+          return rewriter.getIndexAttr(s);
+        });
+    views.push_back(memref::SubViewOp::create(rewriter, loc, buffer, offsets,
+                                              sizes, strides));
+  }
+  return views;
+}
+
+/// The block copies the chunk of the reduction starting at `chunkStart`
+/// from each input of `op` into its staged slice (coalesced: consecutive
+/// threads, consecutive elements). A thread takes U elements per iteration
+/// (U = its share, at most 8), all loaded before any is stored, so that the
+/// loads are in flight together; a step past the end copies the first
+/// step's element again (the same value to the same place).
+void emitStagedCopy(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
+                    unsigned kDim, Value chunkStart, ArrayRef<Value> staged,
+                    ArrayRef<StagedSlice> slices,
+                    const ThreadContext &threads) {
+  for (auto [input, buffer, slice] :
+       llvm::zip(op.getDpsInputOperands(), staged, slices)) {
     AffineMap map = op.getMatchingIndexingMap(input);
     SmallVector<Value> shape = llvm::map_to_vector(
-        type.getShape(),
+        slice.shape,
         [&](int64_t size) { return constantIndex(rewriter, loc, size); });
-    // U elements per thread and iteration (U = each thread's share, at most
-    // 8), all loaded before any is stored, so that the loads are in flight
-    // together. A step past the end copies the first step's element again
-    // (the same value to the same place).
-    Value countValue = constantIndex(rewriter, loc, type.getNumElements());
-    UnrolledShare copy =
-        createUnrolledShare(rewriter, loc, countValue, threads);
+    Value count = constantIndex(
+        rewriter, loc,
+        std::accumulate(slice.shape.begin(), slice.shape.end(), int64_t(1),
+                        std::multiplies<int64_t>()));
+    UnrolledShare copy = createUnrolledShare(rewriter, loc, count, threads);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(copy.loop.getBody()->getTerminator());
     SmallVector<SmallVector<Value>> locals;
@@ -795,9 +848,63 @@ LogicalResult stageContraction(IRRewriter &rewriter, linalg::LinalgOp op,
     for (auto [value, local] : llvm::zip(values, locals))
       memref::StoreOp::create(rewriter, loc, value, buffer, local);
   }
+}
+
+/// Stages a contraction's operands in shared memory: for each chunk of up
+/// to 32 steps of the reduction, the block copies the slices of both
+/// operands the tile reads, then every thread accumulates the chunk into its
+/// own points of the output (the tile's temporary, in shared memory, or the
+/// result), reading the operands from shared memory. The order of each
+/// point's reduction is unchanged.
+LogicalResult stageContraction(IRRewriter &rewriter, linalg::LinalgOp op,
+                               ThreadContext &threads) {
+  if (!isStageable(op))
+    return failure();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<unsigned> reductionDims;
+  op.getReductionDims(reductionDims);
+  unsigned kDim = reductionDims.front();
+  int64_t numReduced = ranges[kDim];
+  std::optional<int64_t> maybeChunk = getStagedChunk(numReduced);
+  if (!maybeChunk)
+    return failure();
+  int64_t chunk = *maybeChunk;
+  int64_t numPoints = 1;
+  for (auto [range, iterator] : llvm::zip(ranges, iterators))
+    if (iterator == utils::IteratorType::parallel)
+      numPoints *= range;
+  SmallVector<StagedSlice> slices =
+      getStagedSlices(op, ranges, kDim, chunk, /*padRows=*/false);
+  int64_t bytes = getStagedBytes(slices);
+  if (bytes > threads.sharedBytesLeft)
+    return failure();
+  threads.sharedBytesLeft -= bytes;
+
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  SmallVector<Value> staged =
+      createStagedBuffers(rewriter, loc, slices, threads);
+  Value zero = constantIndex(rewriter, loc, 0);
+  Value one = constantIndex(rewriter, loc, 1);
+  SmallVector<Value> parallelSizes;
+  for (auto [range, iterator] : llvm::zip(ranges, iterators))
+    if (iterator == utils::IteratorType::parallel)
+      parallelSizes.push_back(constantIndex(rewriter, loc, range));
+  OpOperand &init = op.getDpsInitsMutable()[0];
+  AffineMap outMap = op.getMatchingIndexingMap(&init);
+  Value numPointsValue = constantIndex(rewriter, loc, numPoints);
+
+  auto chunks = scf::ForOp::create(rewriter, loc, zero,
+                                   constantIndex(rewriter, loc, numReduced),
+                                   constantIndex(rewriter, loc, chunk));
+  rewriter.setInsertionPointToStart(chunks.getBody());
+  emitStagedCopy(rewriter, loc, op, kDim, chunks.getInductionVar(), staged,
+                 slices, threads);
   gpu::BarrierOp::create(rewriter, loc);
   if (std::optional<MmaLoops> loops =
-          getMmaLoops(op, ranges, kDim, chunk, threads)) {
+          getMmaLoops(op, ranges, kDim, chunk, threads.tf32,
+                      threads.staticBlockSize)) {
     emitMmaChunk(rewriter, op, *loops, kDim, ranges, chunk, staged, threads);
     gpu::BarrierOp::create(rewriter, loc);
     rewriter.setInsertionPointAfter(chunks);
@@ -835,6 +942,8 @@ LogicalResult stageContraction(IRRewriter &rewriter, linalg::LinalgOp op,
                                     steps.getRegionIterArgs()[u], staged)[0]);
     }
     scf::YieldOp::create(rewriter, loc, results);
+    if (threads.fma)
+      allowContraction(steps.getRegion());
     rewriter.setInsertionPointAfter(steps);
     for (int64_t u = 0; u < unroll; ++u)
       memref::StoreOp::create(rewriter, loc, steps.getResult(u), init.get(),
@@ -844,6 +953,304 @@ LogicalResult stageContraction(IRRewriter &rewriter, linalg::LinalgOp op,
   gpu::BarrierOp::create(rewriter, loc);
   rewriter.setInsertionPointAfter(chunks);
   return success();
+}
+
+/// A staged contraction whose threads keep their output points in registers
+/// over the whole reduction: the M x N tile of its two non-unit parallel
+/// loops (M read by the first input only, N by the second only) is cut in
+/// TM x TN micro-tiles, one per thread, whose rows and columns are strided
+/// by the number of micro-tiles along each side (thread (y, x) takes rows
+/// y, y + M/TM, ... and columns x, x + N/TN, ...: consecutive threads,
+/// consecutive columns). Per reduction step a thread loads TM + TN staged
+/// elements for TM * TN multiply-adds, where one point per thread loads two
+/// per multiply-add, and it loads and stores its accumulators once instead
+/// of once per chunk.
+///
+/// When the output is a temporary that a fill initializes and one
+/// elementwise op reads (a matmul's bias and activation), the accumulators
+/// start from the fill's value and the elementwise op is applied to them
+/// before anything is stored: the temporary is never written.
+struct RegisterTiling {
+  unsigned m, n, kDim;
+  int64_t tm, tn, chunk;
+  SmallVector<StagedSlice> slices;
+  int64_t stagedBytes;
+  /// The absorbed fill, epilogue and temporary (all null or all set).
+  linalg::FillOp fill;
+  linalg::LinalgOp epilogue;
+  memref::AllocOp temp;
+};
+
+/// Accumulators a thread may keep (each a register; the kernels are held
+/// to 64 registers a thread by `nvvm.minctasm`).
+constexpr int64_t kMaxAccumulators = 16;
+
+/// The fill and the one elementwise reader of `op`'s temporary output, when
+/// they are all that touch it: the fill before `op`, then `op`, then the
+/// reader, with only memory-free ops between `op` and the reader, which
+/// reads the temporary through a permutation of its loops.
+void findAbsorbedEnds(linalg::LinalgOp op, RegisterTiling &tiling) {
+  auto temp = op.getDpsInits()[0].getDefiningOp<memref::AllocOp>();
+  if (!temp || temp->getBlock() != op->getBlock())
+    return;
+  linalg::FillOp fill;
+  linalg::LinalgOp epilogue;
+  for (Operation *user : temp->getUsers()) {
+    if (user == op.getOperation() || isa<memref::DeallocOp>(user))
+      continue;
+    if (auto f = dyn_cast<linalg::FillOp>(user)) {
+      if (fill || f.getOutputs()[0] != temp.getResult() ||
+          f->getBlock() != op->getBlock() || !f->isBeforeInBlock(op) ||
+          f.getInputs()[0].getType() != temp.getType().getElementType())
+        return;
+      fill = f;
+      continue;
+    }
+    auto reader = dyn_cast<linalg::LinalgOp>(user);
+    if (epilogue || !reader || reader->getBlock() != op->getBlock() ||
+        !op->isBeforeInBlock(reader) || !reader.hasPureBufferSemantics() ||
+        reader.getNumReductionLoops() != 0 || reader.hasDynamicShape())
+      return;
+    int uses = 0;
+    for (OpOperand &operand : reader->getOpOperands()) {
+      if (operand.get() != temp.getResult())
+        continue;
+      if (reader.isDpsInit(&operand) ||
+          !reader.getMatchingIndexingMap(&operand).isPermutation())
+        return;
+      ++uses;
+    }
+    if (uses != 1)
+      return;
+    epilogue = reader;
+  }
+  if (!fill || !epilogue)
+    return;
+  for (Operation *between = op->getNextNode(); between != epilogue;
+       between = between->getNextNode())
+    if (!isMemoryEffectFree(between))
+      return;
+  tiling.fill = fill;
+  tiling.epilogue = epilogue;
+  tiling.temp = temp;
+}
+
+/// How `op` is register-tiled for blocks of `blockSize` threads, if it is:
+/// a stageable contraction (not one for tensor cores) with exactly the two
+/// non-unit parallel loops M and N and a micro-tile of at most
+/// kMaxAccumulators points that leaves at most one per thread. The smallest
+/// such micro-tile is taken (the most threads busy), the squarest among
+/// equals (the fewest loads).
+std::optional<RegisterTiling> getRegisterTiling(linalg::LinalgOp op,
+                                                int64_t blockSize, bool tf32) {
+  if (!isStageable(op))
+    return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<unsigned> reductionDims;
+  op.getReductionDims(reductionDims);
+  RegisterTiling tiling;
+  tiling.kDim = reductionDims.front();
+  std::optional<int64_t> chunk = getStagedChunk(ranges[tiling.kDim]);
+  if (!chunk || getMmaLoops(op, ranges, tiling.kDim, *chunk, tf32, blockSize))
+    return std::nullopt;
+  tiling.chunk = *chunk;
+  AffineMap a = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  AffineMap b = op.getMatchingIndexingMap(op.getDpsInputOperand(1));
+  std::optional<unsigned> m, n;
+  for (unsigned dim = 0; dim < ranges.size(); ++dim) {
+    if (dim == tiling.kDim || ranges[dim] == 1)
+      continue;
+    bool inA = a.isFunctionOfDim(dim), inB = b.isFunctionOfDim(dim);
+    if (inA && !inB && !m)
+      m = dim;
+    else if (inB && !inA && !n)
+      n = dim;
+    else
+      return std::nullopt;
+  }
+  if (!m || !n)
+    return std::nullopt;
+  tiling.m = *m;
+  tiling.n = *n;
+  int64_t rows = ranges[*m], cols = ranges[*n];
+  std::optional<std::pair<int64_t, int64_t>> best;
+  for (int64_t tm = 1; tm <= kMaxAccumulators; tm *= 2)
+    for (int64_t tn = 1; tm * tn <= kMaxAccumulators; tn *= 2) {
+      if (rows % tm != 0 || cols % tn != 0 ||
+          (rows / tm) * (cols / tn) > blockSize)
+        continue;
+      auto key = [](int64_t x, int64_t y) {
+        return std::make_pair(x * y, std::max(x, y));
+      };
+      if (!best || key(tm, tn) < key(best->first, best->second))
+        best = {tm, tn};
+    }
+  if (!best)
+    return std::nullopt;
+  tiling.tm = best->first;
+  tiling.tn = best->second;
+  tiling.slices =
+      getStagedSlices(op, ranges, tiling.kDim, tiling.chunk, /*padRows=*/true);
+  tiling.stagedBytes = getStagedBytes(tiling.slices);
+  findAbsorbedEnds(op, tiling);
+  return tiling;
+}
+
+/// Emits `op` register-tiled as `tiling` says (in place of its epilogue, when
+/// it absorbs one), and erases what it absorbs. The threads' micro-tiles are
+/// a loop from the thread id to the static block size, strided by the block
+/// size: one iteration per thread on the GPU, every micro-tile when the
+/// launch is run as a single thread (fuse-test-serialize-launches). Threads
+/// beyond the micro-tiles take part in the copies and barriers only.
+void emitRegisterTiled(IRRewriter &rewriter, linalg::LinalgOp op,
+                       RegisterTiling tiling, ThreadContext &threads) {
+  Location loc = op.getLoc();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t cols = ranges[tiling.n] / tiling.tn,
+          rows = ranges[tiling.m] / tiling.tm;
+  int64_t numTiles = rows * cols;
+  auto c = [&](int64_t v) { return constantIndex(rewriter, loc, v); };
+  rewriter.setInsertionPoint(tiling.epilogue ? tiling.epilogue.getOperation()
+                                             : op.getOperation());
+  SmallVector<Value> staged =
+      createStagedBuffers(rewriter, loc, tiling.slices, threads);
+  threads.sharedBytesLeft -= tiling.stagedBytes;
+
+  auto microTiles = scf::ForOp::create(rewriter, loc, threads.threadId,
+                                       c(threads.staticBlockSize),
+                                       threads.blockSize);
+  rewriter.setInsertionPointToStart(microTiles.getBody());
+  Value t = microTiles.getInductionVar();
+  Value active;
+  if (numTiles < threads.staticBlockSize) {
+    active = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, t,
+                                   c(numTiles));
+    t = arith::SelectOp::create(rewriter, loc, active, t, c(0));
+  }
+  Value y = arith::DivUIOp::create(rewriter, loc, t, c(cols));
+  Value x = arith::RemUIOp::create(rewriter, loc, t, c(cols));
+  // The iteration point of micro-tile element (i, j), unit loops at 0.
+  SmallVector<Value> rowIndex, colIndex;
+  for (int64_t i = 0; i < tiling.tm; ++i)
+    rowIndex.push_back(arith::AddIOp::create(rewriter, loc, y, c(i * rows)));
+  for (int64_t j = 0; j < tiling.tn; ++j)
+    colIndex.push_back(arith::AddIOp::create(rewriter, loc, x, c(j * cols)));
+  auto pointAt = [&](int64_t i, int64_t j, Value k) {
+    SmallVector<Value> ivs(ranges.size(), c(0));
+    ivs[tiling.m] = rowIndex[i];
+    ivs[tiling.n] = colIndex[j];
+    ivs[tiling.kDim] = k;
+    return ivs;
+  };
+  OpOperand &init = op.getDpsInitsMutable()[0];
+  AffineMap outMap = op.getMatchingIndexingMap(&init);
+  SmallVector<Value> accs;
+  for (int64_t i = 0; i < tiling.tm; ++i)
+    for (int64_t j = 0; j < tiling.tn; ++j)
+      accs.push_back(tiling.fill
+                         ? tiling.fill.getInputs()[0]
+                         : memref::LoadOp::create(
+                               rewriter, loc, init.get(),
+                               indicesOf(rewriter, loc, outMap,
+                                         pointAt(i, j, c(0))))
+                               .getResult());
+
+  auto chunks = scf::ForOp::create(rewriter, loc, c(0),
+                                   c(ranges[tiling.kDim]), c(tiling.chunk),
+                                   accs);
+  rewriter.setInsertionPointToStart(chunks.getBody());
+  emitStagedCopy(rewriter, loc, op, tiling.kDim, chunks.getInductionVar(),
+                 staged, tiling.slices, threads);
+  gpu::BarrierOp::create(rewriter, loc);
+  // The chunk's steps: TM elements of the first input and TN of the second
+  // from shared memory, then the TM x TN payloads.
+  auto emitSteps = [&](ValueRange inits) -> SmallVector<Value> {
+    auto steps =
+        scf::ForOp::create(rewriter, loc, c(0), c(tiling.chunk), c(1), inits);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(steps.getBody());
+    Value k = steps.getInductionVar();
+    AffineMap aMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+    AffineMap bMap = op.getMatchingIndexingMap(op.getDpsInputOperand(1));
+    SmallVector<Value> as, bs;
+    for (int64_t i = 0; i < tiling.tm; ++i)
+      as.push_back(memref::LoadOp::create(
+          rewriter, loc, staged[0],
+          indicesOf(rewriter, loc, aMap, pointAt(i, 0, k))));
+    for (int64_t j = 0; j < tiling.tn; ++j)
+      bs.push_back(memref::LoadOp::create(
+          rewriter, loc, staged[1],
+          indicesOf(rewriter, loc, bMap, pointAt(0, j, k))));
+    SmallVector<Value> results;
+    for (int64_t i = 0; i < tiling.tm; ++i)
+      for (int64_t j = 0; j < tiling.tn; ++j)
+        results.push_back(emitPayload(
+            rewriter, loc, op, pointAt(i, j, k),
+            steps.getRegionIterArgs()[i * tiling.tn + j], {},
+            {as[i], bs[j]})[0]);
+    scf::YieldOp::create(rewriter, loc, results);
+    if (threads.fma)
+      allowContraction(steps.getRegion());
+    return llvm::to_vector_of<Value>(steps.getResults());
+  };
+  SmallVector<Value> results;
+  ValueRange chunkAccs = chunks.getRegionIterArgs();
+  if (active) {
+    auto ifActive = scf::IfOp::create(rewriter, loc, chunkAccs.getTypes(),
+                                      active, /*withElseRegion=*/true);
+    rewriter.setInsertionPointToStart(ifActive.thenBlock());
+    scf::YieldOp::create(rewriter, loc, emitSteps(chunkAccs));
+    rewriter.setInsertionPointToStart(ifActive.elseBlock());
+    scf::YieldOp::create(rewriter, loc, chunkAccs);
+    rewriter.setInsertionPointAfter(ifActive);
+    results = llvm::to_vector_of<Value>(ifActive.getResults());
+  } else {
+    results = emitSteps(chunkAccs);
+  }
+  // The next chunk overwrites the slices once every thread is done.
+  gpu::BarrierOp::create(rewriter, loc);
+  scf::YieldOp::create(rewriter, loc, results);
+  rewriter.setInsertionPointAfter(chunks);
+
+  // The accumulators stored, through the epilogue when absorbed.
+  if (active) {
+    auto ifActive = scf::IfOp::create(rewriter, loc, active);
+    rewriter.setInsertionPointToStart(ifActive.thenBlock());
+  }
+  for (int64_t i = 0; i < tiling.tm; ++i)
+    for (int64_t j = 0; j < tiling.tn; ++j) {
+      Value acc = chunks.getResult(i * tiling.tn + j);
+      SmallVector<Value> out =
+          indicesOf(rewriter, loc, outMap, pointAt(i, j, c(0)));
+      if (!tiling.epilogue) {
+        memref::StoreOp::create(rewriter, loc, acc, init.get(), out);
+        continue;
+      }
+      // The epilogue's point reading the temporary at `out`.
+      linalg::LinalgOp epilogue = tiling.epilogue;
+      SmallVector<Value> values(epilogue.getNumDpsInputs());
+      AffineMap tempMap;
+      for (OpOperand *input : epilogue.getDpsInputOperands())
+        if (input->get() == tiling.temp.getResult()) {
+          values[input->getOperandNumber()] = acc;
+          tempMap = epilogue.getMatchingIndexingMap(input);
+        }
+      SmallVector<Value> ivs =
+          indicesOf(rewriter, loc, inversePermutation(tempMap), out);
+      SmallVector<Value> outs =
+          loadOutputs(rewriter, loc, epilogue, ivs, /*always=*/false);
+      storeOutputs(rewriter, loc, epilogue, ivs,
+                   emitPayload(rewriter, loc, epilogue, ivs, outs, {},
+                               values));
+    }
+  rewriter.setInsertionPointAfter(microTiles);
+  if (tiling.epilogue) {
+    rewriter.eraseOp(tiling.epilogue);
+    rewriter.eraseOp(tiling.fill);
+  }
+  rewriter.eraseOp(op);
+  if (tiling.temp && tiling.temp->use_empty())
+    rewriter.eraseOp(tiling.temp);
 }
 
 /// Elements per vector access: 16 bytes of 32-bit elements.
@@ -1100,6 +1507,12 @@ void distribute(IRRewriter &rewriter, linalg::LinalgOp op,
     rewriter.setInsertionPoint(op);
     gpu::BarrierOp::create(rewriter, loc);
   }
+  if (auto it = threads.registerTilings->find(op);
+      it != threads.registerTilings->end()) {
+    emitRegisterTiled(rewriter, op, it->second, threads);
+    gpu::BarrierOp::create(rewriter, loc);
+    return;
+  }
   if (succeeded(stageContraction(rewriter, op, threads))) {
     gpu::BarrierOp::create(rewriter, loc);
     rewriter.eraseOp(op);
@@ -1276,6 +1689,26 @@ struct FuseDistributeTilesPass final
     if (numTiles <= 0 || numTiles >= (int64_t(1) << 31))
       return failure();
 
+    // Register-tiled contractions first: their staged slices are reserved
+    // before the temporaries take shared memory, and the temporaries they
+    // absorb take none.
+    DenseMap<Operation *, RegisterTiling> registerTilings;
+    DenseSet<Operation *> absorbed;
+    int64_t reservedBytes = 0;
+    loop.getBody()->walk([&](linalg::LinalgOp op) {
+      std::optional<RegisterTiling> tiling =
+          getRegisterTiling(op, blockSize, tf32);
+      if (!tiling || reservedBytes + tiling->stagedBytes > kSharedMemoryBytes)
+        return;
+      reservedBytes += tiling->stagedBytes;
+      if (tiling->epilogue)
+        for (Operation *end : {tiling->fill.getOperation(),
+                               tiling->epilogue.getOperation(),
+                               tiling->temp.getOperation()})
+          absorbed.insert(end);
+      registerTilings[op] = std::move(*tiling);
+    });
+
     // Temporaries: shared memory while it lasts (static shapes; the
     // temporaries two branches yield as one result share a buffer), the
     // rest in scratch.
@@ -1285,12 +1718,12 @@ struct FuseDistributeTilesPass final
     SmallVector<int64_t> scratchOffsets;
     int64_t sharedBytes = 0, scratchBytes = 0;
     loop.getBody()->walk([&](memref::AllocOp alloc) {
-      if (inShared.contains(alloc))
-        return; // a partner of an earlier branch's temporary
+      if (inShared.contains(alloc) || absorbed.contains(alloc))
+        return; // a partner of an earlier branch's temporary, or absorbed
       int64_t bytes = tempBytes.lookup(alloc);
       int64_t padded = llvm::alignTo(bytes, kSharedAlignment);
       if (alloc.getType().hasStaticShape() &&
-          sharedBytes + padded <= kSharedMemoryBytes &&
+          sharedBytes + padded <= kSharedMemoryBytes - reservedBytes &&
           canChangeMemorySpace(alloc.getResult())) {
         SmallVector<memref::AllocOp> unit = getSharedUnit(alloc);
         if (!unit.empty() && llvm::all_of(unit, [&](memref::AllocOp a) {
@@ -1394,10 +1827,15 @@ struct FuseDistributeTilesPass final
                           blockSize,
                           cooperativeReductions,
                           tf32,
+                          fma,
                           launch,
-                          kSharedMemoryBytes - sharedBytes};
+                          kSharedMemoryBytes - sharedBytes,
+                          &registerTilings};
     SmallVector<linalg::LinalgOp> ops;
-    launch.getBody().walk([&](linalg::LinalgOp op) { ops.push_back(op); });
+    launch.getBody().walk([&](linalg::LinalgOp op) {
+      if (!absorbed.contains(op))
+        ops.push_back(op);
+    });
     for (linalg::LinalgOp op : ops)
       distribute(rewriter, op, threads);
     // The last barrier guards nothing.

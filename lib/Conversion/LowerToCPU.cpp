@@ -43,13 +43,15 @@ void mlir::fuse::buildGroupsToBufferizedLoopNests(OpPassManager &pm,
                                                   bool tileGroups,
                                                   int64_t minTileElements,
                                                   bool vectorize,
-                                                  int64_t contractionTile) {
+                                                  int64_t contractionTile,
+                                                  int64_t contractionTiles) {
   // 1. One group is one kernel: one loop nest over the tiles of its root,
   //    everything else computed per tile; then the nest is emitted in place.
   if (tileGroups) {
     FuseTileGroupsPassOptions tileOptions;
     tileOptions.minTileElements = minTileElements;
     tileOptions.contractionTile = contractionTile;
+    tileOptions.contractionTiles = contractionTiles;
     pm.addPass(createFuseTileGroupsPass(tileOptions));
     // No CSE from here to bufferization: merged nests write their results
     // into distinct empty tensors, which CSE would make one buffer.

@@ -79,7 +79,8 @@ void mlir::fuse::buildGroupsToGpuLaunches(OpPassManager &pm,
       pm, /*tileGroups=*/true,
       /*minTileElements=*/options.distribute ? options.tileElements : 1,
       /*vectorize=*/false,
-      /*contractionTile=*/options.distribute ? options.contractionTile : 0);
+      /*contractionTile=*/options.distribute ? options.contractionTile : 0,
+      /*contractionTiles=*/options.contractionTiles);
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
 
@@ -91,6 +92,7 @@ void mlir::fuse::buildGroupsToGpuLaunches(OpPassManager &pm,
     distributeOptions.blockSize = options.blockSize;
     distributeOptions.cooperativeReductions = options.cooperativeReductions;
     distributeOptions.tf32 = options.tf32;
+    distributeOptions.fma = options.fma;
     gpuPm.addPass(createFuseDistributeTilesPass(distributeOptions));
   }
   gpuPm.addPass(createForallToParallelLoopPass());
@@ -117,6 +119,12 @@ void mlir::fuse::buildLowerToNVVMPipeline(OpPassManager &pm,
   //    is upstream's gpu-lower-to-nvvm-pipeline, plus libdevice (math
   //    functions such as __nv_expf) and the toolkit for ptxas.
   pm.addPass(createConvertNVGPUToNVVMPass());
+  // Constants the canonicalizer hoisted out of the launches go back in:
+  // outlined, they would be kernel parameters, and the kernels' index
+  // arithmetic (tile and thread delinearization) would divide by values
+  // unknown to the backend (64-bit divisions instead of shifts and
+  // multiplications).
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createFuseAnnotateKernelsPass());
   pm.addPass(createConvertVectorToSCFPass());

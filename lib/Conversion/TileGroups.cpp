@@ -565,9 +565,11 @@ SmallVector<TilingInterface> findRoots(GroupOp group) {
 /// How tiles are shaped (the pass's options).
 struct TilePolicy {
   int64_t minTileElements;
-  /// Square tiles of this side over a contraction's two innermost parallel
-  /// loops (0: rows, like every other op).
+  /// Square tiles of at most this side over a contraction's two innermost
+  /// parallel loops (0: rows, like every other op).
   int64_t contractionTile;
+  /// The side halves, down to 32, while there are fewer tiles than this.
+  int64_t contractionTiles;
 };
 
 /// Tile sizes: the outer parallel loops are tiled by 1, outermost first,
@@ -619,12 +621,23 @@ SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterface op,
     linalgOp.getParallelDims(parallel);
     if (parallel.size() >= 2) {
       unsigned m = parallel[parallel.size() - 2], n = parallel.back();
+      // Larger tiles reuse each staged element more, smaller ones keep more
+      // processors busy: the largest side that still gives enough tiles.
+      int64_t side = policy.contractionTile;
+      auto numTiles = [&](int64_t side) {
+        int64_t tiles = 1;
+        for (unsigned d : parallel)
+          tiles *= (d == m || d == n)
+                       ? ranges[d] / divisorAtMost(ranges[d], side)
+                       : ranges[d];
+        return tiles;
+      };
+      while (side / 2 >= 32 && numTiles(side) < policy.contractionTiles)
+        side /= 2;
       for (unsigned d : parallel)
         sizes[d] = builder.getIndexAttr(ranges[d] == 1 ? 0 : 1);
-      sizes[m] = builder.getIndexAttr(
-          divisorAtMost(ranges[m], policy.contractionTile));
-      sizes[n] = builder.getIndexAttr(
-          divisorAtMost(ranges[n], policy.contractionTile));
+      sizes[m] = builder.getIndexAttr(divisorAtMost(ranges[m], side));
+      sizes[n] = builder.getIndexAttr(divisorAtMost(ranges[n], side));
       if (llvm::any_of(parallel, [&](unsigned d) {
             return ranges[d] > 1 &&
                    getConstantIntValue(sizes[d]) != ranges[d];
@@ -1016,7 +1029,7 @@ struct FuseTileGroupsPass final
     SmallVector<GroupOp> groups;
     getOperation()->walk([&](GroupOp group) { groups.push_back(group); });
     IRRewriter rewriter(&getContext());
-    TilePolicy policy{minTileElements, contractionTile};
+    TilePolicy policy{minTileElements, contractionTile, contractionTiles};
     for (GroupOp group : groups) {
       // Upstream tiling needs static, non-empty loop ranges: a group with a
       // dynamic or zero-sized tensor (not one --fuse-ops forms, but valid

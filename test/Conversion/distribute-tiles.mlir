@@ -1,6 +1,7 @@
 // RUN: fuse-opt %s --split-input-file --fuse-distribute-tiles --canonicalize | FileCheck %s
 // RUN: fuse-opt %s --split-input-file --fuse-distribute-tiles="cooperative-reductions=false" --canonicalize | FileCheck %s --check-prefix=SEQ
 // RUN: fuse-opt %s --split-input-file --fuse-distribute-tiles="tf32=true" --canonicalize | FileCheck %s --check-prefix=TF32
+// RUN: fuse-opt %s --split-input-file --fuse-distribute-tiles="fma=false" --canonicalize | FileCheck %s --check-prefix=NOFMA
 
 // A softmax-style row tile: one block per row (512 tiles), the row's
 // temporaries in shared memory, every op a loop strided by the block size
@@ -145,61 +146,80 @@ func.func @side_effect(%out: memref<8xf32>) {
 
 // -----
 
-// A matmul tile (32x32 of a 64x64x64 matmul): both operands' slices for
-// each chunk of 32 reduction steps are copied to shared memory by the whole
-// block (consecutive threads, consecutive elements; each thread loads its 4
-// elements before storing any), then each thread adds the chunk to its 4
-// points of the output (1024 / 256) from shared memory, the 4 points'
-// accumulations stepped together as independent chains.
+// A matmul tile (32x32 of a 64x64x64 matmul) is register-tiled: thread t
+// keeps the 2x2 outputs (y, x), (y, x + 16), (y + 16, x), (y + 16, x + 16)
+// (y = t / 16, x = t % 16) in registers over the whole reduction. For each
+// chunk of 32 steps the block copies both operands' slices to shared memory
+// (consecutive threads, consecutive elements; each thread loads its 4
+// elements before storing any); A's rows run along the reduction, so its
+// buffer is padded to 33 columns. Per step a thread reads 2 elements of A
+// and 2 of B for its 4 multiply-adds (contractible into fma). The fill of
+// the temporary becomes the accumulators' initial value and the copy out of
+// it their only store: the temporary is gone.
 // CHECK-LABEL: func.func @staged_matmul
+//   CHECK-DAG:   %[[ZERO:[a-z0-9_]+]] = arith.constant 0.000000e+00 : f32
 //   CHECK-DAG:   %[[C32:[a-z0-9_]+]] = arith.constant 32 : index
 //   CHECK-DAG:   %[[C64:[a-z0-9_]+]] = arith.constant 64 : index
+//   CHECK-DAG:   %[[C16:[a-z0-9_]+]] = arith.constant 16 : index
+//   CHECK-DAG:   %[[C256:[a-z0-9_]+]] = arith.constant 256 : index
 //   CHECK-DAG:   %[[C1024:[a-z0-9_]+]] = arith.constant 1024 : index
-//       CHECK:   gpu.launch {{.*}} threads(%[[T:[a-z0-9_]+]], %{{.*}}, %{{.*}}) in (%[[BS:[a-z0-9_]+]] = {{.*}} workgroup(%[[ACC:[a-z0-9_]+]] : memref<32x32xf32, #gpu.address_space<workgroup>>, %[[SA:[a-z0-9_]+]] : memref<32x32xf32, #gpu.address_space<workgroup>>, %[[SB:[a-z0-9_]+]] : memref<32x32xf32, #gpu.address_space<workgroup>>)
+//       CHECK:   gpu.launch {{.*}} threads(%[[T:[a-z0-9_]+]], %{{.*}}, %{{.*}}) in (%[[BS:[a-z0-9_]+]] = {{.*}} workgroup(%[[SA:[a-z0-9_]+]] : memref<32x33xf32, #gpu.address_space<workgroup>>, %[[SB:[a-z0-9_]+]] : memref<32x32xf32, #gpu.address_space<workgroup>>) {
+//   CHECK-NOT:     memref.alloc
 //       CHECK:     %[[A:[a-z0-9_]+]] = memref.subview %{{.*}} : memref<64x64xf32> to memref<32x64xf32
 //       CHECK:     %[[B:[a-z0-9_]+]] = memref.subview %{{.*}} : memref<64x64xf32> to memref<64x32xf32
-//       CHECK:     scf.for %[[K0:[a-z0-9_]+]] = %{{.*}} to %[[C64]] step %[[C32]] {
-//       CHECK:       %[[STEP:[a-z0-9_]+]] = arith.muli %[[BS]], %c4
-//       CHECK:       scf.for %[[E:[a-z0-9_]+]] = %[[T]] to %[[C1024]] step %[[STEP]] {
-//       CHECK:         %[[E1:[a-z0-9_]+]] = arith.addi %[[E]], %[[BS]]
-//       CHECK:         %[[IN1:[a-z0-9_]+]] = arith.cmpi slt, %[[E1]], %[[C1024]]
-//       CHECK:         arith.select %[[IN1]], %[[E1]], %[[E]]
-//       CHECK:         %[[AK:[a-z0-9_]+]] = arith.addi %{{.*}}, %[[K0]]
-//       CHECK:         %[[VA:[a-z0-9_]+]] = memref.load %[[A]][%{{.*}}, %[[AK]]]
-//       CHECK:         memref.load %[[A]]
-//       CHECK:         memref.load %[[A]]
-//       CHECK:         memref.load %[[A]]
-//   CHECK-NOT:         memref.load
-//       CHECK:         memref.store %[[VA]], %[[SA]]
-//       CHECK:         memref.store {{.*}}, %[[SA]]
-//       CHECK:         memref.store {{.*}}, %[[SA]]
-//       CHECK:         memref.store {{.*}}, %[[SA]]
-//       CHECK:       scf.for %{{.*}} = %[[T]] to %[[C1024]] step %{{.*}} {
-//       CHECK:         %[[BK:[a-z0-9_]+]] = arith.addi %{{.*}}, %[[K0]]
-//       CHECK:         %[[VB:[a-z0-9_]+]] = memref.load %[[B]][%[[BK]], %{{.*}}]
-//       CHECK:         memref.store %[[VB]], %[[SB]]
-//       CHECK:       gpu.barrier
-//       CHECK:       scf.for %{{.*}} = %[[T]] to %[[C1024]] step %{{.*}} {
-//       CHECK:         %[[INIT:[a-z0-9_]+]] = memref.load %[[ACC]]
-//       CHECK:         %[[INIT1:[a-z0-9_]+]] = memref.load %[[ACC]]
-//       CHECK:         %[[INIT2:[a-z0-9_]+]] = memref.load %[[ACC]]
-//       CHECK:         %[[INIT3:[a-z0-9_]+]] = memref.load %[[ACC]]
-//       CHECK:         %[[SUMS:[a-z0-9_]+]]:4 = scf.for %{{.*}} = %{{.*}} to %[[C32]] step %{{.*}} iter_args(%[[S0:[a-z0-9_]+]] = %[[INIT]], %[[S1:[a-z0-9_]+]] = %[[INIT1]], %{{.*}} = %[[INIT2]], %{{.*}} = %[[INIT3]])
-//       CHECK:           memref.load %[[SA]]
-//       CHECK:           memref.load %[[SB]]
-//       CHECK:           arith.mulf
-//       CHECK:           arith.addf %[[S0]]
-//       CHECK:           memref.load %[[SA]]
-//       CHECK:           memref.load %[[SB]]
-//       CHECK:           arith.mulf
-//       CHECK:           arith.addf %[[S1]]
-//   CHECK-NOT:         nvgpu.mma.sync
-//       CHECK:         memref.store %[[SUMS]]#0, %[[ACC]]
-//       CHECK:         memref.store %[[SUMS]]#3, %[[ACC]]
-//       CHECK:       gpu.barrier
-//       CHECK:     gpu.barrier
-//       CHECK:     scf.for %{{.*}} = %[[T]] to %[[C1024]] step %[[BS]]
+//       CHECK:     %[[DST:[a-z0-9_]+]] = memref.subview %{{.*}} : memref<64x64xf32> to memref<32x32xf32
+//       CHECK:     %[[SAV:[a-z0-9_]+]] = memref.subview %[[SA]][0, 0] [32, 32] [1, 1]
+//       CHECK:     scf.for %[[MT:[a-z0-9_]+]] = %[[T]] to %[[C256]] step %[[BS]] {
+//       CHECK:       %[[Y:[a-z0-9_]+]] = arith.divui %[[MT]], %[[C16]]
+//       CHECK:       %[[X:[a-z0-9_]+]] = arith.remui %[[MT]], %[[C16]]
+//       CHECK:       %[[Y1:[a-z0-9_]+]] = arith.addi %[[Y]], %[[C16]]
+//       CHECK:       %[[X1:[a-z0-9_]+]] = arith.addi %[[X]], %[[C16]]
+//       CHECK:       %[[ACC:[a-z0-9_]+]]:4 = scf.for %[[K0:[a-z0-9_]+]] = %{{.*}} to %[[C64]] step %[[C32]] iter_args(%[[I0:[a-z0-9_]+]] = %[[ZERO]], %[[I1:[a-z0-9_]+]] = %[[ZERO]], %[[I2:[a-z0-9_]+]] = %[[ZERO]], %[[I3:[a-z0-9_]+]] = %[[ZERO]])
+//       CHECK:         %[[STEP:[a-z0-9_]+]] = arith.muli %[[BS]], %c4
+//       CHECK:         scf.for %[[E:[a-z0-9_]+]] = %[[T]] to %[[C1024]] step %[[STEP]] {
+//       CHECK:           %[[E1:[a-z0-9_]+]] = arith.addi %[[E]], %[[BS]]
+//       CHECK:           %[[IN1:[a-z0-9_]+]] = arith.cmpi slt, %[[E1]], %[[C1024]]
+//       CHECK:           arith.select %[[IN1]], %[[E1]], %[[E]]
+//       CHECK:           %[[AK:[a-z0-9_]+]] = arith.addi %{{.*}}, %[[K0]]
+//       CHECK:           %[[VA:[a-z0-9_]+]] = memref.load %[[A]][%{{.*}}, %[[AK]]]
+//       CHECK:           memref.load %[[A]]
+//       CHECK:           memref.load %[[A]]
+//       CHECK:           memref.load %[[A]]
+//   CHECK-NOT:           memref.load
+//       CHECK:           memref.store %[[VA]], %[[SAV]]
+//       CHECK:           memref.store {{.*}}, %[[SAV]]
+//       CHECK:           memref.store {{.*}}, %[[SAV]]
+//       CHECK:           memref.store {{.*}}, %[[SAV]]
+//       CHECK:         scf.for %{{.*}} = %[[T]] to %[[C1024]] step %{{.*}} {
+//       CHECK:           %[[BK:[a-z0-9_]+]] = arith.addi %{{.*}}, %[[K0]]
+//       CHECK:           %[[VB:[a-z0-9_]+]] = memref.load %[[B]][%[[BK]], %{{.*}}]
+//       CHECK:           memref.store %[[VB]], %[[SB]]
+//       CHECK:         gpu.barrier
+//       CHECK:         %[[S:[a-z0-9_]+]]:4 = scf.for %[[K:[a-z0-9_]+]] = %{{.*}} to %[[C32]] step %{{.*}} iter_args(%[[P0:[a-z0-9_]+]] = %[[I0]], %[[P1:[a-z0-9_]+]] = %[[I1]], %[[P2:[a-z0-9_]+]] = %[[I2]], %[[P3:[a-z0-9_]+]] = %[[I3]])
+//       CHECK:           %[[A0:[a-z0-9_]+]] = memref.load %[[SAV]][%[[Y]], %[[K]]]
+//       CHECK:           %[[A1:[a-z0-9_]+]] = memref.load %[[SAV]][%[[Y1]], %[[K]]]
+//       CHECK:           %[[B0:[a-z0-9_]+]] = memref.load %[[SB]][%[[K]], %[[X]]]
+//       CHECK:           %[[B1:[a-z0-9_]+]] = memref.load %[[SB]][%[[K]], %[[X1]]]
+//       CHECK:           %[[M0:[a-z0-9_]+]] = arith.mulf %[[A0]], %[[B0]] fastmath<contract>
+//       CHECK:           %[[R0:[a-z0-9_]+]] = arith.addf %[[P0]], %[[M0]] fastmath<contract>
+//       CHECK:           %[[M1:[a-z0-9_]+]] = arith.mulf %[[A0]], %[[B1]] fastmath<contract>
+//       CHECK:           %[[R1:[a-z0-9_]+]] = arith.addf %[[P1]], %[[M1]] fastmath<contract>
+//       CHECK:           %[[M2:[a-z0-9_]+]] = arith.mulf %[[A1]], %[[B0]] fastmath<contract>
+//       CHECK:           %[[R2:[a-z0-9_]+]] = arith.addf %[[P2]], %[[M2]] fastmath<contract>
+//       CHECK:           %[[M3:[a-z0-9_]+]] = arith.mulf %[[A1]], %[[B1]] fastmath<contract>
+//       CHECK:           %[[R3:[a-z0-9_]+]] = arith.addf %[[P3]], %[[M3]] fastmath<contract>
+//       CHECK:           scf.yield %[[R0]], %[[R1]], %[[R2]], %[[R3]]
+//       CHECK:         gpu.barrier
+//       CHECK:         scf.yield %[[S]]#0, %[[S]]#1, %[[S]]#2, %[[S]]#3
+//       CHECK:       memref.store %[[ACC]]#0, %[[DST]][%[[Y]], %[[X]]]
+//       CHECK:       memref.store %[[ACC]]#1, %[[DST]][%[[Y]], %[[X1]]]
+//       CHECK:       memref.store %[[ACC]]#2, %[[DST]][%[[Y1]], %[[X]]]
+//       CHECK:       memref.store %[[ACC]]#3, %[[DST]][%[[Y1]], %[[X1]]]
 //       CHECK:     gpu.terminator
+// With fma=false the multiplies and adds stay apart.
+// NOFMA-LABEL: func.func @staged_matmul
+//   NOFMA-NOT:   fastmath<contract>
+//       NOFMA:   gpu.terminator
 // With tf32=true each chunk runs on tensor cores: warp w takes the 16x8
 // pieces w, w + 8, ... of the tile (here one each), loads its accumulator
 // fragment (lane l: rows l/4 and l/4 + 8, columns 2(l%4) and 2(l%4) + 1),
@@ -289,6 +309,50 @@ func.func @staged_matmul_negated(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %
     %dst = memref.subview %out[%i, %j] [32, 32] [1, 1] : memref<64x64xf32> to memref<32x32xf32, strided<[64, 1], offset: ?>>
     linalg.copy ins(%acc : memref<32x32xf32>) outs(%dst : memref<32x32xf32, strided<[64, 1], offset: ?>>)
     memref.dealloc %acc : memref<32x32xf32>
+  }
+  return
+}
+
+// -----
+
+// A tile over a batch of two matmuls has three non-unit parallel loops: it
+// is not register-tiled. Its operands are staged (unpadded) chunk by chunk
+// and each thread steps 4 of its points together, their accumulators
+// loaded from the temporary and stored back every chunk.
+// CHECK-LABEL: func.func @staged_batch_matmul
+//       CHECK:   gpu.launch {{.*}} workgroup(%[[ACC:[a-z0-9_]+]] : memref<2x16x32xf32, #gpu.address_space<workgroup>>, %[[SA:[a-z0-9_]+]] : memref<2x16x32xf32, #gpu.address_space<workgroup>>, %[[SB:[a-z0-9_]+]] : memref<2x32x32xf32, #gpu.address_space<workgroup>>)
+//       CHECK:     scf.for %[[K0:[a-z0-9_]+]] = %{{.*}} to %c64 step %c32 {
+//       CHECK:       memref.store {{.*}}, %[[SA]]
+//       CHECK:       memref.store {{.*}}, %[[SB]]
+//       CHECK:       gpu.barrier
+//       CHECK:       scf.for
+//       CHECK:         %[[INIT:[a-z0-9_]+]] = memref.load %[[ACC]]
+//       CHECK:         memref.load %[[ACC]]
+//       CHECK:         memref.load %[[ACC]]
+//       CHECK:         memref.load %[[ACC]]
+//       CHECK:         %[[SUMS:[a-z0-9_]+]]:4 = scf.for %{{.*}} = %{{.*}} to %c32 step %{{.*}} iter_args(%[[S0:[a-z0-9_]+]] = %[[INIT]],
+//       CHECK:           memref.load %[[SA]]
+//       CHECK:           memref.load %[[SB]]
+//       CHECK:           arith.mulf {{.*}} fastmath<contract>
+//       CHECK:           arith.addf %[[S0]], {{.*}} fastmath<contract>
+//       CHECK:         memref.store %[[SUMS]]#0, %[[ACC]]
+//       CHECK:         memref.store %[[SUMS]]#3, %[[ACC]]
+//       CHECK:       gpu.barrier
+//       CHECK:     gpu.barrier
+//       CHECK:     scf.for
+//       CHECK:       memref.load %[[ACC]]
+//       CHECK:     gpu.terminator
+func.func @staged_batch_matmul(%a: memref<2x64x64xf32>, %b: memref<2x64x64xf32>, %out: memref<2x64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  scf.forall (%i, %j) = (0, 0) to (64, 64) step (16, 32) {
+    %sa = memref.subview %a[0, %i, 0] [2, 16, 64] [1, 1, 1] : memref<2x64x64xf32> to memref<2x16x64xf32, strided<[4096, 64, 1], offset: ?>>
+    %sb = memref.subview %b[0, 0, %j] [2, 64, 32] [1, 1, 1] : memref<2x64x64xf32> to memref<2x64x32xf32, strided<[4096, 64, 1], offset: ?>>
+    %acc = memref.alloc() : memref<2x16x32xf32>
+    linalg.fill ins(%zero : f32) outs(%acc : memref<2x16x32xf32>)
+    linalg.batch_matmul ins(%sa, %sb : memref<2x16x64xf32, strided<[4096, 64, 1], offset: ?>>, memref<2x64x32xf32, strided<[4096, 64, 1], offset: ?>>) outs(%acc : memref<2x16x32xf32>)
+    %dst = memref.subview %out[0, %i, %j] [2, 16, 32] [1, 1, 1] : memref<2x64x64xf32> to memref<2x16x32xf32, strided<[4096, 64, 1], offset: ?>>
+    linalg.copy ins(%acc : memref<2x16x32xf32>) outs(%dst : memref<2x16x32xf32, strided<[4096, 64, 1], offset: ?>>)
+    memref.dealloc %acc : memref<2x16x32xf32>
   }
   return
 }

@@ -12,9 +12,9 @@
 //       CHECK:   gpu.launch_func @[[K0:[a-z_0-9]+]]::@{{.*}} blocks in
 //       CHECK:   gpu.launch_func @[[K1:[a-z_0-9]+]]::@{{.*}} blocks in
 //   CHECK-NOT:   gpu.launch_func
-//       CHECK: gpu.binary @[[K0]]  [#gpu.object<#nvvm.target<chip = "sm_90", features = "+ptx80"{{.*}}>, {{.*}}assembly = "{{.*}}.target sm_90
+//       CHECK: gpu.binary @[[K0]]  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80"{{.*}}>, {{.*}}assembly = "{{.*}}.target sm_90
 //   CHECK-NOT: malloc
-//       CHECK: gpu.binary @[[K1]]  [#gpu.object<#nvvm.target<chip = "sm_90"
+//       CHECK: gpu.binary @[[K1]]  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90"
 // SM80: gpu.binary {{.*}}chip = "sm_80", features = "+ptx70"{{.*}}.target sm_80
 func.func @two_groups(%x: tensor<16x32xf32>, %b: tensor<1x32xf32>) -> tensor<16x32xf32> {
   %0 = fuse.group ins(%x, %b : tensor<16x32xf32>, tensor<1x32xf32>) -> (tensor<16x32xf32>) {

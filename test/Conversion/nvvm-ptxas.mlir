@@ -20,6 +20,10 @@
 // a 2048^3 matmul with its epilogue (operands staged in shared memory).
 // RUN: fuse-opt %fuse_src/bench/gpu/models/softmax_32768x1024.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm -o %t.softmax.mlir
 // RUN: %fuse-extract-ptx --ptxas %ptxas %t.softmax.mlir %t.softmax | FileCheck %s --check-prefix=ONE
+// The launches' constants are sunk into the kernels before outlining: the
+// index arithmetic divides by known constants (shifts), not by kernel
+// parameters (64-bit divisions), and the kernel takes only its two buffers (7 values each).
+// RUN: FileCheck %s --check-prefix=SUNK --input-file=%t.softmax/model_kernel.ptx
 // RUN: fuse-opt %fuse_src/bench/gpu/models/layernorm_gelu_16384x2048.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm -o %t.ln.mlir
 // RUN: %fuse-extract-ptx --ptxas %ptxas %t.ln.mlir %t.ln | FileCheck %s --check-prefix=ONE
 // RUN: fuse-opt %fuse_src/bench/gpu/models/gemm_bias_relu6_2048.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm -o %t.gemm.mlir
@@ -31,6 +35,10 @@
 // RUN: fuse-opt %examples/mlp_gelu.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm="format=bin" -o %t.bin.mlir
 // RUN: FileCheck %s --check-prefix=BIN --input-file=%t.bin.mlir
 //
+// SUNK-NOT: {{div|rem}}.u{{32|64}}
+// SUNK: .param .u64 model_kernel_param_13
+// SUNK-NOT: model_kernel_param_14
+// SUNK-NOT: {{div|rem}}.u{{32|64}}
 // ONE: model_kernel registers {{[0-9]+}} spill-stores 0 spill-loads 0
 // ONE-NOT: FAILED
 // No kernel spills (nvvm.minctasm leaves ptxas 64 registers a thread).
@@ -39,6 +47,6 @@
 // CHECK-NOT: spill-stores {{[1-9]}}
 // CHECK-NOT: FAILED
 // format=bin runs ptxas through the NVPTX target: a cubin, not PTX text.
-// BIN: gpu.binary {{.*}}#gpu.object<#nvvm.target<chip = "sm_90"
+// BIN: gpu.binary {{.*}}#gpu.object<#nvvm.target<O = 3, chip = "sm_90"
 // BIN-NOT: .target sm_90
 // TF32: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32

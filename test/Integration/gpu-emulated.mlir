@@ -18,9 +18,16 @@
 // RUN: %fuse-diff %fuse_src/bench/models/softmax_512x1024.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
 // RUN: %fuse-diff %fuse_src/bench/models/layernorm_gelu_256x2048.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
 //
-// A matmul with its operands staged in shared memory (square tiles):
+// Matmuls register-tiled with their operands staged in shared memory
+// (square tiles; 32x32 here: 96 tiles of 64x64 would be too few for 132
+// SMs), the epilogue applied to the accumulators: a bias and clamp; a
+// second operand read transposed, with some threads idle (48x64 tiles,
+// 4x4 micro-tiles); a batch without epilogue (64x64 tiles):
 // RUN: %fuse-diff %S/Inputs/gemm-bias-clamp.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
 // RUN: fuse-opt %S/Inputs/gemm-bias-clamp.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm --mlir-print-ir-after=fuse-distribute-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGED
+// RUN: %fuse-diff %S/Inputs/matmul-transposed-b.mlir -p "--fuse-ops" --lower="--fuse-test-lower-to-cpu-via-gpu=contraction-tiles=1" | FileCheck %s
+// RUN: %fuse-diff %S/Inputs/batch-matmul.mlir -p "--fuse-ops" --lower="--fuse-test-lower-to-cpu-via-gpu=contraction-tiles=1" | FileCheck %s
+// RUN: fuse-opt %S/Inputs/batch-matmul.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm=contraction-tiles=1 --mlir-print-ir-after=fuse-distribute-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGED64
 //
 // A conv's activation returned along with the exactly tiling pool over it:
 // one loop nest (the pool's tiles partition the activation, which the nest
@@ -45,4 +52,7 @@
 // POOL: scf.forall {{.*}} -> (tensor<1x8x8x8xf32>, tensor<1x16x16x8xf32>)
 // POOL-NOT: scf.forall (
 // POOL-NOT: lowers to
-// STAGED: gpu.launch blocks({{.*}}) in ({{.*}} = %c96,{{.*}} workgroup({{.*}} : memref<1x32x32xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<1x32x32xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<1x32x32xf32, #gpu.address_space<workgroup>>)
+// STAGED: gpu.launch blocks({{.*}}) in ({{.*}} = %c96,{{.*}} workgroup({{.*}} : memref<1x32x33xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<1x32x32xf32, #gpu.address_space<workgroup>>) {
+// STAGED: scf.for {{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32)
+// STAGED64: gpu.launch blocks({{.*}}) in ({{.*}} = %c4,{{.*}} workgroup({{.*}} : memref<1x64x25xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<1x24x64xf32, #gpu.address_space<workgroup>>) {
+// STAGED64: scf.for {{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)

@@ -70,9 +70,14 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
            "Remark on groups that need more than one loop nest">,
     Option<"contractionTile", "contraction-tile", "int64_t",
            /*default=*/"0",
-           "Tile a contraction root (matmul) in squares of this side over "
-           "its two innermost parallel loops (0: rows like other ops; the "
-           "GPU lowering uses 32)">
+           "Tile a contraction root (matmul) in squares of at most this side "
+           "over its two innermost parallel loops (0: rows like other ops; "
+           "the GPU lowering uses 64)">,
+    Option<"contractionTiles", "contraction-tiles", "int64_t",
+           /*default=*/"1",
+           "With contraction-tile: halve the side (down to 32) while a "
+           "contraction has fewer tiles than this (the GPU lowering asks "
+           "for 132, one block per SM of an H100/H200)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
@@ -167,7 +172,14 @@ def FuseDistributeTilesPass : Pass<"fuse-distribute-tiles"> {
     strided by the block size, so consecutive threads touch consecutive
     elements, followed by a `gpu.barrier` (elementwise ops on 16-byte
     vectors where the buffers' alignment allows; matmuls with their operand
-    slices staged in shared memory). A reduction whose parallel points
+    slices staged in shared memory). A staged matmul whose tile has two
+    non-unit parallel loops is register-tiled: each thread keeps a micro-tile
+    of up to 4x4 outputs in registers over the whole reduction, reading
+    TM + TN staged elements per TM x TN multiply-adds; when its output is a
+    temporary that a fill initializes and one elementwise op reads (bias,
+    activation), the accumulators start from the fill value and the
+    elementwise op is applied to them before the only store. A reduction
+    whose parallel points
     would leave most threads idle (the rows of a softmax, LayerNorm or global
     pool tile) is split among the threads: each reduces a strided share from
     the combiner's neutral element and `gpu.all_reduce` (warp shuffles and
@@ -183,6 +195,13 @@ def FuseDistributeTilesPass : Pass<"fuse-distribute-tiles"> {
     inputs' low 13 mantissa bits (relative error about 1e-3 per product;
     PyTorch's `allow_tf32` rounds them instead).
 
+    With `fma=true` (the default, as nvcc's `--fmad`), a staged matmul's
+    multiply and add may be fused into one `fma.rn` (`fastmath<contract>`):
+    one rounding instead of two, so results differ from the separate IEEE
+    operations in the last bits (each product-sum is the exact value
+    rounded once; the error of a dot product is no larger). `fma=false`
+    keeps every multiply and add rounded on its own.
+
     A tile loop whose body holds other side effects or regions, or whose
     temporaries have no constant bound, is left as it is (the
     thread-per-tile mapping of `--fuse-lower-to-nvvm` takes it).
@@ -196,6 +215,9 @@ def FuseDistributeTilesPass : Pass<"fuse-distribute-tiles"> {
     Option<"tf32", "tf32", "bool", /*default=*/"false",
            "Staged f32 matmuls on tensor cores (mma.sync m16n8k8 TF32): "
            "inputs cut to TF32 (10-bit mantissa), not IEEE f32">,
+    Option<"fma", "fma", "bool", /*default=*/"true",
+           "Let a staged matmul's multiply and add fuse into one fma "
+           "(one rounding: differs from IEEE mul then add in the last bits)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",

@@ -60,7 +60,8 @@ void buildLowerToCPUPipeline(OpPassManager &pm,
 void buildGroupsToBufferizedLoopNests(OpPassManager &pm, bool tileGroups,
                                       int64_t minTileElements,
                                       bool vectorize = false,
-                                      int64_t contractionTile = 0);
+                                      int64_t contractionTile = 0,
+                                      int64_t contractionTiles = 1);
 
 /// The end of the CPU lowering: structured ops to loops (`parallel`: tile
 /// loops to OpenMP), then the LLVM dialect. Shared with the CPU emulation of
@@ -84,8 +85,11 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "CUDA), bin (cubin, needs ptxas), fatbin"),
       llvm::cl::init("isa")};
   PassOptions::Option<int> optLevel{
-      *this, "opt-level", llvm::cl::desc("NVVM optimization level"),
-      llvm::cl::init(2)};
+      *this, "opt-level",
+      llvm::cl::desc("NVVM optimization level (3: at 2 some conv kernels "
+                     "spill a few bytes at the 64 registers nvvm.minctasm "
+                     "leaves them)"),
+      llvm::cl::init(3)};
   PassOptions::Option<std::string> cudaPath{
       *this, "cuda-path",
       llvm::cl::desc("CUDA toolkit: libdevice for math functions, ptxas for "
@@ -107,9 +111,15 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::init(1024)};
   PassOptions::Option<int64_t> contractionTile{
       *this, "contraction-tile",
-      llvm::cl::desc("With distribute: a matmul's tile is a square of this "
-                     "side, its operands staged in shared memory"),
-      llvm::cl::init(32)};
+      llvm::cl::desc("With distribute: a matmul's tile is a square of at most "
+                     "this side, its operands staged in shared memory"),
+      llvm::cl::init(64)};
+  PassOptions::Option<int64_t> contractionTiles{
+      *this, "contraction-tiles",
+      llvm::cl::desc("With distribute: the tile side halves (down to 32) "
+                     "while a matmul has fewer tiles than this (132: one "
+                     "block per SM of an H100/H200)"),
+      llvm::cl::init(132)};
   PassOptions::Option<bool> cooperativeReductions{
       *this, "cooperative-reductions",
       llvm::cl::desc("With distribute: split reductions over few rows among "
@@ -121,6 +131,12 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "(mma.sync TF32: inputs cut to a 10-bit mantissa; "
                      "changes values, off by default)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> fma{
+      *this, "fma",
+      llvm::cl::desc("With distribute: a matmul's multiply and add may fuse "
+                     "into one fma (one rounding; differs from IEEE mul "
+                     "then add in the last bits; on by default, as nvcc)"),
+      llvm::cl::init(true)};
 };
 
 /// Steps 1-3 of the GPU lowering: groups to bufferized loop nests, each nest
