@@ -380,9 +380,9 @@ SmallVector<Value> indicesOf(OpBuilder &b, Location loc, AffineMap map,
 /// yielded values. Input i is `values[i]` where given (already loaded), else
 /// read from `inputs[i]` where given (a staged copy indexed like the
 /// original), else from the op's own operand.
-SmallVector<Value> emitPayload(OpBuilder &b, Location loc,
-                               linalg::LinalgOp op, ValueRange ivs,
-                               ValueRange outs, ArrayRef<Value> inputs = {},
+SmallVector<Value> emitPayload(OpBuilder &b, Location loc, linalg::LinalgOp op,
+                               ValueRange ivs, ValueRange outs,
+                               ArrayRef<Value> inputs = {},
                                ArrayRef<Value> values = {}) {
   IRMapping map;
   for (OpOperand *input : op.getDpsInputOperands()) {
@@ -512,21 +512,44 @@ struct ThreadContext {
   const DenseMap<Operation *, RegisterTiling> *registerTilings;
 };
 
-/// The loops of a staged contraction that tensor cores take: M (read by
-/// the first input only) and N (by the second only), the only parallel
-/// loops longer than 1.
-struct MmaLoops {
+/// The loops a matmul tile spans: M (read by the first input only) and N
+/// (by the second only).
+struct MatmulLoops {
   unsigned m, n;
 };
+
+/// The M and N loops of contraction `op` (loop ranges `ranges`, reduction
+/// loop `kDim`) when they are its only loops longer than 1 besides the
+/// reduction.
+std::optional<MatmulLoops>
+getMatmulLoops(linalg::LinalgOp op, ArrayRef<int64_t> ranges, unsigned kDim) {
+  AffineMap a = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  AffineMap b = op.getMatchingIndexingMap(op.getDpsInputOperand(1));
+  std::optional<unsigned> m, n;
+  for (unsigned dim = 0; dim < ranges.size(); ++dim) {
+    if (dim == kDim || ranges[dim] == 1)
+      continue;
+    bool inA = a.isFunctionOfDim(dim), inB = b.isFunctionOfDim(dim);
+    if (inA && !inB && !m)
+      m = dim;
+    else if (inB && !inA && !n)
+      n = dim;
+    else
+      return std::nullopt;
+  }
+  if (!m || !n)
+    return std::nullopt;
+  return MatmulLoops{*m, *n};
+}
 
 /// Whether a chunk of the staged contraction `op` (loop ranges `ranges`,
 /// reduction loop `kDim` cut to `chunk` steps) can run as m16n8k8 TF32
 /// mma.sync: f32 operands, a matmul over M x N (multiples of 16 and 8) with
 /// only unit batch loops, chunks a multiple of 8, whole warps.
-std::optional<MmaLoops> getMmaLoops(linalg::LinalgOp op,
-                                    ArrayRef<int64_t> ranges, unsigned kDim,
-                                    int64_t chunk, bool tf32,
-                                    int64_t blockSize) {
+std::optional<MatmulLoops> getMmaLoops(linalg::LinalgOp op,
+                                       ArrayRef<int64_t> ranges, unsigned kDim,
+                                       int64_t chunk, bool tf32,
+                                       int64_t blockSize) {
   if (!tf32 || chunk % 8 != 0 || blockSize % 32 != 0)
     return std::nullopt;
   for (Value operand : op->getOperands())
@@ -547,23 +570,10 @@ std::optional<MmaLoops> getMmaLoops(linalg::LinalgOp op,
       !((mulf.getLhs() == in0 && mulf.getRhs() == in1) ||
         (mulf.getLhs() == in1 && mulf.getRhs() == in0)))
     return std::nullopt;
-  AffineMap a = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
-  AffineMap b = op.getMatchingIndexingMap(op.getDpsInputOperand(1));
-  std::optional<unsigned> m, n;
-  for (unsigned dim = 0; dim < ranges.size(); ++dim) {
-    if (dim == kDim || ranges[dim] == 1)
-      continue;
-    bool inA = a.isFunctionOfDim(dim), inB = b.isFunctionOfDim(dim);
-    if (inA && !inB && !m)
-      m = dim;
-    else if (inB && !inA && !n)
-      n = dim;
-    else
-      return std::nullopt;
-  }
-  if (!m || !n || ranges[*m] % 16 != 0 || ranges[*n] % 8 != 0)
+  std::optional<MatmulLoops> loops = getMatmulLoops(op, ranges, kDim);
+  if (!loops || ranges[loops->m] % 16 != 0 || ranges[loops->n] % 8 != 0)
     return std::nullopt;
-  return MmaLoops{*m, *n};
+  return loops;
 }
 
 /// One chunk of a staged contraction on tensor cores: warp w takes the
@@ -574,7 +584,7 @@ std::optional<MmaLoops> getMmaLoops(linalg::LinalgOp op,
 /// with g = lane / 4 and t = lane % 4: a0..a3 at (g, t), (g + 8, t),
 /// (g, t + 4), (g + 8, t + 4); b0, b1 at (k = t, n = g), (t + 4, g);
 /// c0..c3 at (g, 2t), (g, 2t + 1), (g + 8, 2t), (g + 8, 2t + 1).
-void emitMmaChunk(IRRewriter &rewriter, linalg::LinalgOp op, MmaLoops loops,
+void emitMmaChunk(IRRewriter &rewriter, linalg::LinalgOp op, MatmulLoops loops,
                   unsigned kDim, ArrayRef<int64_t> ranges, int64_t chunk,
                   ArrayRef<Value> staged, const ThreadContext &threads) {
   Location loc = op.getLoc();
@@ -766,9 +776,9 @@ SmallVector<StagedSlice> getStagedSlices(linalg::LinalgOp op,
     if (padRows && !bufferShape.empty() &&
         map.getResults().back() == getAffineDimExpr(kDim, op.getContext()))
       ++bufferShape.back();
-    slice.buffer = MemRefType::get(
-        bufferShape, getElementTypeOrSelf(input->get().getType()),
-        MemRefLayoutAttrInterface(), workgroup);
+    slice.buffer = MemRefType::get(bufferShape,
+                                   getElementTypeOrSelf(input->get().getType()),
+                                   MemRefLayoutAttrInterface(), workgroup);
     slices.push_back(std::move(slice));
   }
   return slices;
@@ -778,9 +788,9 @@ SmallVector<StagedSlice> getStagedSlices(linalg::LinalgOp op,
 int64_t getStagedBytes(ArrayRef<StagedSlice> slices) {
   int64_t bytes = 0;
   for (const StagedSlice &slice : slices)
-    bytes += llvm::alignTo(
-        slice.buffer.getNumElements() * elementBytes(slice.buffer),
-        kSharedAlignment);
+    bytes += llvm::alignTo(slice.buffer.getNumElements() *
+                               elementBytes(slice.buffer),
+                           kSharedAlignment);
   return bytes;
 }
 
@@ -799,8 +809,8 @@ SmallVector<Value> createStagedBuffers(RewriterBase &rewriter, Location loc,
                                       rewriter.getIndexAttr(0));
     SmallVector<OpFoldResult> strides(slice.shape.size(),
                                       rewriter.getIndexAttr(1));
-    SmallVector<OpFoldResult> sizes = llvm::map_to_vector(
-        slice.shape, [&](int64_t s) -> OpFoldResult {
+    SmallVector<OpFoldResult> sizes =
+        llvm::map_to_vector(slice.shape, [&](int64_t s) -> OpFoldResult {
           return rewriter.getIndexAttr(s);
         });
     views.push_back(memref::SubViewOp::create(rewriter, loc, buffer, offsets,
@@ -822,13 +832,14 @@ void emitStagedCopy(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
   for (auto [input, buffer, slice] :
        llvm::zip(op.getDpsInputOperands(), staged, slices)) {
     AffineMap map = op.getMatchingIndexingMap(input);
-    SmallVector<Value> shape = llvm::map_to_vector(
-        slice.shape,
-        [&](int64_t size) { return constantIndex(rewriter, loc, size); });
-    Value count = constantIndex(
-        rewriter, loc,
-        std::accumulate(slice.shape.begin(), slice.shape.end(), int64_t(1),
-                        std::multiplies<int64_t>()));
+    SmallVector<Value> shape =
+        llvm::map_to_vector(slice.shape, [&](int64_t size) {
+          return constantIndex(rewriter, loc, size);
+        });
+    Value count =
+        constantIndex(rewriter, loc,
+                      std::accumulate(slice.shape.begin(), slice.shape.end(),
+                                      int64_t(1), std::multiplies<int64_t>()));
     UnrolledShare copy = createUnrolledShare(rewriter, loc, count, threads);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(copy.loop.getBody()->getTerminator());
@@ -902,9 +913,8 @@ LogicalResult stageContraction(IRRewriter &rewriter, linalg::LinalgOp op,
   emitStagedCopy(rewriter, loc, op, kDim, chunks.getInductionVar(), staged,
                  slices, threads);
   gpu::BarrierOp::create(rewriter, loc);
-  if (std::optional<MmaLoops> loops =
-          getMmaLoops(op, ranges, kDim, chunk, threads.tf32,
-                      threads.staticBlockSize)) {
+  if (std::optional<MatmulLoops> loops = getMmaLoops(
+          op, ranges, kDim, chunk, threads.tf32, threads.staticBlockSize)) {
     emitMmaChunk(rewriter, op, *loops, kDim, ranges, chunk, staged, threads);
     gpu::BarrierOp::create(rewriter, loc);
     rewriter.setInsertionPointAfter(chunks);
@@ -1054,25 +1064,12 @@ std::optional<RegisterTiling> getRegisterTiling(linalg::LinalgOp op,
   if (!chunk || getMmaLoops(op, ranges, tiling.kDim, *chunk, tf32, blockSize))
     return std::nullopt;
   tiling.chunk = *chunk;
-  AffineMap a = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
-  AffineMap b = op.getMatchingIndexingMap(op.getDpsInputOperand(1));
-  std::optional<unsigned> m, n;
-  for (unsigned dim = 0; dim < ranges.size(); ++dim) {
-    if (dim == tiling.kDim || ranges[dim] == 1)
-      continue;
-    bool inA = a.isFunctionOfDim(dim), inB = b.isFunctionOfDim(dim);
-    if (inA && !inB && !m)
-      m = dim;
-    else if (inB && !inA && !n)
-      n = dim;
-    else
-      return std::nullopt;
-  }
-  if (!m || !n)
+  std::optional<MatmulLoops> loops = getMatmulLoops(op, ranges, tiling.kDim);
+  if (!loops)
     return std::nullopt;
-  tiling.m = *m;
-  tiling.n = *n;
-  int64_t rows = ranges[*m], cols = ranges[*n];
+  tiling.m = loops->m;
+  tiling.n = loops->n;
+  int64_t rows = ranges[tiling.m], cols = ranges[tiling.n];
   std::optional<std::pair<int64_t, int64_t>> best;
   for (int64_t tm = 1; tm <= kMaxAccumulators; tm *= 2)
     for (int64_t tn = 1; tm * tn <= kMaxAccumulators; tn *= 2) {
@@ -1116,9 +1113,9 @@ void emitRegisterTiled(IRRewriter &rewriter, linalg::LinalgOp op,
       createStagedBuffers(rewriter, loc, tiling.slices, threads);
   threads.sharedBytesLeft -= tiling.stagedBytes;
 
-  auto microTiles = scf::ForOp::create(rewriter, loc, threads.threadId,
-                                       c(threads.staticBlockSize),
-                                       threads.blockSize);
+  auto microTiles =
+      scf::ForOp::create(rewriter, loc, threads.threadId,
+                         c(threads.staticBlockSize), threads.blockSize);
   rewriter.setInsertionPointToStart(microTiles.getBody());
   Value t = microTiles.getInductionVar();
   Value active;
@@ -1147,17 +1144,15 @@ void emitRegisterTiled(IRRewriter &rewriter, linalg::LinalgOp op,
   SmallVector<Value> accs;
   for (int64_t i = 0; i < tiling.tm; ++i)
     for (int64_t j = 0; j < tiling.tn; ++j)
-      accs.push_back(tiling.fill
-                         ? tiling.fill.getInputs()[0]
-                         : memref::LoadOp::create(
-                               rewriter, loc, init.get(),
-                               indicesOf(rewriter, loc, outMap,
-                                         pointAt(i, j, c(0))))
-                               .getResult());
+      accs.push_back(
+          tiling.fill ? tiling.fill.getInputs()[0]
+                      : memref::LoadOp::create(rewriter, loc, init.get(),
+                                               indicesOf(rewriter, loc, outMap,
+                                                         pointAt(i, j, c(0))))
+                            .getResult());
 
-  auto chunks = scf::ForOp::create(rewriter, loc, c(0),
-                                   c(ranges[tiling.kDim]), c(tiling.chunk),
-                                   accs);
+  auto chunks = scf::ForOp::create(rewriter, loc, c(0), c(ranges[tiling.kDim]),
+                                   c(tiling.chunk), accs);
   rewriter.setInsertionPointToStart(chunks.getBody());
   emitStagedCopy(rewriter, loc, op, tiling.kDim, chunks.getInductionVar(),
                  staged, tiling.slices, threads);
@@ -1184,10 +1179,10 @@ void emitRegisterTiled(IRRewriter &rewriter, linalg::LinalgOp op,
     SmallVector<Value> results;
     for (int64_t i = 0; i < tiling.tm; ++i)
       for (int64_t j = 0; j < tiling.tn; ++j)
-        results.push_back(emitPayload(
-            rewriter, loc, op, pointAt(i, j, k),
-            steps.getRegionIterArgs()[i * tiling.tn + j], {},
-            {as[i], bs[j]})[0]);
+        results.push_back(
+            emitPayload(rewriter, loc, op, pointAt(i, j, k),
+                        steps.getRegionIterArgs()[i * tiling.tn + j], {},
+                        {as[i], bs[j]})[0]);
     scf::YieldOp::create(rewriter, loc, results);
     if (threads.fma)
       allowContraction(steps.getRegion());
@@ -1240,8 +1235,7 @@ void emitRegisterTiled(IRRewriter &rewriter, linalg::LinalgOp op,
       SmallVector<Value> outs =
           loadOutputs(rewriter, loc, epilogue, ivs, /*always=*/false);
       storeOutputs(rewriter, loc, epilogue, ivs,
-                   emitPayload(rewriter, loc, epilogue, ivs, outs, {},
-                               values));
+                   emitPayload(rewriter, loc, epilogue, ivs, outs, {}, values));
     }
   rewriter.setInsertionPointAfter(microTiles);
   if (tiling.epilogue) {
@@ -1702,9 +1696,9 @@ struct FuseDistributeTilesPass final
         return;
       reservedBytes += tiling->stagedBytes;
       if (tiling->epilogue)
-        for (Operation *end : {tiling->fill.getOperation(),
-                               tiling->epilogue.getOperation(),
-                               tiling->temp.getOperation()})
+        for (Operation *end :
+             {tiling->fill.getOperation(), tiling->epilogue.getOperation(),
+              tiling->temp.getOperation()})
           absorbed.insert(end);
       registerTilings[op] = std::move(*tiling);
     });

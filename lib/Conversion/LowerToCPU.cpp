@@ -39,12 +39,9 @@
 using namespace mlir;
 using namespace mlir::fuse;
 
-void mlir::fuse::buildGroupsToBufferizedLoopNests(OpPassManager &pm,
-                                                  bool tileGroups,
-                                                  int64_t minTileElements,
-                                                  bool vectorize,
-                                                  int64_t contractionTile,
-                                                  int64_t contractionTiles) {
+void mlir::fuse::buildGroupsToBufferizedLoopNests(
+    OpPassManager &pm, bool tileGroups, int64_t minTileElements, bool vectorize,
+    int64_t contractionTile, int64_t contractionTiles) {
   // 1. One group is one kernel: one loop nest over the tiles of its root,
   //    everything else computed per tile; then the nest is emitted in place.
   if (tileGroups) {
@@ -89,7 +86,6 @@ void mlir::fuse::buildGroupsToBufferizedLoopNests(OpPassManager &pm,
   bufferizeOptions.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
-
 }
 
 void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
