@@ -506,7 +506,8 @@ struct ThreadContext {
   /// A staged matmul's multiplies and adds may fuse (fastmath<contract>).
   bool fma;
   gpu::LaunchOp launch;
-  /// Shared memory the launch may still take.
+  /// Shared memory the launch may still take (beyond what the register-tiled
+  /// contractions reserved).
   int64_t sharedBytesLeft;
   /// The contractions register-tiled, and the ops they absorb.
   const DenseMap<Operation *, RegisterTiling> *registerTilings;
@@ -1109,9 +1110,9 @@ void emitRegisterTiled(IRRewriter &rewriter, linalg::LinalgOp op,
   auto c = [&](int64_t v) { return constantIndex(rewriter, loc, v); };
   rewriter.setInsertionPoint(tiling.epilogue ? tiling.epilogue.getOperation()
                                              : op.getOperation());
+  // (Its bytes were reserved before the launch's other shared memory.)
   SmallVector<Value> staged =
       createStagedBuffers(rewriter, loc, tiling.slices, threads);
-  threads.sharedBytesLeft -= tiling.stagedBytes;
 
   auto microTiles =
       scf::ForOp::create(rewriter, loc, threads.threadId,
@@ -1823,7 +1824,7 @@ struct FuseDistributeTilesPass final
                           tf32,
                           fma,
                           launch,
-                          kSharedMemoryBytes - sharedBytes,
+                          kSharedMemoryBytes - sharedBytes - reservedBytes,
                           &registerTilings};
     SmallVector<linalg::LinalgOp> ops;
     launch.getBody().walk([&](linalg::LinalgOp op) {

@@ -517,3 +517,32 @@ func.func @outer_temporary(%x: memref<4x8xf32>, %out: memref<4x8xf32>, %flag: i1
   }
   return
 }
+
+// -----
+
+// Two chained matmuls in one tile: the second (64x64) is register-tiled and
+// its staged slices (64x33 and 32x64, 16.6 KB) are reserved first; the
+// first (64x256, 1024 points: no micro-tile fits 256 threads) would need
+// 40 KB of staged slices, more than the 48 KB left beside the reservation,
+// so it is not staged (its 64 KB output goes to scratch). The launch asks
+// for the second matmul's slices only.
+// CHECK-LABEL: func.func @shared_budget
+//       CHECK:   gpu.alloc
+//       CHECK:   gpu.launch {{.*}} workgroup(%{{.*}} : memref<64x33xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<32x64xf32, #gpu.address_space<workgroup>>) {
+func.func @shared_budget(%x: memref<128x256xf32>, %w1: memref<256x256xf32>, %w2: memref<256x64xf32>, %out: memref<128x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  scf.forall (%i) = (0) to (128) step (64) {
+    %sx = memref.subview %x[%i, 0] [64, 256] [1, 1] : memref<128x256xf32> to memref<64x256xf32, strided<[256, 1], offset: ?>>
+    %h = memref.alloc() : memref<64x256xf32>
+    linalg.fill ins(%zero : f32) outs(%h : memref<64x256xf32>)
+    linalg.matmul ins(%sx, %w1 : memref<64x256xf32, strided<[256, 1], offset: ?>>, memref<256x256xf32>) outs(%h : memref<64x256xf32>)
+    %acc = memref.alloc() : memref<64x64xf32>
+    linalg.fill ins(%zero : f32) outs(%acc : memref<64x64xf32>)
+    linalg.matmul ins(%h, %w2 : memref<64x256xf32>, memref<256x64xf32>) outs(%acc : memref<64x64xf32>)
+    %dst = memref.subview %out[%i, 0] [64, 64] [1, 1] : memref<128x64xf32> to memref<64x64xf32, strided<[64, 1], offset: ?>>
+    linalg.copy ins(%acc : memref<64x64xf32>) outs(%dst : memref<64x64xf32, strided<[64, 1], offset: ?>>)
+    memref.dealloc %acc : memref<64x64xf32>
+    memref.dealloc %h : memref<64x256xf32>
+  }
+  return
+}
