@@ -254,6 +254,42 @@ struct GeneralizeReshapedReduce final : OpRewritePattern<linalg::ReduceOp> {
   }
 };
 
+/// Whether `op` is an elementwise generic of at most a few arithmetic ops
+/// (no math functions, no division), cheap enough to compute again in each
+/// of its readers.
+bool isCheapToRecompute(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumLoops() != generic.getNumParallelLoops() ||
+      generic.getNumResults() != 1)
+    return false;
+  Block *body = generic.getBody();
+  if (body->getOperations().size() > 3)
+    return false;
+  return llvm::all_of(body->without_terminator(), [](Operation &inner) {
+    return isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::NegFOp,
+               arith::AddIOp, arith::SubIOp, arith::MulIOp>(inner);
+  });
+}
+
+/// A reduction whose input an elementwise op computes for it alone becomes
+/// its generic form, which elementwise fusion (generic ops only) can then
+/// fold that op into: a tile reduces `(x - mean)^2` as it computes it,
+/// instead of writing the squares to a tile buffer and reading them back.
+struct GeneralizeFusibleReduce final : OpRewritePattern<linalg::ReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::ReduceOp op,
+                                PatternRewriter &rewriter) const override {
+    bool fusible = llvm::any_of(op.getInputs(), [](Value input) {
+      auto producer = input.getDefiningOp<linalg::GenericOp>();
+      return producer && producer->hasOneUse() &&
+             producer.getNumLoops() == producer.getNumParallelLoops();
+    });
+    if (!fusible)
+      return rewriter.notifyMatchFailure(op, "no elementwise producer");
+    return linalg::generalizeNamedOp(rewriter, op);
+  }
+};
+
 // The next two patterns do, for the operands reshape expansion needs, what
 // upstream's unit-dimension folding (linalg::dropUnitDims) does for whole
 // ops; that one inserts reshapes, which the expansion patterns then undo in
@@ -1077,14 +1113,20 @@ struct FuseTileGroupsPass final
       // their intermediates are registers, not tile buffers. A producer
       // the consumer broadcasts stays apart: fused, it would be recomputed
       // for every element it is broadcast to (a softmax's 1/sum per
-      // element instead of per row).
+      // element instead of per row). A producer with several readers is
+      // fused into each of them when it is a few arithmetic ops (LayerNorm's
+      // `x - mean`, read by the variance and the normalization): recomputed
+      // per reader, it needs no tile buffer, which on a GPU is a pass
+      // through shared memory and a barrier.
       linalg::populateElementwiseOpsFusionPatterns(
           cleanup, [](OpOperand *fused) {
             Operation *producer = fused->get().getDefiningOp();
             auto consumer = dyn_cast<linalg::LinalgOp>(fused->getOwner());
-            return producer && producer->hasOneUse() && consumer &&
-                   consumer.getMatchingIndexingMap(fused).isPermutation();
+            return producer && consumer &&
+                   consumer.getMatchingIndexingMap(fused).isPermutation() &&
+                   (producer->hasOneUse() || isCheapToRecompute(producer));
           });
+      cleanup.add<GeneralizeFusibleReduce>(&getContext());
       (void)applyPatternsGreedily(group.getBody(), std::move(cleanup));
       unsigned kernels = countKernels(group);
       if (kernels > 1 && reportNests)
