@@ -513,17 +513,20 @@ struct ThreadContext {
   const DenseMap<Operation *, RegisterTiling> *registerTilings;
 };
 
-/// The loops a matmul tile spans: M (read by the first input only) and N
-/// (by the second only).
+/// The loops a matmul tile spans: M (read by the first input only; none in
+/// a tile of one row) and N (by the second only).
 struct MatmulLoops {
-  unsigned m, n;
+  std::optional<unsigned> m;
+  unsigned n;
 };
 
 /// The M and N loops of contraction `op` (loop ranges `ranges`, reduction
 /// loop `kDim`) when they are its only loops longer than 1 besides the
-/// reduction.
-std::optional<MatmulLoops>
-getMatmulLoops(linalg::LinalgOp op, ArrayRef<int64_t> ranges, unsigned kDim) {
+/// reduction; with `allowOneRow`, also N alone.
+std::optional<MatmulLoops> getMatmulLoops(linalg::LinalgOp op,
+                                          ArrayRef<int64_t> ranges,
+                                          unsigned kDim,
+                                          bool allowOneRow = false) {
   AffineMap a = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
   AffineMap b = op.getMatchingIndexingMap(op.getDpsInputOperand(1));
   std::optional<unsigned> m, n;
@@ -538,9 +541,9 @@ getMatmulLoops(linalg::LinalgOp op, ArrayRef<int64_t> ranges, unsigned kDim) {
     else
       return std::nullopt;
   }
-  if (!m || !n)
+  if ((!m && !allowOneRow) || !n)
     return std::nullopt;
-  return MatmulLoops{*m, *n};
+  return MatmulLoops{m, *n};
 }
 
 /// Whether a chunk of the staged contraction `op` (loop ranges `ranges`,
@@ -572,7 +575,7 @@ std::optional<MatmulLoops> getMmaLoops(linalg::LinalgOp op,
         (mulf.getLhs() == in1 && mulf.getRhs() == in0)))
     return std::nullopt;
   std::optional<MatmulLoops> loops = getMatmulLoops(op, ranges, kDim);
-  if (!loops || ranges[loops->m] % 16 != 0 || ranges[loops->n] % 8 != 0)
+  if (!loops || ranges[*loops->m] % 16 != 0 || ranges[loops->n] % 8 != 0)
     return std::nullopt;
   return loops;
 }
@@ -603,13 +606,13 @@ void emitMmaChunk(IRRewriter &rewriter, linalg::LinalgOp op, MatmulLoops loops,
   Value g = arith::DivUIOp::create(rewriter, loc, lane, c(4));
   Value t = arith::RemUIOp::create(rewriter, loc, lane, c(4));
   int64_t piecesN = ranges[loops.n] / 8;
-  int64_t pieces = ranges[loops.m] / 16 * piecesN;
+  int64_t pieces = ranges[*loops.m] / 16 * piecesN;
   OpOperand &init = op.getDpsInitsMutable()[0];
   AffineMap outMap = op.getMatchingIndexingMap(&init);
   // Indices of operand `map` (staged slice or accumulator) at (m, n, k).
   auto at = [&](AffineMap map, Value m, Value n, Value k) {
     SmallVector<Value> ivs(ranges.size(), c(0));
-    ivs[loops.m] = m;
+    ivs[*loops.m] = m;
     ivs[loops.n] = n;
     ivs[kDim] = k;
     return indicesOf(rewriter, loc, map, ivs);
@@ -968,7 +971,8 @@ LogicalResult stageContraction(IRRewriter &rewriter, linalg::LinalgOp op,
 
 /// A staged contraction whose threads keep their output points in registers
 /// over the whole reduction: the M x N tile of its two non-unit parallel
-/// loops (M read by the first input only, N by the second only) is cut in
+/// loops (M read by the first input only, N by the second only; M = 1 in a
+/// tile of one row, when M has no better divisor) is cut in
 /// TM x TN micro-tiles, one per thread, whose rows and columns are strided
 /// by the number of micro-tiles along each side (thread (y, x) takes rows
 /// y, y + M/TM, ... and columns x, x + N/TN, ...: consecutive threads,
@@ -982,7 +986,9 @@ LogicalResult stageContraction(IRRewriter &rewriter, linalg::LinalgOp op,
 /// start from the fill's value and the elementwise op is applied to them
 /// before anything is stored: the temporary is never written.
 struct RegisterTiling {
-  unsigned m, n, kDim;
+  /// M (none in a tile of one row), N, and the reduction loop.
+  std::optional<unsigned> m;
+  unsigned n, kDim;
   int64_t tm, tn, chunk;
   SmallVector<StagedSlice> slices;
   int64_t stagedBytes;
@@ -1047,8 +1053,8 @@ void findAbsorbedEnds(linalg::LinalgOp op, RegisterTiling &tiling) {
 }
 
 /// How `op` is register-tiled for blocks of `blockSize` threads, if it is:
-/// a stageable contraction (not one for tensor cores) with exactly the two
-/// non-unit parallel loops M and N and a micro-tile of at most
+/// a stageable contraction (not one for tensor cores) whose only non-unit
+/// parallel loops are M and N (or N alone) and a micro-tile of at most
 /// kMaxAccumulators points that leaves at most one per thread. The smallest
 /// such micro-tile is taken (the most threads busy), the squarest among
 /// equals (the fewest loads).
@@ -1065,12 +1071,13 @@ std::optional<RegisterTiling> getRegisterTiling(linalg::LinalgOp op,
   if (!chunk || getMmaLoops(op, ranges, tiling.kDim, *chunk, tf32, blockSize))
     return std::nullopt;
   tiling.chunk = *chunk;
-  std::optional<MatmulLoops> loops = getMatmulLoops(op, ranges, tiling.kDim);
+  std::optional<MatmulLoops> loops =
+      getMatmulLoops(op, ranges, tiling.kDim, /*allowOneRow=*/true);
   if (!loops)
     return std::nullopt;
   tiling.m = loops->m;
   tiling.n = loops->n;
-  int64_t rows = ranges[tiling.m], cols = ranges[tiling.n];
+  int64_t rows = tiling.m ? ranges[*tiling.m] : 1, cols = ranges[tiling.n];
   std::optional<std::pair<int64_t, int64_t>> best;
   for (int64_t tm = 1; tm <= kMaxAccumulators; tm *= 2)
     for (int64_t tn = 1; tm * tn <= kMaxAccumulators; tn *= 2) {
@@ -1105,7 +1112,7 @@ void emitRegisterTiled(IRRewriter &rewriter, linalg::LinalgOp op,
   Location loc = op.getLoc();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   int64_t cols = ranges[tiling.n] / tiling.tn,
-          rows = ranges[tiling.m] / tiling.tm;
+          rows = (tiling.m ? ranges[*tiling.m] : 1) / tiling.tm;
   int64_t numTiles = rows * cols;
   auto c = [&](int64_t v) { return constantIndex(rewriter, loc, v); };
   rewriter.setInsertionPoint(tiling.epilogue ? tiling.epilogue.getOperation()
@@ -1135,7 +1142,8 @@ void emitRegisterTiled(IRRewriter &rewriter, linalg::LinalgOp op,
     colIndex.push_back(arith::AddIOp::create(rewriter, loc, x, c(j * cols)));
   auto pointAt = [&](int64_t i, int64_t j, Value k) {
     SmallVector<Value> ivs(ranges.size(), c(0));
-    ivs[tiling.m] = rowIndex[i];
+    if (tiling.m)
+      ivs[*tiling.m] = rowIndex[i];
     ivs[tiling.n] = colIndex[j];
     ivs[tiling.kDim] = k;
     return ivs;

@@ -659,21 +659,46 @@ SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterface op,
       unsigned m = parallel[parallel.size() - 2], n = parallel.back();
       // Larger tiles reuse each staged element more, smaller ones keep more
       // processors busy: the largest side that still gives enough tiles.
-      int64_t side = policy.contractionTile;
-      auto numTiles = [&](int64_t side) {
-        int64_t tiles = 1;
+      auto numTiles = [&](int64_t mTile, int64_t nTile) {
+        int64_t tiles = (ranges[m] / mTile) * (ranges[n] / nTile);
         for (unsigned d : parallel)
-          tiles *= (d == m || d == n)
-                       ? ranges[d] / divisorAtMost(ranges[d], side)
-                       : ranges[d];
+          if (d != m && d != n)
+            tiles *= ranges[d];
         return tiles;
       };
-      while (side / 2 >= 32 && numTiles(side) < policy.contractionTiles)
+      int64_t side = policy.contractionTile;
+      auto squareTiles = [&](int64_t side) {
+        return numTiles(divisorAtMost(ranges[m], side),
+                        divisorAtMost(ranges[n], side));
+      };
+      while (side / 2 >= 32 && squareTiles(side) < policy.contractionTiles)
         side /= 2;
+      int64_t mTile = divisorAtMost(ranges[m], side);
+      int64_t nTile = divisorAtMost(ranges[n], side);
+      // A side without a good divisor (197 tokens tile by 1) leaves a thin
+      // tile whose few points would idle most of a block's threads: the
+      // other side widens towards the square's area (at most four sides),
+      // as far as enough tiles remain.
+      bool widenN = mTile < side && nTile >= mTile;
+      bool widenM = !widenN && nTile < side && mTile > nTile;
+      if (widenN || widenM) {
+        int64_t &thin = widenN ? mTile : nTile;
+        int64_t &wide = widenN ? nTile : mTile;
+        int64_t range = ranges[widenN ? n : m];
+        for (int64_t limit = std::min(4 * side, side * side / thin);
+             limit > wide; limit /= 2) {
+          int64_t widened = divisorAtMost(range, limit);
+          if ((widenN ? numTiles(mTile, widened)
+                      : numTiles(widened, nTile)) >= policy.contractionTiles) {
+            wide = std::max(wide, widened);
+            break;
+          }
+        }
+      }
       for (unsigned d : parallel)
         sizes[d] = builder.getIndexAttr(ranges[d] == 1 ? 0 : 1);
-      sizes[m] = builder.getIndexAttr(divisorAtMost(ranges[m], side));
-      sizes[n] = builder.getIndexAttr(divisorAtMost(ranges[n], side));
+      sizes[m] = builder.getIndexAttr(mTile);
+      sizes[n] = builder.getIndexAttr(nTile);
       if (llvm::any_of(parallel, [&](unsigned d) {
             return ranges[d] > 1 &&
                    getConstantIntValue(sizes[d]) != ranges[d];

@@ -28,6 +28,9 @@
 // RUN: %fuse-diff %S/Inputs/matmul-transposed-b.mlir -p "--fuse-ops" --lower="--fuse-test-lower-to-cpu-via-gpu=contraction-tiles=1" | FileCheck %s
 // RUN: %fuse-diff %S/Inputs/batch-matmul.mlir -p "--fuse-ops" --lower="--fuse-test-lower-to-cpu-via-gpu=contraction-tiles=1" | FileCheck %s
 // RUN: fuse-opt %S/Inputs/batch-matmul.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm=contraction-tiles=1 --mlir-print-ir-after=fuse-distribute-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGED64
+// Rows without a divisor (197): 1x256 tiles, one output per thread.
+// RUN: %fuse-diff %S/Inputs/matmul-thin-rows.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
+// RUN: fuse-opt %S/Inputs/matmul-thin-rows.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm --mlir-print-ir-after=fuse-distribute-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=THIN
 //
 // A conv's activation returned along with the exactly tiling pool over it:
 // one loop nest (the pool's tiles partition the activation, which the nest
@@ -54,5 +57,7 @@
 // POOL-NOT: lowers to
 // STAGED: gpu.launch blocks({{.*}}) in ({{.*}} = %c96,{{.*}} workgroup({{.*}} : memref<1x32x33xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<1x32x32xf32, #gpu.address_space<workgroup>>) {
 // STAGED: scf.for {{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32)
+// THIN: gpu.launch blocks({{.*}}) in ({{.*}} = %c591,{{.*}} workgroup({{.*}} : memref<1x1x25xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<1x24x256xf32, #gpu.address_space<workgroup>>) {
+// THIN: scf.for {{.*}} iter_args({{.*}}) -> (f32) {
 // STAGED64: gpu.launch blocks({{.*}}) in ({{.*}} = %c4,{{.*}} workgroup({{.*}} : memref<1x64x25xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<1x24x64xf32, #gpu.address_space<workgroup>>) {
 // STAGED64: scf.for {{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
