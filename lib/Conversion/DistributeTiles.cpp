@@ -513,35 +513,39 @@ struct ThreadContext {
   const DenseMap<Operation *, RegisterTiling> *registerTilings;
 };
 
-/// The loops a matmul tile spans: M (read by the first input only; none in
-/// a tile of one row) and N (by the second only).
+/// The loops a matmul tile spans: the M loops (read by the first input
+/// only: one for a matmul, none in a tile of one row, the rows and columns
+/// of pixels for a 1x1 convolution), outermost first, and N (read by the
+/// second only).
 struct MatmulLoops {
-  std::optional<unsigned> m;
+  SmallVector<unsigned> m;
   unsigned n;
 };
 
 /// The M and N loops of contraction `op` (loop ranges `ranges`, reduction
 /// loop `kDim`) when they are its only loops longer than 1 besides the
-/// reduction; with `allowOneRow`, also N alone.
+/// reduction: one N and, with `allowFlatM`, any number of M loops (their
+/// points taken as one row index), else exactly one.
 std::optional<MatmulLoops> getMatmulLoops(linalg::LinalgOp op,
                                           ArrayRef<int64_t> ranges,
                                           unsigned kDim,
-                                          bool allowOneRow = false) {
+                                          bool allowFlatM = false) {
   AffineMap a = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
   AffineMap b = op.getMatchingIndexingMap(op.getDpsInputOperand(1));
-  std::optional<unsigned> m, n;
+  SmallVector<unsigned> m;
+  std::optional<unsigned> n;
   for (unsigned dim = 0; dim < ranges.size(); ++dim) {
     if (dim == kDim || ranges[dim] == 1)
       continue;
     bool inA = a.isFunctionOfDim(dim), inB = b.isFunctionOfDim(dim);
-    if (inA && !inB && !m)
-      m = dim;
+    if (inA && !inB)
+      m.push_back(dim);
     else if (inB && !inA && !n)
       n = dim;
     else
       return std::nullopt;
   }
-  if ((!m && !allowOneRow) || !n)
+  if ((m.size() != 1 && !allowFlatM) || !n)
     return std::nullopt;
   return MatmulLoops{m, *n};
 }
@@ -575,7 +579,8 @@ std::optional<MatmulLoops> getMmaLoops(linalg::LinalgOp op,
         (mulf.getLhs() == in1 && mulf.getRhs() == in0)))
     return std::nullopt;
   std::optional<MatmulLoops> loops = getMatmulLoops(op, ranges, kDim);
-  if (!loops || ranges[*loops->m] % 16 != 0 || ranges[loops->n] % 8 != 0)
+  if (!loops || ranges[loops->m.front()] % 16 != 0 ||
+      ranges[loops->n] % 8 != 0)
     return std::nullopt;
   return loops;
 }
@@ -606,13 +611,13 @@ void emitMmaChunk(IRRewriter &rewriter, linalg::LinalgOp op, MatmulLoops loops,
   Value g = arith::DivUIOp::create(rewriter, loc, lane, c(4));
   Value t = arith::RemUIOp::create(rewriter, loc, lane, c(4));
   int64_t piecesN = ranges[loops.n] / 8;
-  int64_t pieces = ranges[*loops.m] / 16 * piecesN;
+  int64_t pieces = ranges[loops.m.front()] / 16 * piecesN;
   OpOperand &init = op.getDpsInitsMutable()[0];
   AffineMap outMap = op.getMatchingIndexingMap(&init);
   // Indices of operand `map` (staged slice or accumulator) at (m, n, k).
   auto at = [&](AffineMap map, Value m, Value n, Value k) {
     SmallVector<Value> ivs(ranges.size(), c(0));
-    ivs[*loops.m] = m;
+    ivs[loops.m.front()] = m;
     ivs[loops.n] = n;
     ivs[kDim] = k;
     return indicesOf(rewriter, loc, map, ivs);
@@ -723,8 +728,9 @@ UnrolledShare createUnrolledShare(RewriterBase &rewriter, Location loc,
 }
 
 /// A contraction whose operands can be staged in shared memory: two inputs
-/// read through projected permutations, one output, one reduction loop,
-/// static shapes.
+/// read through projected permutations (or index 0 of a unit dimension: a
+/// 1x1 convolution's filter at `(f, 0, 0, c)`), one output, one reduction
+/// loop, static shapes.
 bool isStageable(linalg::LinalgOp op) {
   if (!linalg::isaContractionOpInterface(op) || op.getNumDpsInits() != 1 ||
       op.getNumDpsInputs() != 2 || op.getNumReductionLoops() != 1 ||
@@ -732,7 +738,8 @@ bool isStageable(linalg::LinalgOp op) {
     return false;
   return llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *input) {
     return isa<MemRefType>(input->get().getType()) &&
-           op.getMatchingIndexingMap(input).isProjectedPermutation();
+           op.getMatchingIndexingMap(input).isProjectedPermutation(
+               /*allowZeroInResults=*/true);
   });
 }
 
@@ -773,8 +780,14 @@ SmallVector<StagedSlice> getStagedSlices(linalg::LinalgOp op,
     AffineMap map = op.getMatchingIndexingMap(input);
     StagedSlice slice;
     for (AffineExpr expr : map.getResults()) {
-      unsigned dim = cast<AffineDimExpr>(expr).getPosition();
-      slice.shape.push_back(dim == kDim ? chunk : ranges[dim]);
+      // A constant result is index 0 (isStageable): one element.
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      if (!dim)
+        slice.shape.push_back(1);
+      else
+        slice.shape.push_back(dim.getPosition() == kDim
+                                  ? chunk
+                                  : ranges[dim.getPosition()]);
     }
     SmallVector<int64_t> bufferShape = slice.shape;
     if (padRows && !bufferShape.empty() &&
@@ -853,7 +866,8 @@ void emitStagedCopy(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
       SmallVector<Value> local = delinearize(rewriter, loc, step, shape);
       SmallVector<Value> global = local;
       for (auto [i, expr] : llvm::enumerate(map.getResults()))
-        if (cast<AffineDimExpr>(expr).getPosition() == kDim)
+        if (auto dim = dyn_cast<AffineDimExpr>(expr);
+            dim && dim.getPosition() == kDim)
           global[i] =
               arith::AddIOp::create(rewriter, loc, local[i], chunkStart);
       values.push_back(
@@ -986,14 +1000,15 @@ LogicalResult stageContraction(IRRewriter &rewriter, linalg::LinalgOp op,
 /// start from the fill's value and the elementwise op is applied to them
 /// before anything is stored: the temporary is never written.
 struct RegisterTiling {
-  /// M (none in a tile of one row), N, and the reduction loop.
-  std::optional<unsigned> m;
+  /// The M loops (taken as one row index), N, and the reduction loop.
+  SmallVector<unsigned> m;
   unsigned n, kDim;
   int64_t tm, tn, chunk;
   SmallVector<StagedSlice> slices;
   int64_t stagedBytes;
-  /// The absorbed fill, epilogue and temporary (all null or all set).
-  linalg::FillOp fill;
+  /// The absorbed initializer (a fill, a bias broadcast), epilogue and
+  /// temporary (all null or all set).
+  linalg::LinalgOp fill;
   linalg::LinalgOp epilogue;
   memref::AllocOp temp;
 };
@@ -1002,23 +1017,51 @@ struct RegisterTiling {
 /// to 64 registers a thread by `nvvm.minctasm`).
 constexpr int64_t kMaxAccumulators = 16;
 
-/// The fill and the one elementwise reader of `op`'s temporary output, when
-/// they are all that touch it: the fill before `op`, then `op`, then the
-/// reader, with only memory-free ops between `op` and the reader, which
-/// reads the temporary through a permutation of its loops.
+/// Whether `value` is a buffer from outside the tile loop (an argument, a
+/// constant, or a view of one): nothing in a tile writes it before the
+/// group's results.
+bool isFromOutsideTile(Value value, Operation *tileLoop) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return !tileLoop->isAncestor(value.getParentRegion()->getParentOp());
+}
+
+/// Whether `init` only initializes `temp` elementwise: all loops parallel,
+/// `temp` its one output, written through a permutation, its old values
+/// unread, its inputs scalars or buffers from outside the tile (bias
+/// vectors, constants: still the same when the initialization is computed
+/// later, in registers).
+bool isInitializer(linalg::LinalgOp init, memref::AllocOp temp) {
+  Operation *tileLoop = temp->getParentOp();
+  if (init.getNumDpsInits() != 1 ||
+      init.getDpsInits()[0] != temp.getResult() ||
+      init.getNumReductionLoops() != 0 || !init.hasPureBufferSemantics() ||
+      init.payloadUsesValueFromOperand(init.getDpsInitOperand(0)) ||
+      !init.getMatchingIndexingMap(init.getDpsInitOperand(0)).isPermutation())
+    return false;
+  return llvm::all_of(init.getDpsInputs(), [&](Value input) {
+    return !isa<MemRefType>(input.getType()) ||
+           isFromOutsideTile(input, tileLoop);
+  });
+}
+
+/// The initializer (a fill, or a bias broadcast) and the one elementwise
+/// reader of `op`'s temporary output, when they are all that touch it: the
+/// initializer before `op`, then `op`, then the reader, with only
+/// memory-free ops between `op` and the reader, which reads the temporary
+/// through a permutation of its loops.
 void findAbsorbedEnds(linalg::LinalgOp op, RegisterTiling &tiling) {
   auto temp = op.getDpsInits()[0].getDefiningOp<memref::AllocOp>();
   if (!temp || temp->getBlock() != op->getBlock())
     return;
-  linalg::FillOp fill;
+  linalg::LinalgOp fill;
   linalg::LinalgOp epilogue;
   for (Operation *user : temp->getUsers()) {
     if (user == op.getOperation() || isa<memref::DeallocOp>(user))
       continue;
-    if (auto f = dyn_cast<linalg::FillOp>(user)) {
-      if (fill || f.getOutputs()[0] != temp.getResult() ||
-          f->getBlock() != op->getBlock() || !f->isBeforeInBlock(op) ||
-          f.getInputs()[0].getType() != temp.getType().getElementType())
+    if (auto f = dyn_cast<linalg::LinalgOp>(user);
+        f && f->getBlock() == op->getBlock() && f->isBeforeInBlock(op)) {
+      if (fill || !isInitializer(f, temp))
         return;
       fill = f;
       continue;
@@ -1072,12 +1115,14 @@ std::optional<RegisterTiling> getRegisterTiling(linalg::LinalgOp op,
     return std::nullopt;
   tiling.chunk = *chunk;
   std::optional<MatmulLoops> loops =
-      getMatmulLoops(op, ranges, tiling.kDim, /*allowOneRow=*/true);
+      getMatmulLoops(op, ranges, tiling.kDim, /*allowFlatM=*/true);
   if (!loops)
     return std::nullopt;
   tiling.m = loops->m;
   tiling.n = loops->n;
-  int64_t rows = tiling.m ? ranges[*tiling.m] : 1, cols = ranges[tiling.n];
+  int64_t rows = 1, cols = ranges[tiling.n];
+  for (unsigned d : tiling.m)
+    rows *= ranges[d];
   std::optional<std::pair<int64_t, int64_t>> best;
   for (int64_t tm = 1; tm <= kMaxAccumulators; tm *= 2)
     for (int64_t tn = 1; tm * tn <= kMaxAccumulators; tn *= 2) {
@@ -1111,8 +1156,10 @@ void emitRegisterTiled(IRRewriter &rewriter, linalg::LinalgOp op,
                        RegisterTiling tiling, ThreadContext &threads) {
   Location loc = op.getLoc();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  int64_t cols = ranges[tiling.n] / tiling.tn,
-          rows = (tiling.m ? ranges[*tiling.m] : 1) / tiling.tm;
+  int64_t totalRows = 1;
+  for (unsigned d : tiling.m)
+    totalRows *= ranges[d];
+  int64_t cols = ranges[tiling.n] / tiling.tn, rows = totalRows / tiling.tm;
   int64_t numTiles = rows * cols;
   auto c = [&](int64_t v) { return constantIndex(rewriter, loc, v); };
   rewriter.setInsertionPoint(tiling.epilogue ? tiling.epilogue.getOperation()
@@ -1134,31 +1181,48 @@ void emitRegisterTiled(IRRewriter &rewriter, linalg::LinalgOp op,
   }
   Value y = arith::DivUIOp::create(rewriter, loc, t, c(cols));
   Value x = arith::RemUIOp::create(rewriter, loc, t, c(cols));
-  // The iteration point of micro-tile element (i, j), unit loops at 0.
-  SmallVector<Value> rowIndex, colIndex;
+  // The iteration point of micro-tile element (i, j), unit loops at 0: row
+  // y + i * rows is a point of the M loops (row-major), column x + j * cols
+  // one of N.
+  SmallVector<Value> mSizes = llvm::map_to_vector(
+      tiling.m, [&](unsigned d) { return c(ranges[d]); });
+  SmallVector<SmallVector<Value>> rowIvs;
+  SmallVector<Value> colIndex;
   for (int64_t i = 0; i < tiling.tm; ++i)
-    rowIndex.push_back(arith::AddIOp::create(rewriter, loc, y, c(i * rows)));
+    rowIvs.push_back(delinearize(
+        rewriter, loc, arith::AddIOp::create(rewriter, loc, y, c(i * rows)),
+        mSizes));
   for (int64_t j = 0; j < tiling.tn; ++j)
     colIndex.push_back(arith::AddIOp::create(rewriter, loc, x, c(j * cols)));
   auto pointAt = [&](int64_t i, int64_t j, Value k) {
     SmallVector<Value> ivs(ranges.size(), c(0));
-    if (tiling.m)
-      ivs[*tiling.m] = rowIndex[i];
+    for (auto [d, index] : llvm::zip(tiling.m, rowIvs[i]))
+      ivs[d] = index;
     ivs[tiling.n] = colIndex[j];
     ivs[tiling.kDim] = k;
     return ivs;
   };
   OpOperand &init = op.getDpsInitsMutable()[0];
   AffineMap outMap = op.getMatchingIndexingMap(&init);
+  // The accumulators start from the output's values, or from what the
+  // absorbed initializer would have written there.
   SmallVector<Value> accs;
   for (int64_t i = 0; i < tiling.tm; ++i)
-    for (int64_t j = 0; j < tiling.tn; ++j)
+    for (int64_t j = 0; j < tiling.tn; ++j) {
+      SmallVector<Value> out =
+          indicesOf(rewriter, loc, outMap, pointAt(i, j, c(0)));
+      if (!tiling.fill) {
+        accs.push_back(
+            memref::LoadOp::create(rewriter, loc, init.get(), out));
+        continue;
+      }
+      AffineMap initMap = tiling.fill.getMatchingIndexingMap(
+          tiling.fill.getDpsInitOperand(0));
+      SmallVector<Value> ivs =
+          indicesOf(rewriter, loc, inversePermutation(initMap), out);
       accs.push_back(
-          tiling.fill ? tiling.fill.getInputs()[0]
-                      : memref::LoadOp::create(rewriter, loc, init.get(),
-                                               indicesOf(rewriter, loc, outMap,
-                                                         pointAt(i, j, c(0))))
-                            .getResult());
+          emitPayload(rewriter, loc, tiling.fill, ivs, {Value()})[0]);
+    }
 
   auto chunks = scf::ForOp::create(rewriter, loc, c(0), c(ranges[tiling.kDim]),
                                    c(tiling.chunk), accs);

@@ -254,6 +254,58 @@ struct GeneralizeReshapedReduce final : OpRewritePattern<linalg::ReduceOp> {
   }
 };
 
+/// A 1x1 convolution with unit strides and dilations is a matmul over the
+/// channels at every pixel: as a contraction (its filter collapsed to F x C,
+/// which folds into a constant filter) it tiles as a matmul does (square
+/// tiles of pixels by filters), and on a
+/// GPU its operands are staged in shared memory and its outputs kept in
+/// registers (fuse-distribute-tiles) instead of every output reading its
+/// input channels and filter from global memory. The same multiply-adds in
+/// the same order: values are unchanged.
+struct OneByOneConvAsContraction final
+    : OpRewritePattern<linalg::Conv2DNhwcFhwcOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::Conv2DNhwcFhwcOp op,
+                                PatternRewriter &rewriter) const override {
+    auto input = dyn_cast<RankedTensorType>(op.getInputs()[0].getType());
+    auto filter = dyn_cast<RankedTensorType>(op.getInputs()[1].getType());
+    auto output = dyn_cast<RankedTensorType>(op.getOutputs()[0].getType());
+    if (!input || !filter || !output || !filter.hasStaticShape() ||
+        filter.getDimSize(1) != 1 || filter.getDimSize(2) != 1 ||
+        !llvm::all_of(op.getStrides().getValues<int64_t>(),
+                      [](int64_t s) { return s == 1; }) ||
+        !llvm::all_of(op.getDilations().getValues<int64_t>(),
+                      [](int64_t d) { return d == 1; }))
+      return rewriter.notifyMatchFailure(op, "not a 1x1 unit-stride conv");
+    Type element = output.getElementType();
+    if (!isa<FloatType>(element) || input.getElementType() != element ||
+        filter.getElementType() != element)
+      return rewriter.notifyMatchFailure(op, "not one float type");
+    MLIRContext *ctx = op.getContext();
+    AffineExpr n, h, w, f, c;
+    bindDims(ctx, n, h, w, f, c);
+    SmallVector<AffineMap> maps = {AffineMap::get(5, 0, {n, h, w, c}, ctx),
+                                   AffineMap::get(5, 0, {f, c}, ctx),
+                                   AffineMap::get(5, 0, {n, h, w, f}, ctx)};
+    SmallVector<utils::IteratorType> iterators(4,
+                                               utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    Value filterMatrix = tensor::CollapseShapeOp::create(
+        rewriter, op.getLoc(), op.getInputs()[1],
+        ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+    rewriter.replaceOpWithNewOp<linalg::GenericOp>(
+        op, op->getResultTypes(),
+        ValueRange{op.getInputs()[0], filterMatrix}, op.getOutputs(), maps,
+        iterators, [](OpBuilder &b, Location loc, ValueRange args) {
+          Value product = arith::MulFOp::create(b, loc, args[0], args[1]);
+          linalg::YieldOp::create(
+              b, loc, ValueRange{arith::AddFOp::create(b, loc, args[2],
+                                                       product)});
+        });
+    return success();
+  }
+};
+
 /// Whether `op` is an elementwise generic of at most a few arithmetic ops
 /// (no math functions, no division), cheap enough to compute again in each
 /// of its readers.
@@ -453,6 +505,16 @@ void cleanUpBody(GroupOp group) {
   GreedyRewriteConfig config;
   config.setMaxIterations(8);
   (void)applyPatternsGreedily(group.getBody(), std::move(patterns), config);
+}
+
+/// 1x1 convolutions as contractions, after the reshape clean-up (whose
+/// expansion patterns would move the filter's collapse back into the op).
+void convertOneByOneConvs(GroupOp group) {
+  MLIRContext *ctx = group.getContext();
+  RewritePatternSet patterns(ctx);
+  patterns.add<OneByOneConvAsContraction>(ctx);
+  tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);
+  (void)applyPatternsGreedily(group.getBody(), std::move(patterns));
 }
 
 /// Whether `op` has no reduction, or reduces only the innermost dimensions
@@ -1117,6 +1179,7 @@ struct FuseTileGroupsPass final
         continue;
       }
       cleanUpBody(group);
+      convertOneByOneConvs(group);
       if (failed(tileGroup(rewriter, group, policy)))
         group.emitRemark("fuse-tile-groups: the root could not be tiled; "
                          "left untiled");

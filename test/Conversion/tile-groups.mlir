@@ -220,10 +220,11 @@ func.func @sibling_branches(%x: tensor<1x16x16x4xf32>) -> (tensor<1x16x16x16xf32
 // the sigmoid (a shuffled indexing map), whose result scales the
 // activation. The unit-dim reshapes fold into the sigmoid's indexing map
 // (the squeezed dims read at 0), so the conv and sigmoid join the
-// scaling's nest: one nest, no remark (two before).
+// scaling's nest: one nest, no remark (two before). The 1x1 conv is a
+// contraction over the channels (its splat filter a scalar of the body).
 // CHECK-LABEL: func.func @squeeze_excitation
 //       CHECK:   scf.forall (%{{.*}}) in (8)
-//       CHECK:     linalg.conv_2d_nhwc_fhwc
+//       CHECK:     linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]
 //       CHECK:     linalg.generic
 //       CHECK:     scf.forall.in_parallel
 //   CHECK-NOT:   scf.forall (

@@ -28,6 +28,13 @@
 // RUN: %fuse-diff %S/Inputs/matmul-transposed-b.mlir -p "--fuse-ops" --lower="--fuse-test-lower-to-cpu-via-gpu=contraction-tiles=1" | FileCheck %s
 // RUN: %fuse-diff %S/Inputs/batch-matmul.mlir -p "--fuse-ops" --lower="--fuse-test-lower-to-cpu-via-gpu=contraction-tiles=1" | FileCheck %s
 // RUN: fuse-opt %S/Inputs/batch-matmul.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm=contraction-tiles=1 --mlir-print-ir-after=fuse-distribute-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGED64
+// A 1x1 convolution as a contraction: staged (pixels x channels, filter
+// 32x33 padded), register-tiled over 14 pixels x 32 filters, its bias
+// initialization and ReLU6 absorbed (no temporary); the strided 1x1
+// convolution next to it stays a convolution. Also on the CPU path.
+// RUN: %fuse-diff %S/Inputs/conv1x1.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
+// RUN: %fuse-diff %S/Inputs/conv1x1.mlir -p "--fuse-ops" | FileCheck %s
+// RUN: fuse-opt %S/Inputs/conv1x1.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm --mlir-print-ir-after=fuse-distribute-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=CONV1
 // Rows without a divisor (197): 1x256 tiles, one output per thread.
 // RUN: %fuse-diff %S/Inputs/matmul-thin-rows.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
 // RUN: fuse-opt %S/Inputs/matmul-thin-rows.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm --mlir-print-ir-after=fuse-distribute-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=THIN
@@ -57,6 +64,8 @@
 // POOL-NOT: lowers to
 // STAGED: gpu.launch blocks({{.*}}) in ({{.*}} = %c96,{{.*}} workgroup({{.*}} : memref<1x32x33xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<1x32x32xf32, #gpu.address_space<workgroup>>) {
 // STAGED: scf.for {{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32)
+// CONV1: gpu.launch blocks({{.*}}) in ({{.*}} = %c28,{{.*}} workgroup({{.*}} : memref<1x1x14x33xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<32x33xf32, #gpu.address_space<workgroup>>) {
+// CONV1: scf.for {{.*}} iter_args({{.*}}) -> (f32, f32) {
 // THIN: gpu.launch blocks({{.*}}) in ({{.*}} = %c591,{{.*}} workgroup({{.*}} : memref<1x1x25xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<1x24x256xf32, #gpu.address_space<workgroup>>) {
 // THIN: scf.for {{.*}} iter_args({{.*}}) -> (f32) {
 // STAGED64: gpu.launch blocks({{.*}}) in ({{.*}} = %c4,{{.*}} workgroup({{.*}} : memref<1x64x25xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<1x24x64xf32, #gpu.address_space<workgroup>>) {
