@@ -1033,7 +1033,7 @@ bool isFromOutsideTile(Value value, Operation *tileLoop) {
 /// later, in registers).
 bool isInitializer(linalg::LinalgOp init, memref::AllocOp temp) {
   Operation *tileLoop = temp->getParentOp();
-  if (init.getNumDpsInits() != 1 ||
+  if (!isa<scf::ForallOp>(tileLoop) || init.getNumDpsInits() != 1 ||
       init.getDpsInits()[0] != temp.getResult() ||
       init.getNumReductionLoops() != 0 || !init.hasPureBufferSemantics() ||
       init.payloadUsesValueFromOperand(init.getDpsInitOperand(0)) ||
@@ -1090,6 +1090,22 @@ void findAbsorbedEnds(linalg::LinalgOp op, RegisterTiling &tiling) {
        between = between->getNextNode())
     if (!isMemoryEffectFree(between))
       return;
+  // The initializer's reads move to the epilogue's place: nothing between
+  // may write memory but the tile's own temporaries (its inputs come from
+  // outside the tile, so they are none of those).
+  for (Operation *between = fill->getNextNode(); between != op;
+       between = between->getNextNode()) {
+    if (isMemoryEffectFree(between) ||
+        isa<memref::AllocOp, memref::DeallocOp>(between))
+      continue;
+    auto writer = dyn_cast<linalg::LinalgOp>(between);
+    if (!writer || !writer.hasPureBufferSemantics() ||
+        !llvm::all_of(writer.getDpsInits(), [&](Value out) {
+          auto alloc = out.getDefiningOp<memref::AllocOp>();
+          return alloc && alloc->getBlock() == op->getBlock();
+        }))
+      return;
+  }
   tiling.fill = fill;
   tiling.epilogue = epilogue;
   tiling.temp = temp;

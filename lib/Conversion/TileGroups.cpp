@@ -277,6 +277,12 @@ struct OneByOneConvAsContraction final
         !llvm::all_of(op.getDilations().getValues<int64_t>(),
                       [](int64_t d) { return d == 1; }))
       return rewriter.notifyMatchFailure(op, "not a 1x1 unit-stride conv");
+    // The named op reads the input at (h + 0, w + 0) and allows a larger
+    // input; the contraction reads it at (h, w) and needs the same sizes.
+    if (!input.hasStaticShape() || !output.hasStaticShape() ||
+        input.getDimSize(1) != output.getDimSize(1) ||
+        input.getDimSize(2) != output.getDimSize(2))
+      return rewriter.notifyMatchFailure(op, "input and output pixels differ");
     Type element = output.getElementType();
     if (!isa<FloatType>(element) || input.getElementType() != element ||
         filter.getElementType() != element)

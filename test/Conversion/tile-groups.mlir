@@ -283,3 +283,30 @@ func.func @classifier(%x: tensor<1x1x64xf32>) -> tensor<1x10xf32> {
   }
   return %r : tensor<1x10xf32>
 }
+
+// -----
+
+// A 1x1 convolution whose input is larger than its output (valid: the
+// named op reads the input at (h + 0, w + 0)) stays a convolution; a
+// contraction would read the input at (h, w) and need equal sizes. Its
+// same-size neighbour becomes a contraction over channels (two nests: the
+// results' shapes differ).
+// CHECK-LABEL: func.func @conv1x1_sizes
+//   CHECK-DAG:   linalg.conv_2d_nhwc_fhwc {{.*}} ins({{.*}} : tensor<1x{{[0-9]+}}x4x4xf32>, tensor<16x1x1x4xf32>)
+//   CHECK-DAG:   linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]{{.*}} tensor<16x4xf32>
+//       CHECK:   return
+func.func @conv1x1_sizes(%x: tensor<1x8x8x4xf32>, %f: tensor<16x1x1x4xf32>) -> (tensor<1x4x4x16xf32>, tensor<1x8x8x16xf32>) {
+  // expected-remark @+1 {{lowers to 2 loop nests}}
+  %r:2 = fuse.group ins(%x, %f : tensor<1x8x8x4xf32>, tensor<16x1x1x4xf32>) -> (tensor<1x4x4x16xf32>, tensor<1x8x8x16xf32>) {
+  ^bb0(%a: tensor<1x8x8x4xf32>, %b: tensor<16x1x1x4xf32>):
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<1x4x4x16xf32>
+    %fill = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+    %c = linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%a, %b : tensor<1x8x8x4xf32>, tensor<16x1x1x4xf32>) outs(%fill : tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+    %e2 = tensor.empty() : tensor<1x8x8x16xf32>
+    %fill2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+    %d = linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%a, %b : tensor<1x8x8x4xf32>, tensor<16x1x1x4xf32>) outs(%fill2 : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+    fuse.yield %c, %d : tensor<1x4x4x16xf32>, tensor<1x8x8x16xf32>
+  }
+  return %r#0, %r#1 : tensor<1x4x4x16xf32>, tensor<1x8x8x16xf32>
+}
