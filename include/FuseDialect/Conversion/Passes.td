@@ -41,16 +41,24 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
     unit loops are not tiled; rows stay whole when a reduction is fused in;
     a group smaller than one tile is split in as few tiles as possible),
     fusing every producer into the loop nest with the upstream
-    TilingInterface tile-and-fuse driver. With `contraction-tile`, a matmul
+    TilingInterface tile-and-fuse driver. A 1x1 convolution with unit
+    strides and dilations becomes a contraction over channels (filter
+    collapsed to F x C) first. With `contraction-tile`, a matmul
     root (or an epilogue over a matmul's result) is tiled in squares of its
-    two innermost parallel loops instead. Producers whose values the group
+    two innermost parallel loops instead, the side halved down to 32 while
+    there are fewer than `contraction-tiles` tiles; when one side has no
+    good divisor, the other widens (up to four sides) as far as enough
+    tiles remain. Producers whose values the group
     also returns, over the root's own iteration space or as the input of a
     pool whose windows tile it exactly, are yielded from the loop nest; a
     result another result reads row-wise is computed in that result's nest;
     sibling roots over one result space share one tile shape (the smallest
     per dimension), and independent nests over the same tiles are merged; inside
     a tile, elementwise chains become one loop body (a producer the consumer
-    broadcasts stays apart, computed once). Views between ops are moved out
+    broadcasts stays apart, computed once; a reduction fed by an elementwise
+    op is generalized so the op fuses into it; a producer of a few
+    add/sub/mul ops is recomputed in each of its readers). Views between ops
+    are moved out
     by expanding the ops' loops (broadcast scalars become payload scalars,
     output-only unit dimensions are dropped, reductions read through a view
     are generalized). A group with a dynamic or zero-sized tensor is left
