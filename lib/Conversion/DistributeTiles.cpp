@@ -727,26 +727,31 @@ UnrolledShare createUnrolledShare(RewriterBase &rewriter, Location loc,
   return share;
 }
 
-/// A contraction whose operands can be staged in shared memory: two inputs
-/// read through projected permutations (or index 0 of a unit dimension: a
-/// 1x1 convolution's filter at `(f, 0, 0, c)`), one output, one reduction
-/// loop, static shapes.
-bool isStageable(linalg::LinalgOp op) {
+/// The reduction of a contraction whose operands can be staged in shared
+/// memory, and the steps of it staged at a time.
+struct StagedReduction {
+  unsigned kDim;
+  int64_t chunk;
+};
+
+/// `op`'s staged reduction, if its operands can be staged: a contraction
+/// with two inputs read through projected permutations, one output, one
+/// reduction loop and static shapes, whose reduction has a chunk: the
+/// largest divisor of its length up to 32, unless only short chunks divide
+/// a long reduction (or there is nothing to reduce).
+std::optional<StagedReduction> getStagedReduction(linalg::LinalgOp op) {
   if (!linalg::isaContractionOpInterface(op) || op.getNumDpsInits() != 1 ||
       op.getNumDpsInputs() != 2 || op.getNumReductionLoops() != 1 ||
-      op.hasDynamicShape())
-    return false;
-  return llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *input) {
-    return isa<MemRefType>(input->get().getType()) &&
-           op.getMatchingIndexingMap(input).isProjectedPermutation(
-               /*allowZeroInResults=*/true);
-  });
-}
-
-/// The steps of `op`'s reduction staged at a time: the largest divisor of
-/// its length up to 32; nothing when only short chunks divide a long
-/// reduction (or there is nothing to reduce).
-std::optional<int64_t> getStagedChunk(int64_t numReduced) {
+      op.hasDynamicShape() ||
+      !llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+        return isa<MemRefType>(input->get().getType()) &&
+               op.getMatchingIndexingMap(input).isProjectedPermutation();
+      }))
+    return std::nullopt;
+  SmallVector<unsigned> reductionDims;
+  op.getReductionDims(reductionDims);
+  unsigned kDim = reductionDims.front();
+  int64_t numReduced = op.getStaticLoopRanges()[kDim];
   int64_t chunk = 1;
   for (int64_t d = std::min<int64_t>(numReduced, 32); d > 1; --d)
     if (numReduced % d == 0) {
@@ -755,7 +760,7 @@ std::optional<int64_t> getStagedChunk(int64_t numReduced) {
     }
   if (numReduced < 2 || (chunk < 4 && numReduced > 32))
     return std::nullopt;
-  return chunk;
+  return StagedReduction{kDim, chunk};
 }
 
 /// A staged slice of each input of `op`: its shape over the input's own
@@ -780,14 +785,8 @@ SmallVector<StagedSlice> getStagedSlices(linalg::LinalgOp op,
     AffineMap map = op.getMatchingIndexingMap(input);
     StagedSlice slice;
     for (AffineExpr expr : map.getResults()) {
-      // A constant result is index 0 (isStageable): one element.
-      auto dim = dyn_cast<AffineDimExpr>(expr);
-      if (!dim)
-        slice.shape.push_back(1);
-      else
-        slice.shape.push_back(dim.getPosition() == kDim
-                                  ? chunk
-                                  : ranges[dim.getPosition()]);
+      unsigned dim = cast<AffineDimExpr>(expr).getPosition();
+      slice.shape.push_back(dim == kDim ? chunk : ranges[dim]);
     }
     SmallVector<int64_t> bufferShape = slice.shape;
     if (padRows && !bufferShape.empty() &&
@@ -866,8 +865,7 @@ void emitStagedCopy(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
       SmallVector<Value> local = delinearize(rewriter, loc, step, shape);
       SmallVector<Value> global = local;
       for (auto [i, expr] : llvm::enumerate(map.getResults()))
-        if (auto dim = dyn_cast<AffineDimExpr>(expr);
-            dim && dim.getPosition() == kDim)
+        if (cast<AffineDimExpr>(expr).getPosition() == kDim)
           global[i] =
               arith::AddIOp::create(rewriter, loc, local[i], chunkStart);
       values.push_back(
@@ -887,18 +885,13 @@ void emitStagedCopy(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
 /// point's reduction is unchanged.
 LogicalResult stageContraction(IRRewriter &rewriter, linalg::LinalgOp op,
                                ThreadContext &threads) {
-  if (!isStageable(op))
+  std::optional<StagedReduction> reduction = getStagedReduction(op);
+  if (!reduction)
     return failure();
+  auto [kDim, chunk] = *reduction;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  SmallVector<unsigned> reductionDims;
-  op.getReductionDims(reductionDims);
-  unsigned kDim = reductionDims.front();
   int64_t numReduced = ranges[kDim];
-  std::optional<int64_t> maybeChunk = getStagedChunk(numReduced);
-  if (!maybeChunk)
-    return failure();
-  int64_t chunk = *maybeChunk;
   int64_t numPoints = 1;
   for (auto [range, iterator] : llvm::zip(ranges, iterators))
     if (iterator == utils::IteratorType::parallel)
@@ -995,10 +988,11 @@ LogicalResult stageContraction(IRRewriter &rewriter, linalg::LinalgOp op,
 /// per multiply-add, and it loads and stores its accumulators once instead
 /// of once per chunk.
 ///
-/// When the output is a temporary that a fill initializes and one
-/// elementwise op reads (a matmul's bias and activation), the accumulators
-/// start from the fill's value and the elementwise op is applied to them
-/// before anything is stored: the temporary is never written.
+/// When the output is a temporary that an elementwise op initializes (a
+/// fill, a bias broadcast) and one elementwise op reads (a matmul's bias and
+/// activation), the accumulators start from the initializer's value and the
+/// elementwise op is applied to them before anything is stored: the
+/// temporary is never written.
 struct RegisterTiling {
   /// The M loops (taken as one row index), N, and the reduction loop.
   SmallVector<unsigned> m;
@@ -1008,7 +1002,7 @@ struct RegisterTiling {
   int64_t stagedBytes;
   /// The absorbed initializer (a fill, a bias broadcast), epilogue and
   /// temporary (all null or all set).
-  linalg::LinalgOp fill;
+  linalg::LinalgOp initializer;
   linalg::LinalgOp epilogue;
   memref::AllocOp temp;
 };
@@ -1054,16 +1048,16 @@ void findAbsorbedEnds(linalg::LinalgOp op, RegisterTiling &tiling) {
   auto temp = op.getDpsInits()[0].getDefiningOp<memref::AllocOp>();
   if (!temp || temp->getBlock() != op->getBlock())
     return;
-  linalg::LinalgOp fill;
+  linalg::LinalgOp initializer;
   linalg::LinalgOp epilogue;
   for (Operation *user : temp->getUsers()) {
     if (user == op.getOperation() || isa<memref::DeallocOp>(user))
       continue;
     if (auto f = dyn_cast<linalg::LinalgOp>(user);
         f && f->getBlock() == op->getBlock() && f->isBeforeInBlock(op)) {
-      if (fill || !isInitializer(f, temp))
+      if (initializer || !isInitializer(f, temp))
         return;
-      fill = f;
+      initializer = f;
       continue;
     }
     auto reader = dyn_cast<linalg::LinalgOp>(user);
@@ -1084,7 +1078,7 @@ void findAbsorbedEnds(linalg::LinalgOp op, RegisterTiling &tiling) {
       return;
     epilogue = reader;
   }
-  if (!fill || !epilogue)
+  if (!initializer || !epilogue)
     return;
   for (Operation *between = op->getNextNode(); between != epilogue;
        between = between->getNextNode())
@@ -1093,7 +1087,7 @@ void findAbsorbedEnds(linalg::LinalgOp op, RegisterTiling &tiling) {
   // The initializer's reads move to the epilogue's place: nothing between
   // may write memory but the tile's own temporaries (its inputs come from
   // outside the tile, so they are none of those).
-  for (Operation *between = fill->getNextNode(); between != op;
+  for (Operation *between = initializer->getNextNode(); between != op;
        between = between->getNextNode()) {
     if (isMemoryEffectFree(between) ||
         isa<memref::AllocOp, memref::DeallocOp>(between))
@@ -1106,7 +1100,7 @@ void findAbsorbedEnds(linalg::LinalgOp op, RegisterTiling &tiling) {
         }))
       return;
   }
-  tiling.fill = fill;
+  tiling.initializer = initializer;
   tiling.epilogue = epilogue;
   tiling.temp = temp;
 }
@@ -1119,17 +1113,14 @@ void findAbsorbedEnds(linalg::LinalgOp op, RegisterTiling &tiling) {
 /// equals (the fewest loads).
 std::optional<RegisterTiling> getRegisterTiling(linalg::LinalgOp op,
                                                 int64_t blockSize, bool tf32) {
-  if (!isStageable(op))
-    return std::nullopt;
+  std::optional<StagedReduction> reduction = getStagedReduction(op);
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  SmallVector<unsigned> reductionDims;
-  op.getReductionDims(reductionDims);
-  RegisterTiling tiling;
-  tiling.kDim = reductionDims.front();
-  std::optional<int64_t> chunk = getStagedChunk(ranges[tiling.kDim]);
-  if (!chunk || getMmaLoops(op, ranges, tiling.kDim, *chunk, tf32, blockSize))
+  if (!reduction || getMmaLoops(op, ranges, reduction->kDim, reduction->chunk,
+                                tf32, blockSize))
     return std::nullopt;
-  tiling.chunk = *chunk;
+  RegisterTiling tiling;
+  tiling.kDim = reduction->kDim;
+  tiling.chunk = reduction->chunk;
   std::optional<MatmulLoops> loops =
       getMatmulLoops(op, ranges, tiling.kDim, /*allowFlatM=*/true);
   if (!loops)
@@ -1220,6 +1211,20 @@ void emitRegisterTiled(IRRewriter &rewriter, linalg::LinalgOp op,
   };
   OpOperand &init = op.getDpsInitsMutable()[0];
   AffineMap outMap = op.getMatchingIndexingMap(&init);
+  // The absorbed ops' iteration points at an element of the temporary:
+  // their maps of it are permutations (findAbsorbedEnds).
+  AffineMap initializerPoint, epiloguePoint;
+  unsigned tempInput = 0;
+  if (tiling.epilogue) {
+    initializerPoint =
+        inversePermutation(tiling.initializer.getMatchingIndexingMap(
+            tiling.initializer.getDpsInitOperand(0)));
+    for (OpOperand *input : tiling.epilogue.getDpsInputOperands())
+      if (input->get() == tiling.temp.getResult())
+        tempInput = input->getOperandNumber();
+    epiloguePoint = inversePermutation(tiling.epilogue.getMatchingIndexingMap(
+        tiling.epilogue.getDpsInputOperand(tempInput)));
+  }
   // The accumulators start from the output's values, or from what the
   // absorbed initializer would have written there.
   SmallVector<Value> accs;
@@ -1227,17 +1232,14 @@ void emitRegisterTiled(IRRewriter &rewriter, linalg::LinalgOp op,
     for (int64_t j = 0; j < tiling.tn; ++j) {
       SmallVector<Value> out =
           indicesOf(rewriter, loc, outMap, pointAt(i, j, c(0)));
-      if (!tiling.fill) {
+      if (!tiling.initializer) {
         accs.push_back(
             memref::LoadOp::create(rewriter, loc, init.get(), out));
         continue;
       }
-      AffineMap initMap = tiling.fill.getMatchingIndexingMap(
-          tiling.fill.getDpsInitOperand(0));
-      SmallVector<Value> ivs =
-          indicesOf(rewriter, loc, inversePermutation(initMap), out);
+      SmallVector<Value> ivs = indicesOf(rewriter, loc, initializerPoint, out);
       accs.push_back(
-          emitPayload(rewriter, loc, tiling.fill, ivs, {Value()})[0]);
+          emitPayload(rewriter, loc, tiling.initializer, ivs, {Value()})[0]);
     }
 
   auto chunks = scf::ForOp::create(rewriter, loc, c(0), c(ranges[tiling.kDim]),
@@ -1313,14 +1315,8 @@ void emitRegisterTiled(IRRewriter &rewriter, linalg::LinalgOp op,
       // The epilogue's point reading the temporary at `out`.
       linalg::LinalgOp epilogue = tiling.epilogue;
       SmallVector<Value> values(epilogue.getNumDpsInputs());
-      AffineMap tempMap;
-      for (OpOperand *input : epilogue.getDpsInputOperands())
-        if (input->get() == tiling.temp.getResult()) {
-          values[input->getOperandNumber()] = acc;
-          tempMap = epilogue.getMatchingIndexingMap(input);
-        }
-      SmallVector<Value> ivs =
-          indicesOf(rewriter, loc, inversePermutation(tempMap), out);
+      values[tempInput] = acc;
+      SmallVector<Value> ivs = indicesOf(rewriter, loc, epiloguePoint, out);
       SmallVector<Value> outs =
           loadOutputs(rewriter, loc, epilogue, ivs, /*always=*/false);
       storeOutputs(rewriter, loc, epilogue, ivs,
@@ -1329,7 +1325,7 @@ void emitRegisterTiled(IRRewriter &rewriter, linalg::LinalgOp op,
   rewriter.setInsertionPointAfter(microTiles);
   if (tiling.epilogue) {
     rewriter.eraseOp(tiling.epilogue);
-    rewriter.eraseOp(tiling.fill);
+    rewriter.eraseOp(tiling.initializer);
   }
   rewriter.eraseOp(op);
   if (tiling.temp && tiling.temp->use_empty())
@@ -1786,8 +1782,8 @@ struct FuseDistributeTilesPass final
       reservedBytes += tiling->stagedBytes;
       if (tiling->epilogue)
         for (Operation *end :
-             {tiling->fill.getOperation(), tiling->epilogue.getOperation(),
-              tiling->temp.getOperation()})
+             {tiling->initializer.getOperation(),
+              tiling->epilogue.getOperation(), tiling->temp.getOperation()})
           absorbed.insert(end);
       registerTilings[op] = std::move(*tiling);
     });
