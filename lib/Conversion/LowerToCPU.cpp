@@ -40,8 +40,9 @@ using namespace mlir;
 using namespace mlir::fuse;
 
 void mlir::fuse::buildGroupsToBufferizedLoopNests(
-    OpPassManager &pm, bool tileGroups, int64_t minTileElements, bool vectorize,
-    int64_t contractionTile, int64_t contractionTiles) {
+    OpPassManager &pm, bool tileGroups, int64_t minTileElements,
+    const FuseVectorizeTilesPassOptions *vectorize, int64_t contractionTile,
+    int64_t contractionTiles) {
   // 1. One group is one kernel: one loop nest over the tiles of its root,
   //    everything else computed per tile; then the nest is emitted in place.
   if (tileGroups) {
@@ -55,10 +56,8 @@ void mlir::fuse::buildGroupsToBufferizedLoopNests(
     pm.addPass(createCanonicalizerPass());
     // Inside a tile, chains of elementwise ops and reductions on static
     // shapes become vector code; the tile's intermediates are registers.
-    if (vectorize) {
-      FuseVectorizeTilesPassOptions vectorOptions;
-      pm.addPass(createFuseVectorizeTilesPass(vectorOptions));
-    }
+    if (vectorize)
+      pm.addPass(createFuseVectorizeTilesPass(*vectorize));
   }
   pm.addPass(createFuseInlineGroupsPass());
 
@@ -91,8 +90,11 @@ void mlir::fuse::buildGroupsToBufferizedLoopNests(
 void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
                                          const LowerToCPUOptions &options) {
   // 1-3. One loop nest per group, TOSA to linalg, bufferization.
-  buildGroupsToBufferizedLoopNests(pm, options.tileGroups,
-                                   options.minTileElements, options.vectorize);
+  FuseVectorizeTilesPassOptions vectorOptions;
+  vectorOptions.reassociate = options.reassociate;
+  buildGroupsToBufferizedLoopNests(
+      pm, options.tileGroups, options.minTileElements,
+      options.vectorize ? &vectorOptions : nullptr);
 
   // 4. A tile's temporaries are allocated once, outside the tile loops.
   //    Free what bufferization allocated; lower the clones it leaves (e.g.
@@ -118,7 +120,10 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
         vector::VectorMultiReductionLowering::InnerReduction));
   }
 
-  // 6. Loops, then the LLVM dialect.
+  // 6. f32 transcendental functions as polynomials (vector code stays
+  //    vector code), loops, then the LLVM dialect.
+  if (options.approximateMath)
+    pm.addPass(createFuseApproximateMathPass());
   buildLoopsToLLVMPipeline(pm, options.parallel);
 }
 

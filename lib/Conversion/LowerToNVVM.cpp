@@ -78,7 +78,7 @@ void mlir::fuse::buildGroupsToGpuLaunches(OpPassManager &pm,
   buildGroupsToBufferizedLoopNests(
       pm, /*tileGroups=*/true,
       /*minTileElements=*/options.distribute ? options.tileElements : 1,
-      /*vectorize=*/false,
+      /*vectorize=*/nullptr,
       /*contractionTile=*/options.distribute ? options.contractionTile : 0,
       /*contractionTiles=*/options.contractionTiles);
   bufferization::buildBufferDeallocationPipeline(pm);

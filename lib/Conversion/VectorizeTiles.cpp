@@ -7,23 +7,37 @@
 // the chain reads its inputs once and writes its results once, with SIMD
 // arithmetic in between.
 //
+// An op whose iteration space is larger than `max-vector-elements` (a
+// softmax or LayerNorm row of 1024 points) is first strip-mined: an
+// `scf.for` nest over static chunks of at most `chunk-elements` points,
+// innermost loop first, each chunk one vector op. A reduction loop that is
+// cut into chunks keeps its summation order (each chunk folds into the
+// running result in order) unless its combiner does not depend on the
+// order (max, min, integer ops) or `reassociate` allows it: then each lane
+// of the chunk accumulates its own partial result and the lanes are
+// combined once at the end (upstream partial-reduction tiling), so the loop
+// body is plain elementwise vector code.
+//
 // Convolutions and contractions stay scalar (their vector forms need
 // register tiling first, which this pass does not do); so do boundary tiles
-// with dynamic sizes, and ops whose iteration space is larger than
-// `max-vector-elements` (the vector code is fully unrolled).
+// with dynamic sizes.
 //
 //===----------------------------------------------------------------------===//
 
 #include "FuseDialect/Conversion/Passes.h"
 #include "FuseDialect/IR/FuseOps.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 namespace mlir::fuse {
 #define GEN_PASS_DEF_FUSEVECTORIZETILESPASS
@@ -35,21 +49,16 @@ using namespace mlir::fuse;
 
 namespace {
 
-/// Whether `op` is worth and safe to vectorize as one unrolled vector op.
-bool isVectorizable(linalg::LinalgOp op, int64_t maxElements) {
+/// Whether `op` is safe to vectorize and of a kind worth it: static shapes,
+/// not a convolution or contraction, whole-byte integer or float elements.
+bool isVectorizableKind(linalg::LinalgOp op) {
   if (!op.hasPureTensorSemantics() || op.hasDynamicShape())
     return false;
   if (isa<linalg::ConvolutionOpInterface>(op.getOperation()) ||
       linalg::isaContractionOpInterface(op))
     return false;
-  int64_t points = 1;
-  for (int64_t size : op.getStaticLoopRanges()) {
-    if (ShapedType::isDynamic(size))
-      return false;
-    points *= size;
-    if (points > maxElements)
-      return false;
-  }
+  if (llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
+    return false;
   // Whole-byte integer and float elements only. A memref of i1 stores a
   // byte per element, but an LLVM vector of i1 loads and stores packed
   // bits, so a vector transfer of i1 would read the wrong elements; index
@@ -59,7 +68,143 @@ bool isVectorizable(linalg::LinalgOp op, int64_t maxElements) {
     if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
       return false;
   }
-  return succeeded(linalg::vectorizeOpPrecondition(op));
+  return true;
+}
+
+int64_t getNumPoints(linalg::LinalgOp op) {
+  int64_t points = 1;
+  for (int64_t size : op.getStaticLoopRanges())
+    points *= size;
+  return points;
+}
+
+/// Whether `op` is worth and safe to vectorize as one unrolled vector op.
+bool isVectorizable(linalg::LinalgOp op, int64_t maxElements) {
+  return isVectorizableKind(op) && getNumPoints(op) <= maxElements &&
+         succeeded(linalg::vectorizeOpPrecondition(op));
+}
+
+/// Static chunk sizes that cut `op`'s iteration space into chunks of at most
+/// `chunkElements` points: the innermost loop takes the largest divisor of
+/// its range that fits, the next loop what is left of the budget, and so
+/// on. Empty when the innermost chunk would be shorter than
+/// `minInnerElements` (a prime row length): vectors that short do not pay
+/// for the loop.
+SmallVector<int64_t> getChunkSizes(linalg::LinalgOp op, int64_t chunkElements,
+                                   int64_t minInnerElements) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<int64_t> chunks(ranges.size(), 1);
+  int64_t budget = chunkElements;
+  for (int64_t i = ranges.size() - 1; i >= 0 && budget > 1; --i) {
+    int64_t chunk = std::min(budget, ranges[i]);
+    while (ranges[i] % chunk != 0)
+      --chunk;
+    chunks[i] = chunk;
+    budget /= chunk;
+  }
+  if (chunks.empty() || std::min(chunks.back(), ranges.back()) <
+                            std::min(minInnerElements, ranges.back()))
+    return {};
+  return chunks;
+}
+
+/// Whether each result of reduction `op` is the same whatever order its
+/// combiner folds the elements in: float max/min and integer arithmetic;
+/// float add and mul only when `reassociate` allows their rounding to
+/// change.
+bool isOrderFree(linalg::LinalgOp op, bool reassociate) {
+  for (unsigned i = 0, e = op.getNumDpsInits(); i < e; ++i) {
+    SmallVector<Operation *, 4> combiners;
+    if (!matchReduction(op.getRegionOutputArgs(), i, combiners) ||
+        combiners.size() != 1)
+      return false;
+    Operation *combiner = combiners.front();
+    if (isa<arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,
+            arith::MinNumFOp, arith::AddIOp, arith::MulIOp, arith::MaxSIOp,
+            arith::MinSIOp, arith::MaxUIOp, arith::MinUIOp, arith::AndIOp,
+            arith::OrIOp, arith::XOrIOp>(combiner))
+      continue;
+    if (reassociate && isa<arith::AddFOp, arith::MulFOp>(combiner))
+      continue;
+    return false;
+  }
+  return true;
+}
+
+/// Strip-mines `op` into an `scf.for` nest over chunks of `chunks` points
+/// and appends the chunk ops (and the partial reductions' merges) to
+/// `pieces`. Parallel loops are cut first; reduction loops then either
+/// keep their order (each chunk reduces into the running result) or, when
+/// the order does not matter, accumulate per lane (partial reduction).
+LogicalResult stripMine(RewriterBase &rewriter, linalg::LinalgOp op,
+                        ArrayRef<int64_t> chunks, bool reassociate,
+                        SmallVectorImpl<Operation *> &pieces) {
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  auto sizesFor = [&](bool reductions) {
+    SmallVector<OpFoldResult> sizes;
+    for (auto [iterator, chunk, range] :
+         llvm::zip_equal(iterators, chunks, op.getStaticLoopRanges())) {
+      bool isReduction = iterator == utils::IteratorType::reduction;
+      sizes.push_back(rewriter.getIndexAttr(
+          isReduction == reductions && chunk < range ? chunk : 0));
+    }
+    return sizes;
+  };
+  bool cutsReduction = llvm::any_of(
+      llvm::zip_equal(iterators, chunks, op.getStaticLoopRanges()),
+      [](auto loop) {
+        return std::get<0>(loop) == utils::IteratorType::reduction &&
+               std::get<1>(loop) < std::get<2>(loop);
+      });
+  bool partial = cutsReduction && isOrderFree(op, reassociate);
+
+  rewriter.setInsertionPoint(op);
+  scf::SCFTilingOptions options;
+  if (partial) {
+    // Parallel loops first, in their own loops; then the reduction loops of
+    // the resulting chunk op with per-lane partial results.
+    options.setTileSizes(sizesFor(/*reductions=*/false));
+  } else {
+    SmallVector<OpFoldResult> sizes = sizesFor(/*reductions=*/false);
+    for (auto [size, reduction] : llvm::zip(sizes, sizesFor(true)))
+      if (isConstantIntValue(size, 0))
+        size = reduction;
+    options.setTileSizes(sizes);
+  }
+  auto tilingOp = cast<TilingInterface>(op.getOperation());
+  FailureOr<scf::SCFTilingResult> tiled =
+      scf::tileUsingSCF(rewriter, tilingOp, options);
+  if (failed(tiled))
+    return failure();
+  rewriter.replaceOp(op, tiled->replacements);
+  if (!partial) {
+    llvm::append_range(pieces, tiled->tiledOps);
+    return success();
+  }
+
+  // The chunk op of the parallel tiling (or `op` itself, when no parallel
+  // loop was cut) now reduces whole rows: cut its reduction loops.
+  auto chunk = cast<linalg::LinalgOp>(tiled->tiledOps.back());
+  rewriter.setInsertionPoint(chunk);
+  SmallVector<OpFoldResult> reductionSizes;
+  for (auto [iterator, size, range] :
+       llvm::zip_equal(iterators, chunks, chunk.getStaticLoopRanges()))
+    reductionSizes.push_back(rewriter.getIndexAttr(
+        iterator == utils::IteratorType::reduction && size < range ? size : 0));
+  FailureOr<scf::SCFTilingResult> reduced = scf::tileReductionUsingScf(
+      rewriter, cast<PartialReductionOpInterface>(chunk.getOperation()),
+      reductionSizes);
+  if (failed(reduced)) {
+    // Leave the parallel chunks as they are; the chunk op stays scalar.
+    return success();
+  }
+  rewriter.replaceOp(chunk, reduced->replacements);
+  for (Value init : reduced->initialValues)
+    if (Operation *fill = init.getDefiningOp())
+      pieces.push_back(fill);
+  llvm::append_range(pieces, reduced->tiledOps);
+  llvm::append_range(pieces, reduced->mergeOps);
+  return success();
 }
 
 struct FuseVectorizeTilesPass final
@@ -67,18 +212,38 @@ struct FuseVectorizeTilesPass final
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<linalg::LinalgOp> candidates;
+    SmallVector<linalg::LinalgOp> candidates, large;
     getOperation()->walk([&](GroupOp group) {
       group.getBody().walk([&](linalg::LinalgOp op) {
-        if (op->getParentOfType<scf::ForallOp>() &&
-            isVectorizable(op, maxVectorElements))
+        if (!op->getParentOfType<scf::ForallOp>())
+          return;
+        if (isVectorizable(op, maxVectorElements))
           candidates.push_back(op);
+        else if (chunkElements > 1 && isVectorizableKind(op) &&
+                 getNumPoints(op) > maxVectorElements)
+          large.push_back(op);
       });
     });
+
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : large) {
+      SmallVector<int64_t> chunks =
+          getChunkSizes(op, std::min(chunkElements, maxVectorElements),
+                        /*minInnerElements=*/4);
+      if (chunks.empty())
+        continue;
+      SmallVector<Operation *> pieces;
+      if (failed(stripMine(rewriter, op, chunks, reassociate, pieces)))
+        continue; // left as it was: a scalar loop nest
+      for (Operation *piece : pieces) {
+        auto linalgOp = dyn_cast<linalg::LinalgOp>(piece);
+        if (linalgOp && isVectorizable(linalgOp, maxVectorElements))
+          candidates.push_back(linalgOp);
+      }
+    }
     if (candidates.empty())
       return;
 
-    IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : candidates) {
       rewriter.setInsertionPoint(op);
       FailureOr<linalg::VectorizationResult> result =
@@ -100,6 +265,14 @@ struct FuseVectorizeTilesPass final
                                                          &getContext());
     vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
     (void)applyPatternsGreedily(getOperation(), std::move(patterns));
+
+    // A chunk loop reads and writes its running results (a reduction's
+    // accumulator, per lane or not) at the same place in every iteration:
+    // they become vector loop-carried values, kept in registers.
+    getOperation()->walk([&](scf::ForOp loop) {
+      if (loop->getParentOfType<scf::ForallOp>())
+        (void)hoistLoopInvariantSubsets(rewriter, loop);
+    });
   }
 };
 

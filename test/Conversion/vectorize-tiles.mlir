@@ -1,7 +1,12 @@
 // RUN: fuse-opt %s --split-input-file --fuse-tile-groups=min-tile-elements=4096 --canonicalize --fuse-vectorize-tiles | FileCheck %s
-// RUN: %fuse-diff %s -p "--fuse-ops" --entry softmax,select_mask,too_big | FileCheck %s --check-prefix=NUM
-// RUN: %fuse-diff %s -p "--fuse-ops" --entry softmax,select_mask,too_big --lower="--fuse-lower-to-cpu=vectorize=false" | FileCheck %s --check-prefix=NUM
-// NUM: fuse-diff: OK 3 outputs
+// RUN: fuse-opt %s --split-input-file --fuse-tile-groups=min-tile-elements=4096 --canonicalize --fuse-vectorize-tiles=reassociate=true | FileCheck %s --check-prefix=REASSOC
+// RUN: %fuse-diff %s -p "--fuse-ops" --entry softmax,select_mask,long_rows,prime_rows | FileCheck %s --check-prefix=NUM
+// RUN: %fuse-diff %s -p "--fuse-ops" --entry softmax,select_mask,long_rows,prime_rows --lower="--fuse-lower-to-cpu=vectorize=false" | FileCheck %s --check-prefix=NUM
+// NUM: fuse-diff: OK 4 outputs
+// Without reassociation or approximated math the vector code computes
+// exactly what the scalar loops of the unfused program compute.
+// RUN: %fuse-diff %s -p "--fuse-ops" --entry softmax,select_mask,long_rows,prime_rows --lower="--fuse-lower-to-cpu='reassociate=false approximate-math=false'" | FileCheck %s --check-prefix=EXACT
+// EXACT: fuse-diff: OK 4 outputs, {{[0-9]+}} values, max abs err 0, max rel err 0
 
 // A row of a softmax is read once into a vector; max, exp, sum and the
 // scaling run on vectors and the row is written once. The reciprocal of
@@ -53,18 +58,64 @@ func.func @select_mask(%c: tensor<4x1x8xi1>, %x: tensor<4x3x8xf32>, %y: tensor<4
 
 // -----
 
-// A tile larger than max-vector-elements (the vector code is unrolled)
-// stays a scalar loop nest: here the whole 4x1024 tensor is one tile.
-// CHECK-LABEL: func.func @too_big
+// A tile larger than max-vector-elements (the vector code is unrolled) is
+// strip-mined into vector chunks of 32 points. Max folds 32 lanes at a time
+// (its result does not depend on the order) and merges them after the loop;
+// the sum folds each chunk into the running sum in order, so its rounding is
+// the scalar loop's (with reassociation: per-lane partial sums, merged after the loop).
+// CHECK-LABEL: func.func @long_rows
+//       CHECK:   scf.forall
+//       CHECK:     scf.for %{{.*}} step %c1 iter_args
+//       CHECK:       %[[MAX:.*]]:2 = scf.for %{{.*}} = %c0 to %c1024 step %c32 iter_args(%{{.*}} = %{{.*}}, %[[LANES:.*]] = %{{.*}}) -> (tensor<1x32xf32>, vector<1x32xf32>)
+//       CHECK:         vector.transfer_read %{{.*}} : tensor<8x1024xf32>, vector<1x32xf32>
+//       CHECK:         arith.maximumf %{{.*}}, %[[LANES]] : vector<1x32xf32>
+//       CHECK:       vector.multi_reduction <maximumf>, %{{.*}} [1] : vector<1x32xf32> to vector<1xf32>
+//       CHECK:     scf.for
+//       CHECK:       scf.for %{{.*}} step %c32
+//       CHECK:         math.exp %{{.*}} : vector<1x32xf32>
+//       CHECK:     scf.for
+//       CHECK:       scf.for %{{.*}} step %c32 iter_args(%{{.*}} = %{{.*}}, %[[SUM:.*]] = %{{.*}}) -> (tensor<4xf32>, vector<1xf32>)
+//       CHECK:         vector.multi_reduction <add>, %{{.*}}, %[[SUM]] [1] : vector<1x32xf32> to vector<1xf32>
+//       CHECK:     scf.for
+//       CHECK:       scf.for %{{.*}} step %c32
+//       CHECK:         arith.mulf %{{.*}} : vector<1x32xf32>
+//   CHECK-NOT:     linalg.
+//       CHECK:   fuse.yield
+// REASSOC-LABEL: func.func @long_rows
+//       REASSOC:   scf.for %{{.*}} step %c32 iter_args(%{{.*}} = %{{.*}}, %[[LANES:.*]] = %{{.*}}) -> (tensor<1x32xf32>, vector<1x32xf32>)
+//       REASSOC:     arith.maximumf %{{.*}}, %[[LANES]] : vector<1x32xf32>
+//       REASSOC:   math.exp
+//       REASSOC:   scf.for %{{.*}} step %c32 iter_args(%{{.*}} = %{{.*}}, %[[PARTIAL:.*]] = %{{.*}}) -> (tensor<1x32xf32>, vector<1x32xf32>)
+//       REASSOC:     arith.addf %{{.*}}, %[[PARTIAL]] : vector<1x32xf32>
+//       REASSOC:   vector.multi_reduction <add>, %{{.*}} [1] : vector<1x32xf32> to vector<1xf32>
+func.func @long_rows(%x: tensor<8x1024xf32>) -> tensor<8x1024xf32> {
+  %r = fuse.group ins(%x : tensor<8x1024xf32>) -> (tensor<8x1024xf32>) {
+  ^bb0(%a: tensor<8x1024xf32>):
+    %sh = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+    %m = tosa.reduce_max %a {axis = 1 : i32} : (tensor<8x1024xf32>) -> tensor<8x1xf32>
+    %d = tosa.sub %a, %m : (tensor<8x1024xf32>, tensor<8x1xf32>) -> tensor<8x1024xf32>
+    %e = tosa.exp %d : (tensor<8x1024xf32>) -> tensor<8x1024xf32>
+    %s = tosa.reduce_sum %e {axis = 1 : i32} : (tensor<8x1024xf32>) -> tensor<8x1xf32>
+    %i = tosa.reciprocal %s : (tensor<8x1xf32>) -> tensor<8x1xf32>
+    %o = tosa.mul %e, %i, %sh : (tensor<8x1024xf32>, tensor<8x1xf32>, tensor<1xi8>) -> tensor<8x1024xf32>
+    fuse.yield %o : tensor<8x1024xf32>
+  }
+  return %r : tensor<8x1024xf32>
+}
+
+// -----
+
+// Rows of a prime length have no chunk of at least 4 points: scalar loops.
+// CHECK-LABEL: func.func @prime_rows
 //       CHECK:   scf.forall
 //       CHECK:     linalg.generic
 //   CHECK-NOT:     vector.
-func.func @too_big(%x: tensor<4x1024xf32>) -> tensor<4x1024xf32> {
-  %r = fuse.group ins(%x : tensor<4x1024xf32>) -> (tensor<4x1024xf32>) {
-  ^bb0(%a: tensor<4x1024xf32>):
-    %t = tosa.tanh %a : (tensor<4x1024xf32>) -> tensor<4x1024xf32>
-    %e = tosa.exp %t : (tensor<4x1024xf32>) -> tensor<4x1024xf32>
-    fuse.yield %e : tensor<4x1024xf32>
+func.func @prime_rows(%x: tensor<4x1031xf32>) -> tensor<4x1031xf32> {
+  %r = fuse.group ins(%x : tensor<4x1031xf32>) -> (tensor<4x1031xf32>) {
+  ^bb0(%a: tensor<4x1031xf32>):
+    %t = tosa.tanh %a : (tensor<4x1031xf32>) -> tensor<4x1031xf32>
+    %e = tosa.exp %t : (tensor<4x1031xf32>) -> tensor<4x1031xf32>
+    fuse.yield %e : tensor<4x1031xf32>
   }
-  return %r : tensor<4x1024xf32>
+  return %r : tensor<4x1031xf32>
 }

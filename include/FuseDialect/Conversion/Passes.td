@@ -110,18 +110,67 @@ def FuseVectorizeTilesPass : Pass<"fuse-vectorize-tiles"> {
     vector registers, not tile buffers. Boundary tiles with dynamic sizes,
     convolutions and matmuls stay scalar loops.
 
-    Values do not change: reductions become `vector.multi_reduction`, which
-    the CPU pipeline lowers to ordered (sequential) reductions unless
-    floating-point reassociation is asked for.
+    An op over more points than that (a softmax or LayerNorm row) is first
+    strip-mined: an `scf.for` nest over static chunks of at most
+    `chunk-elements` points (the innermost loop takes the largest divisor
+    of its range that fits; rows whose innermost chunk would be shorter
+    than 4 stay scalar), each chunk one vector op. A running result carried
+    from chunk to chunk (a reduction's accumulator) becomes a loop-carried
+    vector.
+
+    Values do not change unless `reassociate` is set. Reductions become
+    `vector.multi_reduction`, which the CPU pipeline lowers to ordered
+    (sequential) reductions, and a strip-mined reduction folds each chunk
+    into the running result in order: the summation order of a scalar
+    loop. A reduction whose result does not depend on the order (float
+    max/min, integer ops) is strip-mined with one partial result per lane
+    of the chunk, combined once after the loop (upstream partial-reduction
+    tiling): the loop body is then plain elementwise vector code. With
+    `reassociate`, float sums and products are strip-mined that way too:
+    the rounding changes (a chunk-wide set of interleaved partial sums,
+    usually closer to the exact sum than one sequential sum).
   }];
   let options = [
     Option<"maxVectorElements", "max-vector-elements", "int64_t",
            /*default=*/"512",
            "Largest iteration space (product of loop sizes) vectorized as "
-           "one op">
+           "one op">,
+    Option<"chunkElements", "chunk-elements", "int64_t", /*default=*/"32",
+           "Points per vector chunk of a strip-mined op (0 or 1: larger "
+           "ops stay scalar)">,
+    Option<"reassociate", "reassociate", "bool", /*default=*/"false",
+           "Strip-mine float add and mul reductions with per-lane partial "
+           "results (changes their rounding)">
   ];
   let dependentDialects = ["::mlir::vector::VectorDialect",
-                           "::mlir::tensor::TensorDialect"];
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def FuseApproximateMathPass : Pass<"fuse-approximate-math"> {
+  let summary = "Replace f32 transcendental functions by polynomial approximations";
+  let description = [{
+    Rewrites `math.exp`, `math.expm1`, `math.log1p`, `math.erf` and
+    `math.tanh` on f32 scalars and vectors into the polynomial
+    approximations of upstream MLIR
+    (`populateMathPolynomialApproximationPatterns`): arithmetic, `fma` and
+    bit operations only. A vector of them is then SIMD code instead of one
+    libm call per lane, which is what bounds a CPU softmax, LayerNorm+GELU
+    or sigmoid.
+
+    Values change: the approximations are not correctly rounded. Against
+    glibc's libm, over every 4099th f32 bit pattern and a list of special
+    values (zeros, infinities, NaN, overflow and underflow thresholds), the
+    largest error is 5 ulp for exp, expm1 and tanh, 4 for erf and 2 for
+    log1p (`test/Integration/approximate-math.mlir` fails if it grows).
+    exp flushes results below 2^-126 (subnormals) to zero. `log` and
+    `log2` are left to libm: their approximations are wrong by up to 5% on
+    subnormal arguments. `--fuse-lower-to-cpu=approximate-math=false`
+    keeps every libm call.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def FuseCopiesToLinalgPass : Pass<"fuse-copies-to-linalg"> {

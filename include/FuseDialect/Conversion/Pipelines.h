@@ -14,6 +14,8 @@ class OpPassManager;
 
 namespace mlir::fuse {
 
+struct FuseVectorizeTilesPassOptions;
+
 /// Options of `--fuse-lower-to-cpu`.
 struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
   PassOptions::Option<bool> tileGroups{
@@ -35,7 +37,19 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
   PassOptions::Option<bool> vectorize{
       *this, "vectorize",
       llvm::cl::desc("Vectorize the elementwise ops and reductions inside "
-                     "each tile (fuse-vectorize-tiles); values are unchanged"),
+                     "each tile (fuse-vectorize-tiles); values are unchanged "
+                     "unless `reassociate` is set"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> reassociate{
+      *this, "reassociate",
+      llvm::cl::desc("Vectorize float sums and products of long rows with "
+                     "per-lane partial results (changes their rounding)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> approximateMath{
+      *this, "approximate-math",
+      llvm::cl::desc("f32 exp, expm1, log1p, erf and tanh as polynomial "
+                     "approximations (fuse-approximate-math; at most 5 ulp "
+                     "from libm) instead of libm calls"),
       llvm::cl::init(true)};
 };
 
@@ -56,12 +70,12 @@ void buildLowerToCPUPipeline(OpPassManager &pm,
 /// to linalg/arith/tensor, one-shot bufferization with identity layouts at
 /// function boundaries (concat destinations written in place). With
 /// `vectorize`, the elementwise ops and reductions inside each tile become
-/// vector ops first (fuse-vectorize-tiles; the CPU pipeline lowers them).
-void buildGroupsToBufferizedLoopNests(OpPassManager &pm, bool tileGroups,
-                                      int64_t minTileElements,
-                                      bool vectorize = false,
-                                      int64_t contractionTile = 0,
-                                      int64_t contractionTiles = 1);
+/// vector ops first (fuse-vectorize-tiles with those options; the CPU
+/// pipeline lowers them).
+void buildGroupsToBufferizedLoopNests(
+    OpPassManager &pm, bool tileGroups, int64_t minTileElements,
+    const FuseVectorizeTilesPassOptions *vectorize = nullptr,
+    int64_t contractionTile = 0, int64_t contractionTiles = 1);
 
 /// The end of the CPU lowering: structured ops to loops (`parallel`: tile
 /// loops to OpenMP), then the LLVM dialect. Shared with the CPU emulation of
