@@ -48,7 +48,7 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
   PassOptions::Option<bool> approximateMath{
       *this, "approximate-math",
       llvm::cl::desc("f32 exp, expm1, log1p, erf and tanh as polynomial "
-                     "approximations (fuse-approximate-math; at most 5 ulp "
+                     "approximations (fuse-approximate-math; at most 6 ulp "
                      "from libm) instead of libm calls"),
       llvm::cl::init(true)};
 };
