@@ -51,6 +51,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FuseDialect/Conversion/Passes.h"
+#include "FuseDialect/IR/FuseDialect.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Affine/Utils.h"
@@ -1844,6 +1845,8 @@ struct FuseDistributeTilesPass final
     auto launch = gpu::LaunchOp::create(
         rewriter, loc, constantIndex(rewriter, loc, numTiles), one, one,
         constantIndex(rewriter, loc, blockSize), one, one);
+    if (Attribute group = loop->getAttr(fuse::FuseDialect::kGroupNestAttrName))
+      launch->setAttr(fuse::FuseDialect::kGroupNestAttrName, group);
     Block &body = launch.getBody().front();
     rewriter.setInsertionPointToStart(&body);
 

@@ -27,7 +27,14 @@ struct FuseInlineGroupsPass final
     SmallVector<GroupOp> groups;
     getOperation()->walk([&](GroupOp group) { groups.push_back(group); });
     IRRewriter rewriter(&getContext());
-    for (GroupOp group : groups) {
+    for (auto [index, group] : llvm::enumerate(groups)) {
+      // The group's tile loops, when it has several, keep its identity: the
+      // GPU lowering launches the independent ones as one kernel.
+      auto nests = group.getBodyBlock().getOps<scf::ForallOp>();
+      if (std::distance(nests.begin(), nests.end()) > 1)
+        for (scf::ForallOp nest : nests)
+          nest->setAttr(FuseDialect::kGroupNestAttrName,
+                        rewriter.getI64IntegerAttr(index));
       // Index changes at the boundary become transposes on the CPU path.
       rewriter.setInsertionPoint(group);
       SmallVector<Value> args;

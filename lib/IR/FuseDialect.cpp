@@ -38,6 +38,12 @@ LogicalResult FuseDialect::verifyOperationAttribute(Operation *op,
                                << attr.getValue();
     return success();
   }
+  if (attr.getName() == kGroupNestAttrName) {
+    if (!isa<IntegerAttr>(attr.getValue()))
+      return op->emitOpError()
+             << "'" << kGroupNestAttrName << "' must be an integer attribute";
+    return success();
+  }
   // Transient state of the --fuse-ops report, kept on the module between
   // its first and last pass (fuse-layout-census, fuse-form-groups).
   StringRef name = attr.getName().getValue();

@@ -13,7 +13,10 @@ def FuseInlineGroupsPass : Pass<"fuse-inline-groups"> {
     results read or written through a permutation (index changes) get a
     `tosa.transpose`. This is the CPU lowering of a group used by
     `--fuse-lower-to-cpu`: it keeps the program's meaning exactly and lets
-    the upstream TOSA/linalg lowering run on the result.
+    the upstream TOSA/linalg lowering run on the result. When a group holds
+    several tile loops (`scf.forall`, from `--fuse-tile-groups`), each gets
+    the attribute `fuse.group_nest` (the group's index), so that the GPU
+    lowering can launch the independent ones as one kernel.
 
     ```mlir
     %r = fuse.group ins(%x : tensor<4xf32>) -> (tensor<4xf32>) {
@@ -283,6 +286,44 @@ def FuseDistributeTilesPass : Pass<"fuse-distribute-tiles"> {
                            "::mlir::nvgpu::NVGPUDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
+}
+
+def FuseMergeGroupLaunchesPass : Pass<"fuse-merge-group-launches"> {
+  let summary = "Launch the independent loop nests of one group as one kernel";
+  let description = [{
+    Runs in `--fuse-lower-to-nvvm` after `fuse-distribute-tiles`. A group
+    whose results need different tile loops (the branches of a horizontally
+    fused block: convolutions of one input with different channel counts or
+    result layouts) lowers to one loop nest per result, and each nest to a
+    `gpu.launch`. `fuse-inline-groups` marks such nests (the `scf.forall`
+    tile loops of one group) with `fuse.group_nest`, and
+    `fuse-distribute-tiles` puts the mark on their launches. Two consecutive
+    launches of one group merge when:
+    * both are plain one-dimensional launches of the same block size (no
+      async tokens, clusters, dynamic shared memory);
+    * neither writes a buffer the other reads or writes. Buffers are traced
+      through views to their allocation; function arguments count as one
+      buffer, and an op of unknown effect stops the merge;
+    * their static shared memory fits in 48 KiB together;
+    * the host ops between them can move: constants and allocations before
+      the first, deallocations after the second.
+
+    The merged launch runs the first launch's blocks and then the second's.
+    Each block takes its own body through a branch on the block index. The
+    branch is uniform within a block, so the bodies' barriers stay legal.
+    Nests where one reads another's result (a grid-wide dependence) stay
+    separate launches.
+  }];
+  let options = [
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Emit a remark on each launch that could not merge with the "
+           "previous launch of its group, saying why">
+  ];
+  let statistics = [
+    Statistic<"numMerged", "merged", "Launch pairs merged">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
 }
 
 def FuseAnnotateKernelsPass

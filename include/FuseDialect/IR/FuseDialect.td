@@ -37,6 +37,13 @@ def Fuse_Dialect : Dialect {
     /// attached by `--fuse-annotate-mapping`.
     static constexpr ::llvm::StringLiteral kMappingAttrName = "fuse.mapping";
 
+    /// Name of the discardable integer attribute `--fuse-inline-groups` puts
+    /// on each tile loop of a group that lowers to several loop nests (the
+    /// group's index); the GPU lowering carries it to the nests' launches
+    /// and launches the independent nests of one group as one kernel.
+    static constexpr ::llvm::StringLiteral kGroupNestAttrName =
+        "fuse.group_nest";
+
   private:
     void registerAttributes();
     void registerOps();

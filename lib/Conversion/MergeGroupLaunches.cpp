@@ -1,0 +1,365 @@
+//===- MergeGroupLaunches.cpp - One launch per group ----------------------===//
+//
+// A group whose results need different tile loops (the branches of a
+// horizontally fused Inception block: three 1x1 convolutions of one input,
+// 64, 48 and 64 channels, one result in another layout) lowers to one loop
+// nest per result, and fuse-distribute-tiles makes each nest a launch. When
+// the nests are independent (none reads what another writes), their
+// launches become one: the blocks of the first launch, then those of the
+// second, each block running its own nest's body (a branch on the block
+// index, uniform within the block, so barriers stay legal). This is
+// horizontal kernel fusion: one kernel per group, one launch instead of
+// several, and the branches' blocks share the GPU.
+//
+// fuse-inline-groups marks the tile loops of such a group with
+// `fuse.group_nest` (the group's index); the launches inherit it. A launch
+// without the mark, or two nests where one reads the other's result (a
+// transposed matmul result read by the next nest), stay separate launches.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuseDialect/Conversion/Passes.h"
+#include "FuseDialect/IR/FuseDialect.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace mlir::fuse {
+#define GEN_PASS_DEF_FUSEMERGEGROUPLAUNCHESPASS
+#include "FuseDialect/Conversion/Passes.h.inc"
+} // namespace mlir::fuse
+
+using namespace mlir;
+using namespace mlir::fuse;
+
+namespace {
+
+/// Static shared memory of one kernel (no opt-in to more).
+constexpr int64_t kSharedMemoryBytes = 48 * 1024;
+
+/// A key for the buffer a memref value is a view of: the allocation's
+/// value, the global's name, or one key for all function arguments (they
+/// may alias each other).
+const void *getBufferKey(Value value) {
+  while (true) {
+    if (auto view = value.getDefiningOp<ViewLikeOpInterface>()) {
+      value = view.getViewSource();
+      continue;
+    }
+    break;
+  }
+  if (auto global = value.getDefiningOp<memref::GetGlobalOp>())
+    return global.getNameAttr().getAsOpaquePointer();
+  if (auto argument = dyn_cast<BlockArgument>(value))
+    if (isa<FunctionOpInterface>(argument.getOwner()->getParentOp()))
+      return &kSharedMemoryBytes; // any function argument
+  return value.getAsOpaquePointer();
+}
+
+/// The buffers from outside `launch` that its body reads and writes; false
+/// when an effect is not known (then nothing may move across the launch).
+struct Accesses {
+  llvm::SmallPtrSet<const void *, 8> reads, writes;
+};
+
+bool getAccesses(gpu::LaunchOp launch, Accesses &accesses) {
+  auto isInside = [&](Value value) {
+    Region *region = value.getParentRegion();
+    return region && launch.getBody().isAncestor(region);
+  };
+  WalkResult result = launch.getBody().walk([&](Operation *op) {
+    if (isa<gpu::BarrierOp>(op) || isMemoryEffectFree(op) ||
+        op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+      return WalkResult::advance();
+    auto interface = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!interface)
+      return WalkResult::interrupt();
+    SmallVector<MemoryEffects::EffectInstance> effects;
+    interface.getEffects(effects);
+    for (const MemoryEffects::EffectInstance &effect : effects) {
+      Value value = effect.getValue();
+      if (!value) {
+        // Allocation scopes and the like: no buffer from outside.
+        if (isa<MemoryEffects::Read, MemoryEffects::Write>(effect.getEffect()))
+          return WalkResult::interrupt();
+        continue;
+      }
+      // Views inside the launch of buffers from outside count as those.
+      Value root = value;
+      while (auto view = root.getDefiningOp<ViewLikeOpInterface>())
+        root = view.getViewSource();
+      if (isInside(root))
+        continue; // shared memory or a private temporary
+      const void *key = getBufferKey(root);
+      if (isa<MemoryEffects::Read>(effect.getEffect()))
+        accesses.reads.insert(key);
+      else
+        accesses.writes.insert(key);
+    }
+    return WalkResult::advance();
+  });
+  return !result.wasInterrupted();
+}
+
+bool intersects(const llvm::SmallPtrSet<const void *, 8> &a,
+                const llvm::SmallPtrSet<const void *, 8> &b) {
+  return llvm::any_of(a, [&](const void *key) { return b.contains(key); });
+}
+
+std::optional<int64_t> getConstant(Value value) {
+  return getConstantIntValue(getAsOpFoldResult(value));
+}
+
+/// The launch's one-dimensional grid size, if it is a plain launch of
+/// `blockSize`-thread blocks: no async tokens, clusters, dynamic shared
+/// memory or private attributions.
+std::optional<int64_t> getPlainGrid(gpu::LaunchOp launch, int64_t &blockSize) {
+  if (launch.getAsyncToken() || !launch.getAsyncDependencies().empty() ||
+      launch.hasClusterSize() || launch.getDynamicSharedMemorySize() ||
+      launch.getNumPrivateAttributions() != 0 ||
+      !launch.getBody().hasOneBlock())
+    return std::nullopt;
+  gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+  gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+  std::optional<int64_t> x = getConstant(grid.x), bx = getConstant(block.x);
+  if (!x || !bx || getConstant(grid.y) != 1 || getConstant(grid.z) != 1 ||
+      getConstant(block.y) != 1 || getConstant(block.z) != 1)
+    return std::nullopt;
+  blockSize = *bx;
+  return x;
+}
+
+/// The byte offsets of the launch's shared buffers in one pool (16-byte
+/// aligned, as fuse-annotate-kernels aligns each buffer), and the pool's
+/// size; nothing if a buffer is not a static, identity-layout memref of
+/// whole-byte elements.
+std::optional<int64_t> getSharedLayout(gpu::LaunchOp launch,
+                                       SmallVectorImpl<int64_t> &offsets) {
+  int64_t bytes = 0;
+  for (BlockArgument buffer : launch.getWorkgroupAttributions()) {
+    auto type = dyn_cast<MemRefType>(buffer.getType());
+    if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity() ||
+        !type.getElementType().isIntOrFloat() ||
+        type.getElementTypeBitWidth() % 8 != 0)
+      return std::nullopt;
+    offsets.push_back(bytes);
+    bytes += llvm::alignTo(
+        type.getNumElements() * type.getElementTypeBitWidth() / 8, 16);
+  }
+  return bytes;
+}
+
+/// Host ops between two launches either move before the first (constants,
+/// allocations and the waits around device allocations) or after the second
+/// (deallocations, and the waits around device deallocations). Returns
+/// false if one can do neither.
+bool partitionBetween(gpu::LaunchOp first, gpu::LaunchOp second,
+                      const Accesses &secondAccesses,
+                      SmallVectorImpl<Operation *> &before,
+                      SmallVectorImpl<Operation *> &after) {
+  llvm::SmallPtrSet<Operation *, 8> late;
+  for (Operation *op = first->getNextNode(); op != second;
+       op = op->getNextNode()) {
+    if (isa<memref::DeallocOp, gpu::DeallocOp>(op)) {
+      late.insert(op);
+      continue;
+    }
+    // A wait whose token only a late op takes, or that waits on a late op.
+    if (auto wait = dyn_cast<gpu::WaitOp>(op)) {
+      bool feedsLate = wait.getAsyncToken() &&
+                       llvm::all_of(wait.getAsyncToken().getUsers(),
+                                    [&](Operation *user) {
+                                      return isa<gpu::DeallocOp>(user);
+                                    }) &&
+                       !wait.getAsyncToken().use_empty();
+      bool waitsOnLate =
+          llvm::any_of(wait.getAsyncDependencies(), [&](Value token) {
+            return late.contains(token.getDefiningOp());
+          });
+      if (feedsLate || waitsOnLate) {
+        late.insert(op);
+        continue;
+      }
+    }
+  }
+  for (Operation *op = first->getNextNode(); op != second;
+       op = op->getNextNode()) {
+    if (late.contains(op)) {
+      // A buffer the second launch still uses is not freed before it.
+      for (Value operand : op->getOperands())
+        if (isa<MemRefType>(operand.getType()) &&
+            (secondAccesses.reads.contains(getBufferKey(operand)) ||
+             secondAccesses.writes.contains(getBufferKey(operand))))
+          return false;
+      after.push_back(op);
+      continue;
+    }
+    bool movable = isMemoryEffectFree(op) ||
+                   isa<memref::AllocOp, gpu::AllocOp, gpu::WaitOp>(op);
+    if (!movable || op->getNumRegions() != 0)
+      return false;
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (def && late.contains(def))
+        return false;
+    }
+    before.push_back(op);
+  }
+  return true;
+}
+
+/// Inlines `launch`'s body before `point`: its block index x is `blockX`,
+/// its grid size x the constant `gridX`, its shared buffers views of `pool`
+/// at `offsets`, the other launch values are `merged`'s.
+void inlineBody(RewriterBase &rewriter, gpu::LaunchOp launch,
+                gpu::LaunchOp merged, Value blockX, int64_t gridX, Value pool,
+                ArrayRef<int64_t> offsets, Operation *point) {
+  Block &body = launch.getBody().front();
+  Block &mergedBody = merged.getBody().front();
+  unsigned config = launch.getNumConfigRegionAttributes();
+  Location loc = launch.getLoc();
+  rewriter.setInsertionPoint(point);
+  Value grid = arith::ConstantIndexOp::create(rewriter, loc, gridX);
+  SmallVector<Value> replacements;
+  for (BlockArgument argument : body.getArguments()) {
+    unsigned index = argument.getArgNumber();
+    if (argument == launch.getBlockIds().x) {
+      replacements.push_back(blockX);
+    } else if (argument == launch.getGridSize().x) {
+      replacements.push_back(grid);
+    } else if (index < config) {
+      replacements.push_back(mergedBody.getArgument(index));
+    } else {
+      Value offset = arith::ConstantIndexOp::create(rewriter, loc,
+                                                    offsets[index - config]);
+      replacements.push_back(memref::ViewOp::create(rewriter, argument.getLoc(),
+                                                    argument.getType(), pool,
+                                                    offset, ValueRange{}));
+    }
+  }
+  rewriter.eraseOp(body.getTerminator());
+  rewriter.inlineBlockBefore(&body, point, replacements);
+}
+
+struct FuseMergeGroupLaunchesPass final
+    : fuse::impl::FuseMergeGroupLaunchesPassBase<FuseMergeGroupLaunchesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<Block *> blocks;
+    getOperation()->walk([&](gpu::LaunchOp launch) {
+      if (launch->hasAttr(fuse::FuseDialect::kGroupNestAttrName))
+        blocks.push_back(launch->getBlock());
+    });
+    llvm::SmallPtrSet<Block *, 4> done;
+    IRRewriter rewriter(&getContext());
+    for (Block *block : blocks) {
+      if (!done.insert(block).second)
+        continue;
+      // Each launch with the next launch of its group, as long as they merge.
+      gpu::LaunchOp current;
+      for (Operation *op = &block->front(); op; op = op->getNextNode()) {
+        auto launch = dyn_cast<gpu::LaunchOp>(op);
+        if (!launch)
+          continue;
+        Attribute group =
+            launch->getAttr(fuse::FuseDialect::kGroupNestAttrName);
+        if (current && group &&
+            current->getAttr(fuse::FuseDialect::kGroupNestAttrName) == group) {
+          if (gpu::LaunchOp merged = merge(rewriter, current, launch)) {
+            current = merged;
+            op = merged;
+            continue;
+          }
+        }
+        current = group ? launch : gpu::LaunchOp();
+      }
+    }
+  }
+
+  /// `first` and `second` as one launch, or null if they cannot be.
+  gpu::LaunchOp merge(RewriterBase &rewriter, gpu::LaunchOp first,
+                      gpu::LaunchOp second) {
+    auto fail = [&](const Twine &why) {
+      if (report)
+        second.emitRemark("fuse-merge-group-launches: not merged with the "
+                          "previous launch of its group: ")
+            << why;
+      return gpu::LaunchOp();
+    };
+    int64_t firstBlock = 0, secondBlock = 0;
+    std::optional<int64_t> firstGrid = getPlainGrid(first, firstBlock);
+    std::optional<int64_t> secondGrid = getPlainGrid(second, secondBlock);
+    if (!firstGrid || !secondGrid || firstBlock != secondBlock ||
+        *firstGrid + *secondGrid >= (int64_t(1) << 31))
+      return fail("not two plain launches of one block size");
+    // The two bodies never run in one block: their shared buffers share
+    // one pool.
+    SmallVector<int64_t> firstOffsets, secondOffsets;
+    std::optional<int64_t> firstBytes = getSharedLayout(first, firstOffsets);
+    std::optional<int64_t> secondBytes = getSharedLayout(second, secondOffsets);
+    if (!firstBytes || !secondBytes)
+      return fail("a shared buffer of dynamic shape, layout or sub-byte "
+                  "elements");
+    int64_t poolBytes = std::max(*firstBytes, *secondBytes);
+    if (poolBytes > kSharedMemoryBytes)
+      return fail("a shared memory pool over 48 KiB");
+    Accesses a, b;
+    if (!getAccesses(first, a) || !getAccesses(second, b))
+      return fail("an op of unknown memory effects");
+    if (intersects(a.writes, b.reads) || intersects(a.writes, b.writes) ||
+        intersects(b.writes, a.reads))
+      return fail("one writes a buffer the other accesses");
+    SmallVector<Operation *> before, after;
+    if (!partitionBetween(first, second, b, before, after))
+      return fail("a host op between them cannot move");
+
+    for (Operation *op : before)
+      rewriter.moveOpBefore(op, first);
+    Location loc = rewriter.getFusedLoc({first.getLoc(), second.getLoc()});
+    rewriter.setInsertionPoint(first);
+    auto constant = [&](int64_t value) -> Value {
+      return arith::ConstantIndexOp::create(rewriter, loc, value);
+    };
+    Value one = constant(1);
+    auto merged =
+        gpu::LaunchOp::create(rewriter, loc, constant(*firstGrid + *secondGrid),
+                              one, one, constant(firstBlock), one, one);
+    merged->setAttr(fuse::FuseDialect::kGroupNestAttrName,
+                    first->getAttr(fuse::FuseDialect::kGroupNestAttrName));
+    Value pool;
+    if (poolBytes > 0) {
+      auto workgroup = gpu::AddressSpaceAttr::get(
+          rewriter.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+      pool = merged.addWorkgroupAttribution(
+          MemRefType::get({poolBytes}, rewriter.getI8Type(),
+                          MemRefLayoutAttrInterface(), workgroup),
+          loc);
+    }
+
+    // Blocks [0, firstGrid) run the first body, the rest the second.
+    Block &body = merged.getBody().front();
+    rewriter.setInsertionPointToStart(&body);
+    Value blockX = merged.getBlockIds().x;
+    Value isFirst = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ult, blockX, constant(*firstGrid));
+    auto branch = scf::IfOp::create(rewriter, loc, isFirst,
+                                    /*withElseRegion=*/true);
+    gpu::TerminatorOp::create(rewriter, loc);
+    inlineBody(rewriter, first, merged, blockX, *firstGrid, pool, firstOffsets,
+               branch.thenBlock()->getTerminator());
+    rewriter.setInsertionPointToStart(branch.elseBlock());
+    Value secondX =
+        arith::SubIOp::create(rewriter, loc, blockX, constant(*firstGrid));
+    inlineBody(rewriter, second, merged, secondX, *secondGrid, pool,
+               secondOffsets, branch.elseBlock()->getTerminator());
+    rewriter.eraseOp(first);
+    rewriter.eraseOp(second);
+    ++numMerged;
+    return merged;
+  }
+};
+
+} // namespace

@@ -1,0 +1,145 @@
+// RUN: fuse-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(fuse-merge-group-launches))" | FileCheck %s
+// RUN: fuse-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(fuse-merge-group-launches{report=true}))" 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
+
+// Two independent nests of one group (each writes its own result, both
+// read the input): one launch of 4 + 2 blocks. Blocks 0-3 run the first
+// body, blocks 4-5 the second with their index shifted; the two bodies'
+// shared buffers are views of one pool as large as the larger of the two
+// (they never run in one block); a host allocation between the launches
+// moves before the merged launch.
+// CHECK-LABEL: func.func @independent
+//       CHECK:   %[[A:.*]] = memref.alloc() : memref<256xf32>
+//       CHECK:   %[[B:.*]] = memref.alloc() : memref<64xf32>
+//       CHECK:   gpu.launch blocks(%[[BX:[^,]*]], %{{.*}}) in (%{{[^ ]*}} = %c6, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads(%{{.*}}) in (%{{[^ ]*}} = %c64{{.*}}) workgroup(%[[POOL:.*]] : memref<1024xi8, #gpu.address_space<workgroup>>)
+//       CHECK:     %[[FIRST:.*]] = arith.cmpi ult, %[[BX]], %c4
+//       CHECK:     scf.if %[[FIRST]] {
+//       CHECK:       memref.view %[[POOL]][%{{.*}}][] : memref<1024xi8, #gpu.address_space<workgroup>> to memref<64xf32, #gpu.address_space<workgroup>>
+//       CHECK:       memref.store %{{.*}}, %[[A]]
+//       CHECK:     } else {
+//       CHECK:       %[[SHIFTED:.*]] = arith.subi %[[BX]], %c4
+//       CHECK:       memref.view %[[POOL]][%{{.*}}][] : memref<1024xi8, #gpu.address_space<workgroup>> to memref<16x16xf32, #gpu.address_space<workgroup>>
+//       CHECK:       arith.muli %[[SHIFTED]]
+//       CHECK:       memref.store %{{.*}}, %[[B]]
+//       CHECK:     }
+//       CHECK:     gpu.terminator
+//       CHECK:   } {fuse.group_nest = 0 : i64}
+//   CHECK-NOT:   gpu.launch
+func.func @independent(%x: memref<256xf32>) -> (memref<256xf32>, memref<64xf32>) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %a = memref.alloc() : memref<256xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c4, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1)
+             workgroup(%s : memref<64xf32, #gpu.address_space<workgroup>>) {
+    %base = arith.muli %bx, %c64 : index
+    %i = arith.addi %base, %tx : index
+    %v = memref.load %x[%i] : memref<256xf32>
+    memref.store %v, %s[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %w = memref.load %s[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+    memref.store %w, %a[%i] : memref<256xf32>
+    gpu.terminator
+  } {fuse.group_nest = 0 : i64}
+  %b = memref.alloc() : memref<64xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1)
+             workgroup(%s : memref<16x16xf32, #gpu.address_space<workgroup>>) {
+    %c32 = arith.constant 32 : index
+    %base = arith.muli %bx, %c32 : index
+    %i = arith.addi %base, %tx : index
+    %v = memref.load %x[%i] : memref<256xf32>
+    %c0 = arith.constant 0 : index
+    memref.store %v, %s[%c0, %c0] : memref<16x16xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %w = memref.load %s[%c0, %c0] : memref<16x16xf32, #gpu.address_space<workgroup>>
+    %j = arith.remui %i, %c64 : index
+    memref.store %w, %b[%j] : memref<64xf32>
+    gpu.terminator
+  } {fuse.group_nest = 0 : i64}
+  return %a, %b : memref<256xf32>, memref<64xf32>
+}
+
+// -----
+
+// The second nest reads what the first writes (a grid-wide dependence):
+// two launches.
+// CHECK-LABEL: func.func @dependent
+// REMARK: merge-group-launches.mlir:[[@LINE+17]]:3: remark: fuse-merge-group-launches: not merged with the previous launch of its group: one writes a buffer the other accesses
+//       CHECK:   gpu.launch
+//       CHECK:   gpu.launch
+func.func @dependent(%x: memref<256xf32>) -> memref<256xf32> {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %a = memref.alloc() : memref<256xf32>
+  %b = memref.alloc() : memref<256xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c4, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
+    %base = arith.muli %bx, %c64 : index
+    %i = arith.addi %base, %tx : index
+    %v = memref.load %x[%i] : memref<256xf32>
+    memref.store %v, %a[%i] : memref<256xf32>
+    gpu.terminator
+  } {fuse.group_nest = 3 : i64}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c4, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
+    %base = arith.muli %bx, %c64 : index
+    %i = arith.addi %base, %tx : index
+    %c255 = arith.constant 255 : index
+    %j = arith.subi %c255, %i : index
+    %v = memref.load %a[%j] : memref<256xf32>
+    memref.store %v, %b[%i] : memref<256xf32>
+    gpu.terminator
+  } {fuse.group_nest = 3 : i64}
+  return %b : memref<256xf32>
+}
+
+// -----
+
+// Independent launches of two different groups, and of one group with a
+// host copy between them (it may read the first launch's result): no merge.
+// CHECK-LABEL: func.func @apart
+// REMARK: merge-group-launches.mlir:[[@LINE+26]]:3: remark: fuse-merge-group-launches: not merged with the previous launch of its group: a host op between them cannot move
+// REMARK-NOT: remark
+//       CHECK-COUNT-4: gpu.launch blocks
+func.func @apart(%x: memref<256xf32>, %y: memref<256xf32>) -> (memref<256xf32>, memref<256xf32>, memref<256xf32>, memref<256xf32>) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %a = memref.alloc() : memref<256xf32>
+  %b = memref.alloc() : memref<256xf32>
+  %c = memref.alloc() : memref<256xf32>
+  %d = memref.alloc() : memref<256xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c4, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
+    %i = arith.muli %bx, %c64 : index
+    %v = memref.load %x[%i] : memref<256xf32>
+    memref.store %v, %a[%i] : memref<256xf32>
+    gpu.terminator
+  } {fuse.group_nest = 1 : i64}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c4, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
+    %i = arith.muli %bx, %c64 : index
+    %v = memref.load %x[%i] : memref<256xf32>
+    memref.store %v, %b[%i] : memref<256xf32>
+    gpu.terminator
+  } {fuse.group_nest = 2 : i64}
+  memref.copy %b, %y : memref<256xf32> to memref<256xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c4, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
+    %i = arith.muli %bx, %c64 : index
+    %v = memref.load %x[%i] : memref<256xf32>
+    memref.store %v, %c[%i] : memref<256xf32>
+    gpu.terminator
+  } {fuse.group_nest = 2 : i64}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c4, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
+    %i = arith.muli %bx, %c64 : index
+    %v = memref.load %x[%i] : memref<256xf32>
+    memref.store %v, %d[%i] : memref<256xf32>
+    gpu.terminator
+  }
+  return %a, %b, %c, %d : memref<256xf32>, memref<256xf32>, memref<256xf32>, memref<256xf32>
+}
