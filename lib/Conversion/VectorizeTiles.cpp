@@ -78,6 +78,19 @@ int64_t getNumPoints(linalg::LinalgOp op) {
   return points;
 }
 
+/// A contraction (matmul, batch matmul, or a generic one such as a 1x1
+/// convolution rewritten by fuse-tile-groups) safe to vectorize once cut
+/// into register blocks.
+bool isContraction(linalg::LinalgOp op) {
+  if (!op.hasPureTensorSemantics() || op.hasDynamicShape() ||
+      !linalg::isaContractionOpInterface(op))
+    return false;
+  return llvm::all_of(op->getOperandTypes(), [](Type type) {
+    Type element = getElementTypeOrSelf(type);
+    return isa<FloatType>(element) && element.getIntOrFloatBitWidth() >= 16;
+  });
+}
+
 /// Whether `op` is worth and safe to vectorize as one unrolled vector op.
 bool isVectorizable(linalg::LinalgOp op, int64_t maxElements) {
   return isVectorizableKind(op) && getNumPoints(op) <= maxElements &&
@@ -207,18 +220,93 @@ LogicalResult stripMine(RewriterBase &rewriter, linalg::LinalgOp op,
   return success();
 }
 
+/// Register-block sizes of a contraction's loops: the output's innermost
+/// dimension (an N dimension, contiguous in the result) by the largest
+/// divisor up to `kBlockCols`, the innermost other M dimension by the
+/// largest divisor up to `kBlockRows`, every other loop by 1 (a K step is
+/// one rank-1 update). Empty when the result's innermost dimension is not
+/// an N dimension or has no divisor of at least 4. `interchange` puts the
+/// reduction loops innermost, so that a block's accumulators stay in
+/// registers across them.
+constexpr int64_t kBlockRows = 4, kBlockCols = 32;
+
+SmallVector<int64_t> getRegisterBlock(linalg::LinalgOp op,
+                                      SmallVectorImpl<int64_t> &interchange) {
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || op.getNumDpsInits() != 1)
+    return {};
+  AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (output.getNumResults() == 0)
+    return {};
+  auto innermost = dyn_cast<AffineDimExpr>(output.getResults().back());
+  if (!innermost || !llvm::is_contained(dims->n, innermost.getPosition()))
+    return {};
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  auto largestDivisor = [](int64_t range, int64_t limit) {
+    int64_t d = std::min(range, limit);
+    while (range % d != 0)
+      --d;
+    return d;
+  };
+  SmallVector<int64_t> sizes(ranges.size(), 1);
+  unsigned n = innermost.getPosition();
+  sizes[n] = largestDivisor(ranges[n], kBlockCols);
+  if (sizes[n] < std::min<int64_t>(4, ranges[n]))
+    return {};
+  // The M dimension closest to the result's innermost one.
+  for (AffineExpr result : llvm::reverse(output.getResults())) {
+    auto dim = dyn_cast<AffineDimExpr>(result);
+    if (dim && llvm::is_contained(dims->m, dim.getPosition())) {
+      sizes[dim.getPosition()] =
+          largestDivisor(ranges[dim.getPosition()], kBlockRows);
+      break;
+    }
+  }
+  for (unsigned i = 0; i < ranges.size(); ++i)
+    if (!llvm::is_contained(dims->k, i))
+      interchange.push_back(i);
+  llvm::append_range(interchange, dims->k);
+  return sizes;
+}
+
+/// Cuts contraction `op` into register blocks (one scf.for per loop, the
+/// reduction loops innermost) and returns the block op; the loop order
+/// and the summation order of each result are the scalar loop's.
+linalg::LinalgOp blockContraction(RewriterBase &rewriter, linalg::LinalgOp op) {
+  SmallVector<int64_t> interchange;
+  SmallVector<int64_t> sizes = getRegisterBlock(op, interchange);
+  if (sizes.empty())
+    return {};
+  rewriter.setInsertionPoint(op);
+  scf::SCFTilingOptions options;
+  SmallVector<OpFoldResult> tileSizes;
+  for (auto [size, range] : llvm::zip(sizes, op.getStaticLoopRanges()))
+    tileSizes.push_back(rewriter.getIndexAttr(size == range ? 0 : size));
+  options.setTileSizes(tileSizes);
+  options.setInterchange(interchange);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled))
+    return {};
+  rewriter.replaceOp(op, tiled->replacements);
+  return dyn_cast<linalg::LinalgOp>(tiled->tiledOps.back());
+}
+
 struct FuseVectorizeTilesPass final
     : fuse::impl::FuseVectorizeTilesPassBase<FuseVectorizeTilesPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<linalg::LinalgOp> candidates, large;
+    SmallVector<linalg::LinalgOp> candidates, large, contractions;
     getOperation()->walk([&](GroupOp group) {
       group.getBody().walk([&](linalg::LinalgOp op) {
         if (!op->getParentOfType<scf::ForallOp>())
           return;
         if (isVectorizable(op, maxVectorElements))
           candidates.push_back(op);
+        else if (vectorizeContractions && isContraction(op))
+          contractions.push_back(op);
         else if (chunkElements > 1 && isVectorizableKind(op) &&
                  getNumPoints(op) > maxVectorElements)
           large.push_back(op);
@@ -226,6 +314,10 @@ struct FuseVectorizeTilesPass final
     });
 
     IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : contractions)
+      if (linalg::LinalgOp block = blockContraction(rewriter, op))
+        if (succeeded(linalg::vectorizeOpPrecondition(block)))
+          candidates.push_back(block);
     for (linalg::LinalgOp op : large) {
       SmallVector<int64_t> chunks =
           getChunkSizes(op, std::min(chunkElements, maxVectorElements),
@@ -264,6 +356,15 @@ struct FuseVectorizeTilesPass final
     vector::TransferWriteOp::getCanonicalizationPatterns(patterns,
                                                          &getContext());
     vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    // A register block's contraction as elementwise multiplies and adds
+    // (one rank-1 update per reduction step; no fused multiply-add, so the
+    // rounding is the scalar loop's).
+    vector::populateVectorContractLoweringPatterns(
+        patterns, vector::VectorContractLowering::ParallelArith);
+    // Reductions over unit dimensions (a block's single reduction step) are
+    // elementwise adds.
+    vector::MultiDimReductionOp::getCanonicalizationPatterns(patterns,
+                                                             &getContext());
     (void)applyPatternsGreedily(getOperation(), std::move(patterns));
 
     // A chunk loop reads and writes its running results (a reduction's

@@ -1,12 +1,12 @@
 // RUN: fuse-opt %s --split-input-file --fuse-tile-groups=min-tile-elements=4096 --canonicalize --fuse-vectorize-tiles | FileCheck %s
 // RUN: fuse-opt %s --split-input-file --fuse-tile-groups=min-tile-elements=4096 --canonicalize --fuse-vectorize-tiles=reassociate=true | FileCheck %s --check-prefix=REASSOC
-// RUN: %fuse-diff %s -p "--fuse-ops" --entry softmax,select_mask,long_rows,prime_rows | FileCheck %s --check-prefix=NUM
-// RUN: %fuse-diff %s -p "--fuse-ops" --entry softmax,select_mask,long_rows,prime_rows --lower="--fuse-lower-to-cpu=vectorize=false" | FileCheck %s --check-prefix=NUM
-// NUM: fuse-diff: OK 4 outputs
+// RUN: %fuse-diff %s -p "--fuse-ops" --entry softmax,select_mask,long_rows,prime_rows,matmul_blocks | FileCheck %s --check-prefix=NUM
+// RUN: %fuse-diff %s -p "--fuse-ops" --entry softmax,select_mask,long_rows,prime_rows,matmul_blocks --lower="--fuse-lower-to-cpu=vectorize=false" | FileCheck %s --check-prefix=NUM
+// NUM: fuse-diff: OK 5 outputs
 // Without reassociation or approximated math the vector code computes
 // exactly what the scalar loops of the unfused program compute.
-// RUN: %fuse-diff %s -p "--fuse-ops" --entry softmax,select_mask,long_rows,prime_rows --lower="--fuse-lower-to-cpu='reassociate=false approximate-math=false'" | FileCheck %s --check-prefix=EXACT
-// EXACT: fuse-diff: OK 4 outputs, {{[0-9]+}} values, max abs err 0, max rel err 0
+// RUN: %fuse-diff %s -p "--fuse-ops" --entry softmax,select_mask,long_rows,prime_rows,matmul_blocks --lower="--fuse-lower-to-cpu='reassociate=false approximate-math=false'" | FileCheck %s --check-prefix=EXACT
+// EXACT: fuse-diff: OK 5 outputs, {{[0-9]+}} values, max abs err 0, max rel err 0
 
 // A row of a softmax is read once into a vector; max, exp, sum and the
 // scaling run on vectors and the row is written once. The reciprocal of
@@ -118,4 +118,35 @@ func.func @prime_rows(%x: tensor<4x1031xf32>) -> tensor<4x1031xf32> {
     fuse.yield %e : tensor<4x1031xf32>
   }
   return %r : tensor<4x1031xf32>
+}
+
+// -----
+
+// A matmul tile (4 rows x 96 columns, 64-step reduction) is cut into
+// register blocks of 4 x 32 results. The reduction loop is innermost. Each
+// step multiplies a broadcast column of the left operand by a row of the
+// right one and adds the product to the block's accumulators, which stay in
+// vector registers across the loop: one rank-1 update per step, in the
+// scalar loop's order, with a separate multiply and add (no fused
+// multiply-add).
+// CHECK-LABEL: func.func @matmul_blocks
+//       CHECK:   scf.forall
+//       CHECK:     scf.for %{{.*}} = %c0 to %c96 step %c32
+//       CHECK:       scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args(%{{.*}} = %{{.*}}, %[[ACC:.*]] = %{{.*}}) -> (tensor<1x4x96xf32>, vector<1x4x32xf32>)
+//       CHECK:         vector.transfer_read %{{.*}} : tensor<{{.*}}>, vector<1x4x1xf32>
+//       CHECK:         vector.transfer_read %{{.*}} : tensor<{{.*}}>, vector<1x1x32xf32>
+//       CHECK:         %[[PRODUCT:.*]] = arith.mulf %{{.*}}, %{{.*}} : vector<1x4x32x1xf32>
+//       CHECK:         %[[FLAT:.*]] = vector.shape_cast %[[PRODUCT]]
+//       CHECK:         arith.addf %[[ACC]], %[[FLAT]] : vector<1x4x32xf32>
+//   CHECK-NOT:     linalg.batch_matmul
+//       CHECK:   fuse.yield
+func.func @matmul_blocks(%x: tensor<1x8x64xf32>, %w: tensor<1x64x96xf32>) -> tensor<1x8x96xf32> {
+  %r = fuse.group ins(%x, %w : tensor<1x8x64xf32>, tensor<1x64x96xf32>) -> (tensor<1x8x96xf32>) {
+  ^bb0(%a: tensor<1x8x64xf32>, %b: tensor<1x64x96xf32>):
+    %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+    %m = tosa.matmul %a, %b, %zp, %zp : (tensor<1x8x64xf32>, tensor<1x64x96xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x96xf32>
+    %t = tosa.tanh %m : (tensor<1x8x96xf32>) -> tensor<1x8x96xf32>
+    fuse.yield %t : tensor<1x8x96xf32>
+  }
+  return %r : tensor<1x8x96xf32>
 }

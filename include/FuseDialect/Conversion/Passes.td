@@ -143,7 +143,11 @@ def FuseVectorizeTilesPass : Pass<"fuse-vectorize-tiles"> {
            "ops stay scalar)">,
     Option<"reassociate", "reassociate", "bool", /*default=*/"false",
            "Strip-mine float add and mul reductions with per-lane partial "
-           "results (changes their rounding)">
+           "results (changes their rounding)">,
+    Option<"vectorizeContractions", "contractions", "bool",
+           /*default=*/"true",
+           "Cut float matmuls and other contractions into register blocks "
+           "of vector rank-1 updates">
   ];
   let dependentDialects = ["::mlir::vector::VectorDialect",
                            "::mlir::tensor::TensorDialect",
