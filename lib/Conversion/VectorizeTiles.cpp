@@ -29,6 +29,7 @@
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -84,6 +85,17 @@ int64_t getNumPoints(linalg::LinalgOp op) {
 bool isContraction(linalg::LinalgOp op) {
   if (!op.hasPureTensorSemantics() || op.hasDynamicShape() ||
       !linalg::isaContractionOpInterface(op))
+    return false;
+  return llvm::all_of(op->getOperandTypes(), [](Type type) {
+    Type element = getElementTypeOrSelf(type);
+    return isa<FloatType>(element) && element.getIntOrFloatBitWidth() >= 16;
+  });
+}
+
+/// A convolution on floats (named or generic), static shapes.
+bool isConvolution(linalg::LinalgOp op) {
+  if (!op.hasPureTensorSemantics() || op.hasDynamicShape() ||
+      !isa<linalg::ConvolutionOpInterface>(op.getOperation()))
     return false;
   return llvm::all_of(op->getOperandTypes(), [](Type type) {
     Type element = getElementTypeOrSelf(type);
@@ -270,14 +282,52 @@ SmallVector<int64_t> getRegisterBlock(linalg::LinalgOp op,
   return sizes;
 }
 
-/// Cuts contraction `op` into register blocks (one scf.for per loop, the
-/// reduction loops innermost) and returns the block op; the loop order
-/// and the summation order of each result are the scalar loop's.
-linalg::LinalgOp blockContraction(RewriterBase &rewriter, linalg::LinalgOp op) {
-  SmallVector<int64_t> interchange;
-  SmallVector<int64_t> sizes = getRegisterBlock(op, interchange);
-  if (sizes.empty())
+/// Register-block sizes of any other structured op whose reduction loops
+/// should run innermost around a block of results (a convolution): the
+/// result's innermost dimension by up to `kBlockCols`, the one before by up
+/// to `kBlockRows`, every other loop by 1. Empty when the result's two
+/// innermost dimensions are not plain loop indices.
+SmallVector<int64_t> getWindowBlock(linalg::LinalgOp op,
+                                    SmallVectorImpl<int64_t> &interchange) {
+  if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0)
     return {};
+  AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (output.getNumResults() < 2)
+    return {};
+  auto cols = dyn_cast<AffineDimExpr>(output.getResults().back());
+  auto rows = dyn_cast<AffineDimExpr>(output.getResults().drop_back().back());
+  if (!cols || !rows)
+    return {};
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  auto largestDivisor = [](int64_t range, int64_t limit) {
+    int64_t d = std::min(range, limit);
+    while (range % d != 0)
+      --d;
+    return d;
+  };
+  SmallVector<int64_t> sizes(ranges.size(), 1);
+  sizes[cols.getPosition()] =
+      largestDivisor(ranges[cols.getPosition()], kBlockCols);
+  if (sizes[cols.getPosition()] <
+      std::min<int64_t>(4, ranges[cols.getPosition()]))
+    return {};
+  sizes[rows.getPosition()] =
+      largestDivisor(ranges[rows.getPosition()], kBlockRows);
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (unsigned i = 0; i < ranges.size(); ++i)
+    if (iterators[i] == utils::IteratorType::parallel)
+      interchange.push_back(i);
+  for (unsigned i = 0; i < ranges.size(); ++i)
+    if (iterators[i] == utils::IteratorType::reduction)
+      interchange.push_back(i);
+  return sizes;
+}
+
+/// Tiles `op` by `sizes` (0 where a size is the whole range) into scf.for
+/// loops in `interchange` order and returns the tile op.
+linalg::LinalgOp cutIntoBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
+                               ArrayRef<int64_t> sizes,
+                               ArrayRef<int64_t> interchange) {
   rewriter.setInsertionPoint(op);
   scf::SCFTilingOptions options;
   SmallVector<OpFoldResult> tileSizes;
@@ -293,12 +343,112 @@ linalg::LinalgOp blockContraction(RewriterBase &rewriter, linalg::LinalgOp op) {
   return dyn_cast<linalg::LinalgOp>(tiled->tiledOps.back());
 }
 
+/// Cuts contraction `op` into register blocks (one scf.for per loop, the
+/// reduction loops innermost) and returns the block op; the loop order
+/// and the summation order of each result are the scalar loop's.
+linalg::LinalgOp blockContraction(RewriterBase &rewriter, linalg::LinalgOp op) {
+  SmallVector<int64_t> interchange;
+  SmallVector<int64_t> sizes = getRegisterBlock(op, interchange);
+  if (sizes.empty())
+    return {};
+  return cutIntoBlocks(rewriter, op, sizes, interchange);
+}
+
+/// Cuts convolution `op` into register blocks like a contraction, then
+/// drops the block's unit loops: a window read `in[oh + kh, ow + kw, c]`
+/// with `oh`, `kh`, `kw` and `c` fixed per step becomes a plain slice of
+/// the block's `ow` (a projected permutation), so the step vectorizes as a
+/// broadcast multiply-add. Strided windows do not (`ow * 2`): their blocks
+/// stay scalar loops. Returns the block op if it can be vectorized.
+linalg::LinalgOp blockConvolution(RewriterBase &rewriter, linalg::LinalgOp op) {
+  SmallVector<int64_t> interchange;
+  SmallVector<int64_t> sizes = getWindowBlock(op, interchange);
+  if (sizes.empty())
+    return {};
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::GenericOp> generic =
+      linalg::generalizeNamedOp(rewriter, op);
+  if (failed(generic))
+    return {};
+  linalg::LinalgOp block =
+      cutIntoBlocks(rewriter, *generic, sizes, interchange);
+  auto blockGeneric = dyn_cast_or_null<linalg::GenericOp>(block.getOperation());
+  if (!blockGeneric)
+    return {};
+  linalg::ControlDropUnitDims control;
+  control.rankReductionStrategy =
+      linalg::ControlDropUnitDims::RankReductionStrategy::ExtractInsertSlice;
+  rewriter.setInsertionPoint(blockGeneric);
+  FailureOr<linalg::DropUnitDimsResult> dropped =
+      linalg::dropUnitDims(rewriter, blockGeneric, control);
+  if (failed(dropped))
+    return {};
+  rewriter.replaceOp(blockGeneric, dropped->replacements);
+  auto result = cast<linalg::LinalgOp>(dropped->resultOp.getOperation());
+  if (failed(linalg::vectorizeOpPrecondition(result)) ||
+      !llvm::all_of(result.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isProjectedPermutation(); }))
+    return {};
+  return result;
+}
+
+/// insert_slice(transfer_write(%v, extract_slice(%t, S)), %t, S), where the
+/// write covers the whole slice and the slice only drops leading unit
+/// dimensions, is transfer_write(%v, %t) at S's offsets: a register block's
+/// update of its accumulators then reads and writes `%t` itself, which
+/// `hoistLoopInvariantSubsets` turns into a loop-carried vector.
+struct FoldFullSliceWrite final : OpRewritePattern<tensor::InsertSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::InsertSliceOp insert,
+                                PatternRewriter &rewriter) const override {
+    auto write = insert.getSource().getDefiningOp<vector::TransferWriteOp>();
+    if (!write || write.getMask() ||
+        !write.getPermutationMap().isMinorIdentity())
+      return failure();
+    auto extract = write.getBase().getDefiningOp<tensor::ExtractSliceOp>();
+    if (!extract || extract.getSource() != insert.getDest() ||
+        !extract.isSameAs(insert, [](OpFoldResult a, OpFoldResult b) {
+          return isEqualConstantIntOrValue(a, b);
+        }))
+      return failure();
+    // The vector covers the whole (rank-reduced) slice from its origin.
+    VectorType vectorType = write.getVectorType();
+    RankedTensorType sliceType = insert.getSourceType();
+    if (vectorType.getShape() !=
+            sliceType.getShape().take_back(vectorType.getRank()) ||
+        llvm::any_of(sliceType.getShape().drop_back(vectorType.getRank()),
+                     [](int64_t size) { return size != 1; }) ||
+        !llvm::all_of(write.getIndices(),
+                      [](Value index) { return isZeroInteger(index); }) ||
+        llvm::any_of(insert.getMixedStrides(), [](OpFoldResult stride) {
+          return !isConstantIntValue(stride, 1);
+        }))
+      return failure();
+    // The full-rank slice's sizes: its dropped dimensions must be leading
+    // unit dimensions too, so the vector maps onto the destination's
+    // innermost dimensions.
+    SmallVector<OpFoldResult> sizes = insert.getMixedSizes();
+    int64_t rank = sizes.size();
+    for (int64_t i = 0; i < rank - vectorType.getRank(); ++i)
+      if (!isConstantIntValue(sizes[i], 1))
+        return failure();
+    SmallVector<Value> offsets = getValueOrCreateConstantIndexOp(
+        rewriter, insert.getLoc(), insert.getMixedOffsets());
+    SmallVector<bool> inBounds = write.getInBoundsValues();
+    rewriter.replaceOpWithNewOp<vector::TransferWriteOp>(
+        insert, write.getVector(), insert.getDest(), offsets,
+        ArrayRef<bool>(inBounds));
+    return success();
+  }
+};
+
 struct FuseVectorizeTilesPass final
     : fuse::impl::FuseVectorizeTilesPassBase<FuseVectorizeTilesPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<linalg::LinalgOp> candidates, large, contractions;
+    SmallVector<linalg::LinalgOp> candidates, large, contractions, convolutions;
     getOperation()->walk([&](GroupOp group) {
       group.getBody().walk([&](linalg::LinalgOp op) {
         if (!op->getParentOfType<scf::ForallOp>())
@@ -307,6 +457,8 @@ struct FuseVectorizeTilesPass final
           candidates.push_back(op);
         else if (vectorizeContractions && isContraction(op))
           contractions.push_back(op);
+        else if (vectorizeContractions && isConvolution(op))
+          convolutions.push_back(op);
         else if (chunkElements > 1 && isVectorizableKind(op) &&
                  getNumPoints(op) > maxVectorElements)
           large.push_back(op);
@@ -318,6 +470,9 @@ struct FuseVectorizeTilesPass final
       if (linalg::LinalgOp block = blockContraction(rewriter, op))
         if (succeeded(linalg::vectorizeOpPrecondition(block)))
           candidates.push_back(block);
+    for (linalg::LinalgOp op : convolutions)
+      if (linalg::LinalgOp block = blockConvolution(rewriter, op))
+        candidates.push_back(block);
     for (linalg::LinalgOp op : large) {
       SmallVector<int64_t> chunks =
           getChunkSizes(op, std::min(chunkElements, maxVectorElements),
@@ -365,6 +520,7 @@ struct FuseVectorizeTilesPass final
     // elementwise adds.
     vector::MultiDimReductionOp::getCanonicalizationPatterns(patterns,
                                                              &getContext());
+    patterns.add<FoldFullSliceWrite>(&getContext());
     (void)applyPatternsGreedily(getOperation(), std::move(patterns));
 
     // A chunk loop reads and writes its running results (a reduction's
