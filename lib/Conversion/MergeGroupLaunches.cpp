@@ -64,12 +64,51 @@ struct Accesses {
   llvm::SmallPtrSet<const void *, 8> reads, writes;
 };
 
+/// The buffers `value` may be a view of: through view-like ops, and
+/// through both branches of an `scf.if` and both operands of a select that
+/// yield it (the padded window of a tile is one of two shared buffers).
+void getRoots(Value value, SmallVectorImpl<Value> &roots) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  if (auto select = value.getDefiningOp<arith::SelectOp>()) {
+    getRoots(select.getTrueValue(), roots);
+    getRoots(select.getFalseValue(), roots);
+    return;
+  }
+  if (auto branch = value.getDefiningOp<scf::IfOp>()) {
+    unsigned index = cast<OpResult>(value).getResultNumber();
+    for (Region *region : {&branch.getThenRegion(), &branch.getElseRegion()})
+      if (!region->empty())
+        getRoots(cast<scf::YieldOp>(region->front().getTerminator())
+                     .getOperand(index),
+                 roots);
+    return;
+  }
+  roots.push_back(value);
+}
+
 bool getAccesses(gpu::LaunchOp launch, Accesses &accesses) {
   auto isInside = [&](Value value) {
     Region *region = value.getParentRegion();
     return region && launch.getBody().isAncestor(region);
   };
+  // Memory of the launch's own: its shared and private buffers, and what
+  // its body allocates.
+  auto isPrivate = [&](Value root) {
+    if (llvm::is_contained(launch.getWorkgroupAttributions(), root) ||
+        llvm::is_contained(launch.getPrivateAttributions(), root))
+      return true;
+    return isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(
+        root.getDefiningOp());
+  };
   WalkResult result = launch.getBody().walk([&](Operation *op) {
+    // The block and grid ids and sizes are remapped as the body's block
+    // arguments only: ops that read them from the hardware would see the
+    // merged grid.
+    if (isa<gpu::BlockIdOp, gpu::GridDimOp, gpu::GlobalIdOp, gpu::ClusterIdOp,
+            gpu::ClusterDimOp, gpu::ClusterBlockIdOp, gpu::ClusterDimBlocksOp>(
+            op))
+      return WalkResult::interrupt();
     if (isa<gpu::BarrierOp>(op) || isMemoryEffectFree(op) ||
         op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
       return WalkResult::advance();
@@ -86,17 +125,22 @@ bool getAccesses(gpu::LaunchOp launch, Accesses &accesses) {
           return WalkResult::interrupt();
         continue;
       }
-      // Views inside the launch of buffers from outside count as those.
-      Value root = value;
-      while (auto view = root.getDefiningOp<ViewLikeOpInterface>())
-        root = view.getViewSource();
-      if (isInside(root))
-        continue; // shared memory or a private temporary
-      const void *key = getBufferKey(root);
-      if (isa<MemoryEffects::Read>(effect.getEffect()))
-        accesses.reads.insert(key);
-      else
-        accesses.writes.insert(key);
+      SmallVector<Value> roots;
+      getRoots(value, roots);
+      for (Value root : roots) {
+        if (isInside(root) && !root.getDefiningOp<memref::GetGlobalOp>()) {
+          if (isPrivate(root))
+            continue;
+          // A buffer the body computes some other way (a transpose): which
+          // one it is is not known.
+          return WalkResult::interrupt();
+        }
+        const void *key = getBufferKey(root);
+        if (isa<MemoryEffects::Read>(effect.getEffect()))
+          accesses.reads.insert(key);
+        else
+          accesses.writes.insert(key);
+      }
     }
     return WalkResult::advance();
   });
@@ -134,15 +178,17 @@ std::optional<int64_t> getPlainGrid(gpu::LaunchOp launch, int64_t &blockSize) {
 /// The byte offsets of the launch's shared buffers in one pool (16-byte
 /// aligned, as fuse-annotate-kernels aligns each buffer), and the pool's
 /// size; nothing if a buffer is not a static, identity-layout memref of
-/// whole-byte elements.
+/// whole-byte elements in `memorySpace`.
 std::optional<int64_t> getSharedLayout(gpu::LaunchOp launch,
+                                       Attribute memorySpace,
                                        SmallVectorImpl<int64_t> &offsets) {
   int64_t bytes = 0;
   for (BlockArgument buffer : launch.getWorkgroupAttributions()) {
     auto type = dyn_cast<MemRefType>(buffer.getType());
     if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity() ||
         !type.getElementType().isIntOrFloat() ||
-        type.getElementTypeBitWidth() % 8 != 0)
+        type.getElementTypeBitWidth() % 8 != 0 ||
+        type.getMemorySpace() != memorySpace)
       return std::nullopt;
     offsets.push_back(bytes);
     bytes += llvm::alignTo(
@@ -297,18 +343,23 @@ struct FuseMergeGroupLaunchesPass final
       return fail("not two plain launches of one block size");
     // The two bodies never run in one block: their shared buffers share
     // one pool.
+    auto workgroup = gpu::AddressSpaceAttr::get(
+        rewriter.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
     SmallVector<int64_t> firstOffsets, secondOffsets;
-    std::optional<int64_t> firstBytes = getSharedLayout(first, firstOffsets);
-    std::optional<int64_t> secondBytes = getSharedLayout(second, secondOffsets);
+    std::optional<int64_t> firstBytes =
+        getSharedLayout(first, workgroup, firstOffsets);
+    std::optional<int64_t> secondBytes =
+        getSharedLayout(second, workgroup, secondOffsets);
     if (!firstBytes || !secondBytes)
-      return fail("a shared buffer of dynamic shape, layout or sub-byte "
-                  "elements");
+      return fail("a shared buffer of dynamic shape, layout, sub-byte "
+                  "elements or another memory space");
     int64_t poolBytes = std::max(*firstBytes, *secondBytes);
     if (poolBytes > kSharedMemoryBytes)
       return fail("a shared memory pool over 48 KiB");
     Accesses a, b;
     if (!getAccesses(first, a) || !getAccesses(second, b))
-      return fail("an op of unknown memory effects");
+      return fail("an op of unknown memory effects, a buffer chosen inside "
+                  "the body, or block and grid ids read as ops");
     if (intersects(a.writes, b.reads) || intersects(a.writes, b.writes) ||
         intersects(b.writes, a.reads))
       return fail("one writes a buffer the other accesses");
@@ -331,8 +382,6 @@ struct FuseMergeGroupLaunchesPass final
                     first->getAttr(fuse::FuseDialect::kGroupNestAttrName));
     Value pool;
     if (poolBytes > 0) {
-      auto workgroup = gpu::AddressSpaceAttr::get(
-          rewriter.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
       pool = merged.addWorkgroupAttribution(
           MemRefType::get({poolBytes}, rewriter.getI8Type(),
                           MemRefLayoutAttrInterface(), workgroup),

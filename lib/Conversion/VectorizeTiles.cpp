@@ -72,11 +72,25 @@ bool isVectorizableKind(linalg::LinalgOp op) {
   return true;
 }
 
+/// The op's number of iteration points, saturated (huge static ranges
+/// must not wrap around to look small).
 int64_t getNumPoints(linalg::LinalgOp op) {
+  constexpr int64_t kSaturated = int64_t(1) << 40;
   int64_t points = 1;
-  for (int64_t size : op.getStaticLoopRanges())
-    points *= size;
+  for (int64_t size : op.getStaticLoopRanges()) {
+    if (size <= 0)
+      return 0;
+    points = size > kSaturated / points ? kSaturated : points * size;
+  }
   return points;
+}
+
+/// The largest divisor of `range` that is at most `limit`.
+int64_t largestDivisor(int64_t range, int64_t limit) {
+  int64_t d = std::max<int64_t>(1, std::min(range, limit));
+  while (range % d != 0)
+    --d;
+  return d;
 }
 
 /// A contraction (matmul, batch matmul, or a generic one such as a 1x1
@@ -138,16 +152,29 @@ SmallVector<int64_t> getChunkSizes(linalg::LinalgOp op, int64_t chunkElements,
 /// float add and mul only when `reassociate` allows their rounding to
 /// change.
 bool isOrderFree(linalg::LinalgOp op, bool reassociate) {
+  // Upstream partial-reduction tiling does not offset `linalg.index` in the
+  // chunk op.
+  if (op.hasIndexSemantics())
+    return false;
   for (unsigned i = 0, e = op.getNumDpsInits(); i < e; ++i) {
     SmallVector<Operation *, 4> combiners;
     if (!matchReduction(op.getRegionOutputArgs(), i, combiners) ||
         combiners.size() != 1)
       return false;
     Operation *combiner = combiners.front();
-    if (isa<arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,
-            arith::MinNumFOp, arith::AddIOp, arith::MulIOp, arith::MaxSIOp,
+    // maxnumf/minnumf may return either zero of +0 and -0: left in order.
+    if (isa<arith::MaximumFOp, arith::MinimumFOp, arith::MaxSIOp,
             arith::MinSIOp, arith::MaxUIOp, arith::MinUIOp, arith::AndIOp,
             arith::OrIOp, arith::XOrIOp>(combiner))
+      continue;
+    // Wrapping integer sums and products: any order gives the same bits
+    // (with no-overflow flags, a new order could overflow where the old
+    // one did not).
+    if (auto add = dyn_cast<arith::AddIOp>(combiner);
+        add && add.getOverflowFlags() == arith::IntegerOverflowFlags::none)
+      continue;
+    if (auto mul = dyn_cast<arith::MulIOp>(combiner);
+        mul && mul.getOverflowFlags() == arith::IntegerOverflowFlags::none)
       continue;
     if (reassociate && isa<arith::AddFOp, arith::MulFOp>(combiner))
       continue;
@@ -255,12 +282,6 @@ SmallVector<int64_t> getRegisterBlock(linalg::LinalgOp op,
   if (!innermost || !llvm::is_contained(dims->n, innermost.getPosition()))
     return {};
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  auto largestDivisor = [](int64_t range, int64_t limit) {
-    int64_t d = std::min(range, limit);
-    while (range % d != 0)
-      --d;
-    return d;
-  };
   SmallVector<int64_t> sizes(ranges.size(), 1);
   unsigned n = innermost.getPosition();
   sizes[n] = largestDivisor(ranges[n], kBlockCols);
@@ -299,12 +320,6 @@ SmallVector<int64_t> getWindowBlock(linalg::LinalgOp op,
   if (!cols || !rows)
     return {};
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  auto largestDivisor = [](int64_t range, int64_t limit) {
-    int64_t d = std::min(range, limit);
-    while (range % d != 0)
-      --d;
-    return d;
-  };
   SmallVector<int64_t> sizes(ranges.size(), 1);
   sizes[cols.getPosition()] =
       largestDivisor(ranges[cols.getPosition()], kBlockCols);
@@ -430,8 +445,10 @@ struct FoldFullSliceWrite final : OpRewritePattern<tensor::InsertSliceOp> {
     // innermost dimensions.
     SmallVector<OpFoldResult> sizes = insert.getMixedSizes();
     int64_t rank = sizes.size();
-    for (int64_t i = 0; i < rank - vectorType.getRank(); ++i)
-      if (!isConstantIntValue(sizes[i], 1))
+    int64_t leading = rank - vectorType.getRank();
+    for (int64_t i = 0; i < rank; ++i)
+      if (!isConstantIntValue(
+              sizes[i], i < leading ? 1 : vectorType.getDimSize(i - leading)))
         return failure();
     SmallVector<Value> offsets = getValueOrCreateConstantIndexOp(
         rewriter, insert.getLoc(), insert.getMixedOffsets());

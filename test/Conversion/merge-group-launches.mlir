@@ -143,3 +143,50 @@ func.func @apart(%x: memref<256xf32>, %y: memref<256xf32>) -> (memref<256xf32>, 
   }
   return %a, %b, %c, %d : memref<256xf32>, memref<256xf32>, memref<256xf32>, memref<256xf32>
 }
+
+// -----
+
+// The first launch writes whichever of two buffers a branch picks; the
+// second reads one of them: both are counted, no merge. A launch that reads
+// its block id with an op (not the launch's block argument) is not merged
+// either: the op would see the merged grid.
+// CHECK-LABEL: func.func @chosen_buffers
+//       CHECK-COUNT-3: gpu.launch blocks
+// REMARK: remark: fuse-merge-group-launches: not merged with the previous launch of its group: one writes a buffer the other accesses
+// REMARK: remark: fuse-merge-group-launches: not merged with the previous launch of its group: an op of unknown memory effects, a buffer chosen inside the body, or block and grid ids read as ops
+func.func @chosen_buffers(%x: memref<256xf32>, %flag: i1) -> (memref<256xf32>, memref<256xf32>, memref<256xf32>) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %a = memref.alloc() : memref<256xf32>
+  %b = memref.alloc() : memref<256xf32>
+  %c = memref.alloc() : memref<256xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c4, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
+    %i = arith.muli %bx, %c64 : index
+    %v = memref.load %x[%i] : memref<256xf32>
+    %dst = scf.if %flag -> memref<256xf32> {
+      scf.yield %a : memref<256xf32>
+    } else {
+      scf.yield %b : memref<256xf32>
+    }
+    memref.store %v, %dst[%i] : memref<256xf32>
+    gpu.terminator
+  } {fuse.group_nest = 5 : i64}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c4, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
+    %i = arith.muli %bx, %c64 : index
+    %v = memref.load %b[%i] : memref<256xf32>
+    memref.store %v, %c[%i] : memref<256xf32>
+    gpu.terminator
+  } {fuse.group_nest = 5 : i64}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c4, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
+    %id = gpu.block_id x
+    %i = arith.muli %id, %c64 : index
+    %v = memref.load %x[%i] : memref<256xf32>
+    memref.store %v, %a[%i] : memref<256xf32>
+    gpu.terminator
+  } {fuse.group_nest = 5 : i64}
+  return %a, %b, %c : memref<256xf32>, memref<256xf32>, memref<256xf32>
+}

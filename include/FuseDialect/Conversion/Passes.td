@@ -307,7 +307,9 @@ def FuseMergeGroupLaunchesPass : Pass<"fuse-merge-group-launches"> {
       async tokens, clusters, dynamic shared memory);
     * neither writes a buffer the other reads or writes. Buffers are traced
       through views to their allocation; function arguments count as one
-      buffer, and an op of unknown effect stops the merge;
+      buffer; an op of unknown effect, a buffer the body selects or
+      computes (a branch's result) or a block or grid id read as an op
+      (only the launch's block arguments are remapped) stops the merge;
     * their static shared memory fits in 48 KiB together;
     * the host ops between them can move: constants and allocations before
       the first, deallocations after the second.
@@ -327,7 +329,8 @@ def FuseMergeGroupLaunchesPass : Pass<"fuse-merge-group-launches"> {
     Statistic<"numMerged", "merged", "Launch pairs merged">
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 def FuseAnnotateKernelsPass
