@@ -93,28 +93,28 @@ int64_t largestDivisor(int64_t range, int64_t limit) {
   return d;
 }
 
+/// An op on tensors of static shapes whose operands are all floats of at
+/// least 16 bits.
+bool isStaticFloatOp(linalg::LinalgOp op) {
+  return op.hasPureTensorSemantics() && !op.hasDynamicShape() &&
+         llvm::all_of(op->getOperandTypes(), [](Type type) {
+           Type element = getElementTypeOrSelf(type);
+           return isa<FloatType>(element) &&
+                  element.getIntOrFloatBitWidth() >= 16;
+         });
+}
+
 /// A contraction (matmul, batch matmul, or a generic one such as a 1x1
 /// convolution rewritten by fuse-tile-groups) safe to vectorize once cut
 /// into register blocks.
 bool isContraction(linalg::LinalgOp op) {
-  if (!op.hasPureTensorSemantics() || op.hasDynamicShape() ||
-      !linalg::isaContractionOpInterface(op))
-    return false;
-  return llvm::all_of(op->getOperandTypes(), [](Type type) {
-    Type element = getElementTypeOrSelf(type);
-    return isa<FloatType>(element) && element.getIntOrFloatBitWidth() >= 16;
-  });
+  return isStaticFloatOp(op) && linalg::isaContractionOpInterface(op);
 }
 
 /// A convolution on floats (named or generic), static shapes.
 bool isConvolution(linalg::LinalgOp op) {
-  if (!op.hasPureTensorSemantics() || op.hasDynamicShape() ||
-      !isa<linalg::ConvolutionOpInterface>(op.getOperation()))
-    return false;
-  return llvm::all_of(op->getOperandTypes(), [](Type type) {
-    Type element = getElementTypeOrSelf(type);
-    return isa<FloatType>(element) && element.getIntOrFloatBitWidth() >= 16;
-  });
+  return isStaticFloatOp(op) &&
+         isa<linalg::ConvolutionOpInterface>(op.getOperation());
 }
 
 /// Whether `op` is worth and safe to vectorize as one unrolled vector op.
