@@ -100,6 +100,9 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
   //    Free what bufferization allocated; lower the clones it leaves (e.g.
   //    for a returned constant).
   //    In parallel, tiles keep their own temporaries (heap, per tile).
+  //    The independent tile loops of one group become one loop.
+  if (options.tileGroups)
+    pm.addNestedPass<func::FuncOp>(createFuseMergeGroupNestsPass());
   if (options.parallel) {
     pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
   } else {

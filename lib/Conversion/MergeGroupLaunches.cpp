@@ -28,6 +28,7 @@
 
 namespace mlir::fuse {
 #define GEN_PASS_DEF_FUSEMERGEGROUPLAUNCHESPASS
+#define GEN_PASS_DEF_FUSEMERGEGROUPNESTSPASS
 #include "FuseDialect/Conversion/Passes.h.inc"
 } // namespace mlir::fuse
 
@@ -64,15 +65,20 @@ struct Accesses {
   llvm::SmallPtrSet<const void *, 8> reads, writes;
 };
 
-/// The buffers `value` may be a view of: through view-like ops, and
-/// through both branches of an `scf.if` and both operands of a select that
-/// yield it (the padded window of a tile is one of two shared buffers).
-void getRoots(Value value, SmallVectorImpl<Value> &roots) {
+/// The buffers `value` may be a view of: through view-like ops, through
+/// both branches of an `scf.if` and both operands of a select that yield
+/// it (the padded window of a tile is one of two shared buffers), and
+/// through the initial and yielded values of an `scf.for` it is carried by
+/// (a buffer the loop updates in place).
+void getRoots(Value value, SmallVectorImpl<Value> &roots,
+              llvm::SmallPtrSetImpl<Value> &visited) {
   while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
     value = view.getViewSource();
+  if (!visited.insert(value).second)
+    return;
   if (auto select = value.getDefiningOp<arith::SelectOp>()) {
-    getRoots(select.getTrueValue(), roots);
-    getRoots(select.getFalseValue(), roots);
+    getRoots(select.getTrueValue(), roots, visited);
+    getRoots(select.getFalseValue(), roots, visited);
     return;
   }
   if (auto branch = value.getDefiningOp<scf::IfOp>()) {
@@ -81,27 +87,38 @@ void getRoots(Value value, SmallVectorImpl<Value> &roots) {
       if (!region->empty())
         getRoots(cast<scf::YieldOp>(region->front().getTerminator())
                      .getOperand(index),
-                 roots);
+                 roots, visited);
+    return;
+  }
+  scf::ForOp loop;
+  unsigned index = 0;
+  if ((loop = value.getDefiningOp<scf::ForOp>())) {
+    index = cast<OpResult>(value).getResultNumber();
+  } else if (auto argument = dyn_cast<BlockArgument>(value)) {
+    loop = dyn_cast<scf::ForOp>(argument.getOwner()->getParentOp());
+    if (loop && argument.getArgNumber() >= loop.getNumInductionVars())
+      index = argument.getArgNumber() - loop.getNumInductionVars();
+    else
+      loop = {};
+  }
+  if (loop) {
+    getRoots(loop.getInitArgs()[index], roots, visited);
+    getRoots(loop.getYieldedValues()[index], roots, visited);
     return;
   }
   roots.push_back(value);
 }
 
-bool getAccesses(gpu::LaunchOp launch, Accesses &accesses) {
+/// The buffers from outside `body` that it reads and writes; false when an
+/// effect is not known. `isOwn` tells the body's own memory (allocated in
+/// it, or a launch's shared buffers).
+bool getAccesses(Region &body, function_ref<bool(Value)> isOwn,
+                 Accesses &accesses) {
   auto isInside = [&](Value value) {
     Region *region = value.getParentRegion();
-    return region && launch.getBody().isAncestor(region);
+    return region && body.isAncestor(region);
   };
-  // Memory of the launch's own: its shared and private buffers, and what
-  // its body allocates.
-  auto isPrivate = [&](Value root) {
-    if (llvm::is_contained(launch.getWorkgroupAttributions(), root) ||
-        llvm::is_contained(launch.getPrivateAttributions(), root))
-      return true;
-    return isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(
-        root.getDefiningOp());
-  };
-  WalkResult result = launch.getBody().walk([&](Operation *op) {
+  WalkResult result = body.walk([&](Operation *op) {
     // The block and grid ids and sizes are remapped as the body's block
     // arguments only: ops that read them from the hardware would see the
     // merged grid.
@@ -126,10 +143,11 @@ bool getAccesses(gpu::LaunchOp launch, Accesses &accesses) {
         continue;
       }
       SmallVector<Value> roots;
-      getRoots(value, roots);
+      llvm::SmallPtrSet<Value, 4> visited;
+      getRoots(value, roots, visited);
       for (Value root : roots) {
         if (isInside(root) && !root.getDefiningOp<memref::GetGlobalOp>()) {
-          if (isPrivate(root))
+          if (isOwn(root))
             continue;
           // A buffer the body computes some other way (a transpose): which
           // one it is is not known.
@@ -145,6 +163,24 @@ bool getAccesses(gpu::LaunchOp launch, Accesses &accesses) {
     return WalkResult::advance();
   });
   return !result.wasInterrupted();
+}
+
+bool isAllocation(Value value) {
+  return isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(
+      value.getDefiningOp());
+}
+
+/// The accesses of a launch: its own memory is its shared and private
+/// buffers and what its body allocates.
+bool getAccesses(gpu::LaunchOp launch, Accesses &accesses) {
+  return getAccesses(
+      launch.getBody(),
+      [&](Value root) {
+        return llvm::is_contained(launch.getWorkgroupAttributions(), root) ||
+               llvm::is_contained(launch.getPrivateAttributions(), root) ||
+               isAllocation(root);
+      },
+      accesses);
 }
 
 bool intersects(const llvm::SmallPtrSet<const void *, 8> &a,
@@ -201,7 +237,7 @@ std::optional<int64_t> getSharedLayout(gpu::LaunchOp launch,
 /// allocations and the waits around device allocations) or after the second
 /// (deallocations, and the waits around device deallocations). Returns
 /// false if one can do neither.
-bool partitionBetween(gpu::LaunchOp first, gpu::LaunchOp second,
+bool partitionBetween(Operation *first, Operation *second,
                       const Accesses &secondAccesses,
                       SmallVectorImpl<Operation *> &before,
                       SmallVectorImpl<Operation *> &after) {
@@ -289,40 +325,51 @@ void inlineBody(RewriterBase &rewriter, gpu::LaunchOp launch,
   rewriter.inlineBlockBefore(&body, point, replacements);
 }
 
+/// Merges each `OpTy` marked with `fuse.group_nest` under `root` with the
+/// next one of its group in the same block, as long as `merge` (which
+/// returns the merged op, or null) succeeds.
+template <typename OpTy>
+void mergeGroupNests(Operation *root,
+                     function_ref<OpTy(RewriterBase &, OpTy, OpTy)> merge) {
+  StringRef mark = fuse::FuseDialect::kGroupNestAttrName;
+  SmallVector<Block *> blocks;
+  root->walk([&](OpTy op) {
+    if (op->hasAttr(mark))
+      blocks.push_back(op->getBlock());
+  });
+  llvm::SmallPtrSet<Block *, 4> done;
+  IRRewriter rewriter(root->getContext());
+  for (Block *block : blocks) {
+    if (!done.insert(block).second)
+      continue;
+    OpTy current;
+    for (Operation *op = &block->front(); op; op = op->getNextNode()) {
+      auto nest = dyn_cast<OpTy>(op);
+      if (!nest)
+        continue;
+      Attribute group = nest->getAttr(mark);
+      if (current && group && current->getAttr(mark) == group) {
+        if (OpTy merged = merge(rewriter, current, nest)) {
+          current = merged;
+          op = merged;
+          continue;
+        }
+      }
+      current = group ? nest : OpTy();
+    }
+  }
+}
+
 struct FuseMergeGroupLaunchesPass final
     : fuse::impl::FuseMergeGroupLaunchesPassBase<FuseMergeGroupLaunchesPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<Block *> blocks;
-    getOperation()->walk([&](gpu::LaunchOp launch) {
-      if (launch->hasAttr(fuse::FuseDialect::kGroupNestAttrName))
-        blocks.push_back(launch->getBlock());
-    });
-    llvm::SmallPtrSet<Block *, 4> done;
-    IRRewriter rewriter(&getContext());
-    for (Block *block : blocks) {
-      if (!done.insert(block).second)
-        continue;
-      // Each launch with the next launch of its group, as long as they merge.
-      gpu::LaunchOp current;
-      for (Operation *op = &block->front(); op; op = op->getNextNode()) {
-        auto launch = dyn_cast<gpu::LaunchOp>(op);
-        if (!launch)
-          continue;
-        Attribute group =
-            launch->getAttr(fuse::FuseDialect::kGroupNestAttrName);
-        if (current && group &&
-            current->getAttr(fuse::FuseDialect::kGroupNestAttrName) == group) {
-          if (gpu::LaunchOp merged = merge(rewriter, current, launch)) {
-            current = merged;
-            op = merged;
-            continue;
-          }
-        }
-        current = group ? launch : gpu::LaunchOp();
-      }
-    }
+    mergeGroupNests<gpu::LaunchOp>(
+        getOperation(),
+        [&](RewriterBase &rewriter, gpu::LaunchOp first, gpu::LaunchOp second) {
+          return merge(rewriter, first, second);
+        });
   }
 
   /// `first` and `second` as one launch, or null if they cannot be.
@@ -407,6 +454,137 @@ struct FuseMergeGroupLaunchesPass final
     rewriter.eraseOp(first);
     rewriter.eraseOp(second);
     ++numMerged;
+    return merged;
+  }
+};
+
+/// The trip counts of a tile loop on buffers (no results, no mapping) with
+/// static bounds; nothing otherwise.
+std::optional<SmallVector<int64_t>> getTripCounts(scf::ForallOp loop) {
+  if (loop.getNumResults() != 0 || loop.getMapping() ||
+      !loop.getTerminator().getYieldingOps().empty())
+    return std::nullopt;
+  ArrayRef<int64_t> lbs = loop.getStaticLowerBound();
+  ArrayRef<int64_t> ubs = loop.getStaticUpperBound();
+  ArrayRef<int64_t> steps = loop.getStaticStep();
+  if (llvm::any_of(llvm::concat<const int64_t>(lbs, ubs, steps),
+                   ShapedType::isDynamic))
+    return std::nullopt;
+  SmallVector<int64_t> counts;
+  for (auto [lb, ub, step] : llvm::zip_equal(lbs, ubs, steps)) {
+    if (step <= 0 || ub <= lb)
+      return std::nullopt;
+    counts.push_back(llvm::divideCeil(ub - lb, step));
+  }
+  return counts;
+}
+
+/// Inlines tile loop `loop`'s body before `point`, its induction variables
+/// delinearized from `linear` (the innermost fastest).
+void inlineNest(RewriterBase &rewriter, scf::ForallOp loop, Value linear,
+                ArrayRef<int64_t> counts, Operation *point) {
+  Location loc = loop.getLoc();
+  rewriter.setInsertionPoint(point);
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  ArrayRef<int64_t> lbs = loop.getStaticLowerBound();
+  ArrayRef<int64_t> steps = loop.getStaticStep();
+  SmallVector<Value> ivs(counts.size());
+  Value rest = linear;
+  for (int64_t i = counts.size() - 1; i >= 0; --i) {
+    Value index = i == 0 ? rest
+                         : arith::RemUIOp::create(rewriter, loc, rest,
+                                                  constant(counts[i]));
+    if (i > 0)
+      rest = arith::DivUIOp::create(rewriter, loc, rest, constant(counts[i]));
+    Value scaled =
+        arith::MulIOp::create(rewriter, loc, index, constant(steps[i]));
+    ivs[i] = arith::AddIOp::create(rewriter, loc, scaled, constant(lbs[i]));
+  }
+  Block *body = loop.getBody();
+  rewriter.eraseOp(body->getTerminator());
+  rewriter.inlineBlockBefore(body, point, ivs);
+}
+
+struct FuseMergeGroupNestsPass final
+    : fuse::impl::FuseMergeGroupNestsPassBase<FuseMergeGroupNestsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    mergeGroupNests<scf::ForallOp>(
+        getOperation(),
+        [&](RewriterBase &rewriter, scf::ForallOp first, scf::ForallOp second) {
+          return merge(rewriter, first, second);
+        });
+  }
+
+  /// `first` and `second` as one tile loop over both loops' tiles, or null.
+  scf::ForallOp merge(RewriterBase &rewriter, scf::ForallOp first,
+                      scf::ForallOp second) {
+    auto fail = [&](const Twine &why) {
+      if (report)
+        second.emitRemark("fuse-merge-group-nests: not merged with the "
+                          "previous tile loop of its group: ")
+            << why;
+      return scf::ForallOp();
+    };
+    std::optional<SmallVector<int64_t>> firstCounts = getTripCounts(first);
+    std::optional<SmallVector<int64_t>> secondCounts = getTripCounts(second);
+    if (!firstCounts || !secondCounts)
+      return fail("not two loops on buffers with static bounds");
+    int64_t firstTiles = 1, secondTiles = 1;
+    for (int64_t count : *firstCounts)
+      firstTiles *= count;
+    for (int64_t count : *secondCounts)
+      secondTiles *= count;
+    if (firstTiles + secondTiles >= (int64_t(1) << 31))
+      return fail("too many tiles");
+    Accesses a, b;
+    if (!getAccesses(first.getRegion(), isAllocation, a) ||
+        !getAccesses(second.getRegion(), isAllocation, b))
+      return fail("an op of unknown memory effects or a buffer chosen "
+                  "inside the body");
+    if (intersects(a.writes, b.reads) || intersects(a.writes, b.writes) ||
+        intersects(b.writes, a.reads))
+      return fail("one writes a buffer the other accesses");
+    SmallVector<Operation *> before, after;
+    if (!partitionBetween(first, second, b, before, after))
+      return fail("an op between them cannot move");
+
+    for (Operation *op : before)
+      rewriter.moveOpBefore(op, first);
+    Location loc = rewriter.getFusedLoc({first.getLoc(), second.getLoc()});
+    rewriter.setInsertionPoint(first);
+    auto merged = scf::ForallOp::create(
+        rewriter, loc,
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(firstTiles + secondTiles)},
+        ValueRange{}, std::nullopt);
+    merged->setAttr(fuse::FuseDialect::kGroupNestAttrName,
+                    first->getAttr(fuse::FuseDialect::kGroupNestAttrName));
+    Block *body = merged.getBody();
+    rewriter.setInsertionPointToStart(body);
+    Value tile = merged.getInductionVars().front();
+    Value split = arith::ConstantIndexOp::create(rewriter, loc, firstTiles);
+    Value isFirst = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ult, tile, split);
+    auto branch = scf::IfOp::create(rewriter, loc, isFirst,
+                                    /*withElseRegion=*/true);
+    inlineNest(rewriter, first, tile, *firstCounts,
+               branch.thenBlock()->getTerminator());
+    rewriter.setInsertionPointToStart(branch.elseBlock());
+    Value shifted = arith::SubIOp::create(rewriter, loc, tile, split);
+    inlineNest(rewriter, second, shifted, *secondCounts,
+               branch.elseBlock()->getTerminator());
+    // Static tile temporaries move before the branch, where buffer loop
+    // hoisting takes them out of the loop as before.
+    for (Block *side : {branch.thenBlock(), branch.elseBlock()})
+      for (Operation &op : llvm::make_early_inc_range(*side))
+        if (isa<memref::AllocOp, memref::AllocaOp>(op) &&
+            op.getNumOperands() == 0)
+          rewriter.moveOpBefore(&op, branch);
+    rewriter.eraseOp(first);
+    rewriter.eraseOp(second);
     return merged;
   }
 };

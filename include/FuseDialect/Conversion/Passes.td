@@ -333,6 +333,29 @@ def FuseMergeGroupLaunchesPass : Pass<"fuse-merge-group-launches"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def FuseMergeGroupNestsPass : Pass<"fuse-merge-group-nests"> {
+  let summary = "Run the independent tile loops of one group as one loop nest";
+  let description = [{
+    The CPU counterpart of `fuse-merge-group-launches`, run by
+    `--fuse-lower-to-cpu` after bufferization. Two consecutive `scf.forall`
+    tile loops on buffers that carry the same `fuse.group_nest` mark (the
+    tile loops of one group, from `fuse-inline-groups`), have static
+    bounds and touch disjoint buffers (the same analysis as for launches)
+    become one loop over the tiles of both. Each iteration runs the first
+    loop's body for the first loop's tiles and the second's for the rest.
+    The bodies' static temporaries move before the branch, so that buffer
+    loop hoisting still allocates them once. With `parallel=true` the group
+    is then one OpenMP loop instead of one per nest.
+  }];
+  let options = [
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Emit a remark on each tile loop that could not merge with the "
+           "previous one of its group, saying why">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def FuseAnnotateKernelsPass
     : Pass<"fuse-annotate-kernels", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Set the attributes of the kernels that the NVVM backend reads";
