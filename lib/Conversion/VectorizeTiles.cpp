@@ -369,12 +369,66 @@ linalg::LinalgOp blockContraction(RewriterBase &rewriter, linalg::LinalgOp op) {
   return cutIntoBlocks(rewriter, op, sizes, interchange);
 }
 
+/// A strided window read `in[ow * s]` of a block (a strided convolution's
+/// input once the block's unit loops are dropped) becomes a read of the
+/// strided slice `in[0 : n : s]` at `ow`: the map is then a projected
+/// permutation and the block vectorizes. Returns failure if no map needs it
+/// or one cannot be rewritten this way.
+LogicalResult unstrideInputs(RewriterBase &rewriter, linalg::GenericOp op) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  bool changed = false;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = maps[input->getOperandNumber()];
+    auto type = dyn_cast<RankedTensorType>(input->get().getType());
+    if (!type || !type.hasStaticShape())
+      continue;
+    SmallVector<AffineExpr> results(map.getResults());
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    bool strided = false;
+    for (auto [dim, expr] : llvm::enumerate(results)) {
+      offsets.push_back(rewriter.getIndexAttr(0));
+      sizes.push_back(rewriter.getIndexAttr(type.getDimSize(dim)));
+      strides.push_back(rewriter.getIndexAttr(1));
+      auto mul = dyn_cast<AffineBinaryOpExpr>(expr);
+      if (!mul || mul.getKind() != AffineExprKind::Mul)
+        continue;
+      auto loop = dyn_cast<AffineDimExpr>(mul.getLHS());
+      auto stride = dyn_cast<AffineConstantExpr>(mul.getRHS());
+      if (!loop || !stride || stride.getValue() <= 1)
+        continue;
+      int64_t count = ranges[loop.getPosition()];
+      if ((count - 1) * stride.getValue() + 1 > type.getDimSize(dim))
+        return failure();
+      sizes.back() = rewriter.getIndexAttr(count);
+      strides.back() = rewriter.getIndexAttr(stride.getValue());
+      expr = loop;
+      strided = true;
+    }
+    if (!strided)
+      continue;
+    rewriter.setInsertionPoint(op);
+    Value slice = tensor::ExtractSliceOp::create(
+        rewriter, op.getLoc(), input->get(), offsets, sizes, strides);
+    rewriter.modifyOpInPlace(op, [&] { input->set(slice); });
+    maps[input->getOperandNumber()] = AffineMap::get(
+        map.getNumDims(), map.getNumSymbols(), results, op.getContext());
+    changed = true;
+  }
+  if (!changed)
+    return failure();
+  rewriter.modifyOpInPlace(op, [&] {
+    op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+  });
+  return success();
+}
+
 /// Cuts convolution `op` into register blocks like a contraction, then
 /// drops the block's unit loops: a window read `in[oh + kh, ow + kw, c]`
 /// with `oh`, `kh`, `kw` and `c` fixed per step becomes a plain slice of
 /// the block's `ow` (a projected permutation), so the step vectorizes as a
-/// broadcast multiply-add. Strided windows do not (`ow * 2`): their blocks
-/// stay scalar loops. Returns the block op if it can be vectorized.
+/// broadcast multiply-add. A strided window (`ow * 2`) reads a strided
+/// slice instead. Returns the block op if it can be vectorized.
 linalg::LinalgOp blockConvolution(RewriterBase &rewriter, linalg::LinalgOp op) {
   SmallVector<int64_t> interchange;
   SmallVector<int64_t> sizes = getWindowBlock(op, interchange);
@@ -400,6 +454,8 @@ linalg::LinalgOp blockConvolution(RewriterBase &rewriter, linalg::LinalgOp op) {
     return {};
   rewriter.replaceOp(blockGeneric, dropped->replacements);
   auto result = cast<linalg::LinalgOp>(dropped->resultOp.getOperation());
+  if (auto generic = dyn_cast<linalg::GenericOp>(result.getOperation()))
+    (void)unstrideInputs(rewriter, generic);
   if (failed(linalg::vectorizeOpPrecondition(result)) ||
       !llvm::all_of(result.getIndexingMapsArray(),
                     [](AffineMap map) { return map.isProjectedPermutation(); }))
