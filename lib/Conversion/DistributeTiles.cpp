@@ -52,6 +52,7 @@
 
 #include "FuseDialect/Conversion/Passes.h"
 #include "FuseDialect/IR/FuseDialect.h"
+#include "TileLoops.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Affine/Utils.h"
@@ -77,6 +78,11 @@ namespace mlir::fuse {
 } // namespace mlir::fuse
 
 using namespace mlir;
+using fuse::delinearize;
+using fuse::getStaticBounds;
+using fuse::getStaticTileCounts;
+using fuse::inlineTileLoopBody;
+using fuse::StaticBounds;
 
 namespace {
 
@@ -129,22 +135,6 @@ std::optional<int64_t> evaluate(Value value, DenseMap<Value, int64_t> &env) {
   if (v)
     env[value] = *v;
   return v;
-}
-
-/// The bounds of a tile loop, when they are constants.
-struct StaticBounds {
-  SmallVector<int64_t> lbs, ubs, steps;
-};
-std::optional<StaticBounds> getStaticBounds(scf::ForallOp loop) {
-  std::optional<SmallVector<int64_t>> lbs =
-      getConstantIntValues(loop.getMixedLowerBound());
-  std::optional<SmallVector<int64_t>> ubs =
-      getConstantIntValues(loop.getMixedUpperBound());
-  std::optional<SmallVector<int64_t>> steps =
-      getConstantIntValues(loop.getMixedStep());
-  if (!lbs || !ubs || !steps)
-    return std::nullopt;
-  return StaticBounds{*lbs, *ubs, *steps};
 }
 
 /// The largest value `size` takes in any tile of `loop`: a constant bound if
@@ -343,25 +333,6 @@ SmallVector<memref::AllocOp> getSharedUnit(memref::AllocOp alloc) {
 
 Value constantIndex(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
-}
-
-/// The indices of `linear` in a row-major space of `sizes`.
-SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
-                               ArrayRef<Value> sizes) {
-  SmallVector<Value> indices(sizes.size());
-  for (int i = static_cast<int>(sizes.size()) - 1; i >= 0; --i) {
-    if (isConstantIntValue(sizes[i], 1)) {
-      indices[i] = constantIndex(b, loc, 0);
-      continue;
-    }
-    if (i == 0) {
-      indices[i] = linear;
-      break;
-    }
-    indices[i] = b.createOrFold<arith::RemUIOp>(loc, linear, sizes[i]);
-    linear = b.createOrFold<arith::DivUIOp>(loc, linear, sizes[i]);
-  }
-  return indices;
 }
 
 Value product(OpBuilder &b, Location loc, ArrayRef<Value> sizes) {
@@ -1753,21 +1724,17 @@ struct FuseDistributeTilesPass final
   }
 
   LogicalResult distributeLoop(IRRewriter &rewriter, scf::ForallOp loop) {
-    std::optional<StaticBounds> bounds = getStaticBounds(loop);
+    std::optional<SmallVector<int64_t>> tripCounts = getStaticTileCounts(loop);
     DenseMap<Operation *, int64_t> tempBytes;
-    if (!bounds || loop.getMapping() ||
+    if (!tripCounts || loop.getMapping() ||
         !isDistributable(loop.getRegion(), loop, tempBytes))
       return failure();
-    ArrayRef<int64_t> lbs = bounds->lbs, ubs = bounds->ubs,
-                      steps = bounds->steps;
-    SmallVector<int64_t> tripCounts;
     int64_t numTiles = 1;
-    for (auto [lb, ub, step] : llvm::zip(lbs, ubs, steps)) {
-      tripCounts.push_back(step > 0 ? llvm::divideCeil(ub - lb, step) : 0);
-      numTiles *= tripCounts.back();
+    for (int64_t count : *tripCounts) {
+      numTiles *= count;
+      if (numTiles >= (int64_t(1) << 31))
+        return failure();
     }
-    if (numTiles <= 0 || numTiles >= (int64_t(1) << 31))
-      return failure();
 
     // Register-tiled contractions first: their staged slices are reserved
     // before the temporaries take shared memory, and the temporaries they
@@ -1851,21 +1818,9 @@ struct FuseDistributeTilesPass final
     rewriter.setInsertionPointToStart(&body);
 
     // The tile of this block.
-    SmallVector<Value> counts = llvm::map_to_vector(
-        tripCounts, [&](int64_t c) { return constantIndex(rewriter, loc, c); });
-    SmallVector<Value> tile =
-        delinearize(rewriter, loc, launch.getBlockIds().x, counts);
-    SmallVector<Value> ivs;
-    for (auto [index, lb, step] : llvm::zip(tile, lbs, steps)) {
-      Value scaled = arith::MulIOp::create(rewriter, loc, index,
-                                           constantIndex(rewriter, loc, step));
-      ivs.push_back(arith::AddIOp::create(rewriter, loc, scaled,
-                                          constantIndex(rewriter, loc, lb)));
-    }
     auto terminator = gpu::TerminatorOp::create(rewriter, loc);
-    Block *loopBody = loop.getBody();
-    rewriter.eraseOp(loopBody->getTerminator());
-    rewriter.inlineBlockBefore(loopBody, terminator, ivs);
+    inlineTileLoopBody(rewriter, loop, launch.getBlockIds().x, *tripCounts,
+                       terminator);
 
     // Temporaries in shared memory, or views of this block's scratch slice.
     auto workgroup = gpu::AddressSpaceAttr::get(

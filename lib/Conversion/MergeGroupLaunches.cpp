@@ -20,6 +20,7 @@
 
 #include "FuseDialect/Conversion/Passes.h"
 #include "FuseDialect/IR/FuseDialect.h"
+#include "TileLoops.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -183,9 +184,15 @@ bool getAccesses(gpu::LaunchOp launch, Accesses &accesses) {
       accesses);
 }
 
-bool intersects(const llvm::SmallPtrSet<const void *, 8> &a,
-                const llvm::SmallPtrSet<const void *, 8> &b) {
-  return llvm::any_of(a, [&](const void *key) { return b.contains(key); });
+/// Neither side writes a buffer the other reads or writes, so their
+/// iterations may interleave in any order.
+bool areIndependent(const Accesses &a, const Accesses &b) {
+  auto intersects = [](const llvm::SmallPtrSet<const void *, 8> &x,
+                       const llvm::SmallPtrSet<const void *, 8> &y) {
+    return llvm::any_of(x, [&](const void *key) { return y.contains(key); });
+  };
+  return !intersects(a.writes, b.reads) && !intersects(a.writes, b.writes) &&
+         !intersects(b.writes, a.reads);
 }
 
 std::optional<int64_t> getConstant(Value value) {
@@ -407,8 +414,7 @@ struct FuseMergeGroupLaunchesPass final
     if (!getAccesses(first, a) || !getAccesses(second, b))
       return fail("an op of unknown memory effects, a buffer chosen inside "
                   "the body, or block and grid ids read as ops");
-    if (intersects(a.writes, b.reads) || intersects(a.writes, b.writes) ||
-        intersects(b.writes, a.reads))
+    if (!areIndependent(a, b))
       return fail("one writes a buffer the other accesses");
     SmallVector<Operation *> before, after;
     if (!partitionBetween(first, second, b, before, after))
@@ -458,53 +464,13 @@ struct FuseMergeGroupLaunchesPass final
   }
 };
 
-/// The trip counts of a tile loop on buffers (no results, no mapping) with
-/// static bounds; nothing otherwise.
+/// The tile counts of a tile loop on buffers (no results, no mapping) with
+/// constant bounds; nothing otherwise.
 std::optional<SmallVector<int64_t>> getTripCounts(scf::ForallOp loop) {
   if (loop.getNumResults() != 0 || loop.getMapping() ||
       !loop.getTerminator().getYieldingOps().empty())
     return std::nullopt;
-  ArrayRef<int64_t> lbs = loop.getStaticLowerBound();
-  ArrayRef<int64_t> ubs = loop.getStaticUpperBound();
-  ArrayRef<int64_t> steps = loop.getStaticStep();
-  if (llvm::any_of(llvm::concat<const int64_t>(lbs, ubs, steps),
-                   ShapedType::isDynamic))
-    return std::nullopt;
-  SmallVector<int64_t> counts;
-  for (auto [lb, ub, step] : llvm::zip_equal(lbs, ubs, steps)) {
-    if (step <= 0 || ub <= lb)
-      return std::nullopt;
-    counts.push_back(llvm::divideCeil(ub - lb, step));
-  }
-  return counts;
-}
-
-/// Inlines tile loop `loop`'s body before `point`, its induction variables
-/// delinearized from `linear` (the innermost fastest).
-void inlineNest(RewriterBase &rewriter, scf::ForallOp loop, Value linear,
-                ArrayRef<int64_t> counts, Operation *point) {
-  Location loc = loop.getLoc();
-  rewriter.setInsertionPoint(point);
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantIndexOp::create(rewriter, loc, value);
-  };
-  ArrayRef<int64_t> lbs = loop.getStaticLowerBound();
-  ArrayRef<int64_t> steps = loop.getStaticStep();
-  SmallVector<Value> ivs(counts.size());
-  Value rest = linear;
-  for (int64_t i = counts.size() - 1; i >= 0; --i) {
-    Value index = i == 0 ? rest
-                         : arith::RemUIOp::create(rewriter, loc, rest,
-                                                  constant(counts[i]));
-    if (i > 0)
-      rest = arith::DivUIOp::create(rewriter, loc, rest, constant(counts[i]));
-    Value scaled =
-        arith::MulIOp::create(rewriter, loc, index, constant(steps[i]));
-    ivs[i] = arith::AddIOp::create(rewriter, loc, scaled, constant(lbs[i]));
-  }
-  Block *body = loop.getBody();
-  rewriter.eraseOp(body->getTerminator());
-  rewriter.inlineBlockBefore(body, point, ivs);
+  return getStaticTileCounts(loop);
 }
 
 struct FuseMergeGroupNestsPass final
@@ -545,8 +511,7 @@ struct FuseMergeGroupNestsPass final
         !getAccesses(second.getRegion(), isAllocation, b))
       return fail("an op of unknown memory effects or a buffer chosen "
                   "inside the body");
-    if (intersects(a.writes, b.reads) || intersects(a.writes, b.writes) ||
-        intersects(b.writes, a.reads))
+    if (!areIndependent(a, b))
       return fail("one writes a buffer the other accesses");
     SmallVector<Operation *> before, after;
     if (!partitionBetween(first, second, b, before, after))
@@ -570,12 +535,12 @@ struct FuseMergeGroupNestsPass final
         rewriter, loc, arith::CmpIPredicate::ult, tile, split);
     auto branch = scf::IfOp::create(rewriter, loc, isFirst,
                                     /*withElseRegion=*/true);
-    inlineNest(rewriter, first, tile, *firstCounts,
-               branch.thenBlock()->getTerminator());
+    inlineTileLoopBody(rewriter, first, tile, *firstCounts,
+                       branch.thenBlock()->getTerminator());
     rewriter.setInsertionPointToStart(branch.elseBlock());
     Value shifted = arith::SubIOp::create(rewriter, loc, tile, split);
-    inlineNest(rewriter, second, shifted, *secondCounts,
-               branch.elseBlock()->getTerminator());
+    inlineTileLoopBody(rewriter, second, shifted, *secondCounts,
+                       branch.elseBlock()->getTerminator());
     // Static tile temporaries move before the branch, where buffer loop
     // hoisting takes them out of the loop as before.
     for (Block *side : {branch.thenBlock(), branch.elseBlock()})

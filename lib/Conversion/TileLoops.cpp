@@ -1,0 +1,75 @@
+//===- TileLoops.cpp - Helpers for a group's tile loops -------------------===//
+
+#include "TileLoops.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+
+std::optional<fuse::StaticBounds> fuse::getStaticBounds(scf::ForallOp loop) {
+  std::optional<SmallVector<int64_t>> lbs =
+      getConstantIntValues(loop.getMixedLowerBound());
+  std::optional<SmallVector<int64_t>> ubs =
+      getConstantIntValues(loop.getMixedUpperBound());
+  std::optional<SmallVector<int64_t>> steps =
+      getConstantIntValues(loop.getMixedStep());
+  if (!lbs || !ubs || !steps)
+    return std::nullopt;
+  return StaticBounds{*lbs, *ubs, *steps};
+}
+
+std::optional<SmallVector<int64_t>>
+fuse::getStaticTileCounts(scf::ForallOp loop) {
+  std::optional<StaticBounds> bounds = getStaticBounds(loop);
+  if (!bounds)
+    return std::nullopt;
+  SmallVector<int64_t> counts;
+  for (auto [lb, ub, step] :
+       llvm::zip_equal(bounds->lbs, bounds->ubs, bounds->steps)) {
+    if (step <= 0 || ub <= lb)
+      return std::nullopt;
+    counts.push_back(llvm::divideCeil(ub - lb, step));
+  }
+  return counts;
+}
+
+SmallVector<Value> fuse::delinearize(OpBuilder &b, Location loc, Value linear,
+                                     ArrayRef<Value> sizes) {
+  SmallVector<Value> indices(sizes.size());
+  for (int i = static_cast<int>(sizes.size()) - 1; i >= 0; --i) {
+    if (isConstantIntValue(sizes[i], 1)) {
+      indices[i] = arith::ConstantIndexOp::create(b, loc, 0);
+      continue;
+    }
+    if (i == 0) {
+      indices[i] = linear;
+      break;
+    }
+    indices[i] = b.createOrFold<arith::RemUIOp>(loc, linear, sizes[i]);
+    linear = b.createOrFold<arith::DivUIOp>(loc, linear, sizes[i]);
+  }
+  return indices;
+}
+
+void fuse::inlineTileLoopBody(RewriterBase &rewriter, scf::ForallOp loop,
+                              Value linear, ArrayRef<int64_t> counts,
+                              Operation *point) {
+  Location loc = loop.getLoc();
+  rewriter.setInsertionPoint(point);
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  std::optional<StaticBounds> bounds = getStaticBounds(loop);
+  assert(bounds && "tile loop without constant bounds");
+  SmallVector<Value> sizes = llvm::map_to_vector(counts, constant);
+  SmallVector<Value> tile = delinearize(rewriter, loc, linear, sizes);
+  SmallVector<Value> ivs;
+  for (auto [index, lb, step] : llvm::zip(tile, bounds->lbs, bounds->steps)) {
+    Value scaled = arith::MulIOp::create(rewriter, loc, index, constant(step));
+    ivs.push_back(arith::AddIOp::create(rewriter, loc, scaled, constant(lb)));
+  }
+  Block *body = loop.getBody();
+  rewriter.eraseOp(body->getTerminator());
+  rewriter.inlineBlockBefore(body, point, ivs);
+}

@@ -1,0 +1,43 @@
+//===- TileLoops.h - Helpers for a group's tile loops -----------*- C++ -*-===//
+//
+// A group's tile loop is an `scf.forall` with constant bounds. Its lowerings
+// run its body at a linear tile index: a GPU block id
+// (fuse-distribute-tiles), or one branch of a loop that runs the tiles of
+// several nests (fuse-merge-group-nests).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSEDIALECT_LIB_CONVERSION_TILELOOPS_H
+#define FUSEDIALECT_LIB_CONVERSION_TILELOOPS_H
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <optional>
+
+namespace mlir::fuse {
+
+/// The bounds of a tile loop, when they are constants.
+struct StaticBounds {
+  SmallVector<int64_t> lbs, ubs, steps;
+};
+std::optional<StaticBounds> getStaticBounds(scf::ForallOp loop);
+
+/// The number of tiles along each dimension of `loop`: nothing if a bound is
+/// not a constant or a dimension has no tile.
+std::optional<SmallVector<int64_t>> getStaticTileCounts(scf::ForallOp loop);
+
+/// The indices of `linear` in a row-major space of `sizes`.
+SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
+                               ArrayRef<Value> sizes);
+
+/// Moves the body of `loop` (constant bounds, `counts` tiles per dimension)
+/// before `point`, its induction variables those of the tile at row-major
+/// index `linear`. The loop is left without a body, to be erased.
+void inlineTileLoopBody(RewriterBase &rewriter, scf::ForallOp loop,
+                        Value linear, ArrayRef<int64_t> counts,
+                        Operation *point);
+
+} // namespace mlir::fuse
+
+#endif // FUSEDIALECT_LIB_CONVERSION_TILELOOPS_H
