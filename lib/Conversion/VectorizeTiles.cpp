@@ -359,14 +359,18 @@ linalg::LinalgOp cutIntoBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
 }
 
 /// Cuts contraction `op` into register blocks (one scf.for per loop, the
-/// reduction loops innermost) and returns the block op; the loop order
-/// and the summation order of each result are the scalar loop's.
+/// reduction loops innermost) and returns the block op if it can be
+/// vectorized; the loop order and the summation order of each result are
+/// the scalar loop's.
 linalg::LinalgOp blockContraction(RewriterBase &rewriter, linalg::LinalgOp op) {
   SmallVector<int64_t> interchange;
   SmallVector<int64_t> sizes = getRegisterBlock(op, interchange);
   if (sizes.empty())
     return {};
-  return cutIntoBlocks(rewriter, op, sizes, interchange);
+  linalg::LinalgOp block = cutIntoBlocks(rewriter, op, sizes, interchange);
+  if (!block || failed(linalg::vectorizeOpPrecondition(block)))
+    return {};
+  return block;
 }
 
 /// A strided window read `in[ow * s]` of a block (a strided convolution's
@@ -541,8 +545,7 @@ struct FuseVectorizeTilesPass final
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : contractions)
       if (linalg::LinalgOp block = blockContraction(rewriter, op))
-        if (succeeded(linalg::vectorizeOpPrecondition(block)))
-          candidates.push_back(block);
+        candidates.push_back(block);
     for (linalg::LinalgOp op : convolutions)
       if (linalg::LinalgOp block = blockConvolution(rewriter, op))
         candidates.push_back(block);
@@ -584,13 +587,9 @@ struct FuseVectorizeTilesPass final
     vector::TransferWriteOp::getCanonicalizationPatterns(patterns,
                                                          &getContext());
     vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
-    // A register block's contraction as elementwise multiplies and adds
-    // (one rank-1 update per reduction step; no fused multiply-add, so the
-    // rounding is the scalar loop's).
-    vector::populateVectorContractLoweringPatterns(
-        patterns, vector::VectorContractLowering::ParallelArith);
-    // Reductions over unit dimensions (a block's single reduction step) are
-    // elementwise adds.
+    // A register block's step is vectorized as a multiply and a reduction
+    // over its unit reduction dimension: an elementwise add (no fused
+    // multiply-add, so the rounding is the scalar loop's).
     vector::MultiDimReductionOp::getCanonicalizationPatterns(patterns,
                                                              &getContext());
     patterns.add<FoldFullSliceWrite>(&getContext());
