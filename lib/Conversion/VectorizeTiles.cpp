@@ -18,9 +18,9 @@
 // combined once at the end (upstream partial-reduction tiling), so the loop
 // body is plain elementwise vector code.
 //
-// Convolutions and contractions stay scalar (their vector forms need
-// register tiling first, which this pass does not do); so do boundary tiles
-// with dynamic sizes.
+// Contractions and convolutions are cut into register blocks whose
+// reduction (window) loops run innermost around loop-carried vector
+// accumulators. Boundary tiles with dynamic sizes stay scalar.
 //
 //===----------------------------------------------------------------------===//
 

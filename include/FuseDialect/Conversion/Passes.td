@@ -110,8 +110,18 @@ def FuseVectorizeTilesPass : Pass<"fuse-vectorize-tiles"> {
     `linalg::vectorize`): one `vector.transfer_read` per input tile, the
     payload on whole vectors, one `vector.transfer_write`. The transfers
     between vectorized ops then fold away, so a tile's intermediates are
-    vector registers, not tile buffers. Boundary tiles with dynamic sizes,
-    convolutions and matmuls stay scalar loops.
+    vector registers, not tile buffers. Boundary tiles with dynamic sizes
+    stay scalar loops.
+
+    Float matmuls and other contractions (option `contractions`) are cut
+    into register blocks of up to 4 x 32 results, reduction loops
+    innermost: each step is a vector rank-1 update of the block's
+    accumulators, which are loop-carried vectors. Convolutions are cut the
+    same way (4 output columns x up to 32 channels, window loops
+    innermost); the block's unit loops are dropped, so a step reads plain
+    slices of input and filter, or a strided slice for a strided window.
+    Multiply and add stay separate and each result sums in the scalar
+    loop's order.
 
     An op over more points than that (a softmax or LayerNorm row) is first
     strip-mined: an `scf.for` nest over static chunks of at most
@@ -125,8 +135,10 @@ def FuseVectorizeTilesPass : Pass<"fuse-vectorize-tiles"> {
     `vector.multi_reduction`, which the CPU pipeline lowers to ordered
     (sequential) reductions, and a strip-mined reduction folds each chunk
     into the running result in order: the summation order of a scalar
-    loop. A reduction whose result does not depend on the order (float
-    max/min, integer ops) is strip-mined with one partial result per lane
+    loop. A reduction whose result does not depend on the order
+    (`maximumf`/`minimumf`, integer min/max/and/or/xor, and integer add and
+    mul without no-overflow flags; not ops using `linalg.index`) is
+    strip-mined with one partial result per lane
     of the chunk, combined once after the loop (upstream partial-reduction
     tiling): the loop body is then plain elementwise vector code. With
     `reassociate`, float sums and products are strip-mined that way too:
@@ -146,8 +158,8 @@ def FuseVectorizeTilesPass : Pass<"fuse-vectorize-tiles"> {
            "results (changes their rounding)">,
     Option<"vectorizeContractions", "contractions", "bool",
            /*default=*/"true",
-           "Cut float matmuls and other contractions into register blocks "
-           "of vector rank-1 updates">
+           "Cut float matmuls, other contractions and convolutions into "
+           "register blocks of vector multiply-adds">
   ];
   let dependentDialects = ["::mlir::vector::VectorDialect",
                            "::mlir::tensor::TensorDialect",
