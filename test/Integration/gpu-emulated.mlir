@@ -35,6 +35,19 @@
 // RUN: %fuse-diff %S/Inputs/conv1x1.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
 // RUN: %fuse-diff %S/Inputs/conv1x1.mlir -p "--fuse-ops" | FileCheck %s
 // RUN: fuse-opt %S/Inputs/conv1x1.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm --mlir-print-ir-after=fuse-distribute-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=CONV1
+// A group whose two tile loops are independent (horizontally fused 1x1
+// convolutions, one result NCHW) is one launch: the first loop's blocks,
+// then the second's, each block branching on its index.
+// RUN: %fuse-diff %S/Inputs/horizontal-branches.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s --check-prefix=HORIZ-NUM
+// HORIZ-NUM: fuse-diff: OK 3 outputs
+// RUN: fuse-opt %S/Inputs/horizontal-branches.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm --mlir-print-ir-after=fuse-merge-group-launches -o /dev/null 2>&1 | FileCheck %s --check-prefix=HORIZ
+// HORIZ:       gpu.launch blocks(%[[BX:[^,]*]],
+// HORIZ:         arith.cmpi ult, %[[BX]]
+// HORIZ-NEXT:    scf.if
+// HORIZ:         } else {
+// HORIZ:           arith.subi %[[BX]]
+// HORIZ:       } {fuse.group_nest =
+// HORIZ-NOT:   gpu.launch blocks
 // Rows without a divisor (197): 1x256 tiles, one output per thread.
 // RUN: %fuse-diff %S/Inputs/matmul-thin-rows.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
 // RUN: fuse-opt %S/Inputs/matmul-thin-rows.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm --mlir-print-ir-after=fuse-distribute-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=THIN
