@@ -205,14 +205,17 @@ bool isDistributable(Region &region, scf::ForallOp loop,
       if (!linalgOp.hasPureBufferSemantics())
         return false;
       // Each parallel point writes its own output elements (threads take
-      // distinct points): every output index uses every parallel loop.
+      // distinct points): every output index uses every parallel loop but
+      // unit ones (a batch of one that only the inputs index).
       SmallVector<unsigned> parallel;
       linalgOp.getParallelDims(parallel);
+      SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
       for (OpOperand &init : linalgOp.getDpsInitsMutable()) {
         AffineMap map = linalgOp.getMatchingIndexingMap(&init);
         if (!map.isProjectedPermutation() ||
-            llvm::any_of(parallel,
-                         [&](unsigned d) { return !map.isFunctionOfDim(d); }))
+            llvm::any_of(parallel, [&](unsigned d) {
+              return ranges[d] != 1 && !map.isFunctionOfDim(d);
+            }))
           return false;
       }
       continue;

@@ -23,9 +23,12 @@
 #include "TileLoops.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SmallPtrSet.h"
+
+#include <numeric>
 
 namespace mlir::fuse {
 #define GEN_PASS_DEF_FUSEMERGEGROUPLAUNCHESPASS
@@ -62,9 +65,85 @@ const void *getBufferKey(Value value) {
 
 /// The buffers from outside `launch` that its body reads and writes; false
 /// when an effect is not known (then nothing may move across the launch).
+/// A static strided box of a buffer: per dim of the buffer, the first
+/// index, the number of indices and the step between them.
+struct BufferRegion {
+  SmallVector<int64_t> offsets, sizes, strides;
+};
+
+/// One access of a body to a buffer from outside: the part of the buffer
+/// it may touch (the view it goes through), or all of it.
+struct Access {
+  const void *key;
+  /// The buffer itself: function arguments share a key (they may alias)
+  /// but only parts of one buffer compare.
+  Value root;
+  std::optional<BufferRegion> region;
+  bool write;
+};
+
 struct Accesses {
   llvm::SmallPtrSet<const void *, 8> reads, writes;
+  SmallVector<Access> list;
 };
+
+/// The box of its base buffer that `value` views, when it is a chain of
+/// static subviews of a statically shaped buffer (rank-reducing ones too).
+std::optional<BufferRegion> getBufferRegion(Value value) {
+  SmallVector<memref::SubViewOp> chain;
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>()) {
+    auto subview = dyn_cast<memref::SubViewOp>(view.getOperation());
+    if (!subview)
+      return std::nullopt;
+    chain.push_back(subview);
+    value = view.getViewSource();
+  }
+  auto type = dyn_cast<MemRefType>(value.getType());
+  if (!type || !type.hasStaticShape())
+    return std::nullopt;
+  BufferRegion region;
+  region.sizes = llvm::to_vector(type.getShape());
+  region.offsets.assign(type.getRank(), 0);
+  region.strides.assign(type.getRank(), 1);
+  // The buffer dims the current view's dims are.
+  SmallVector<unsigned> dims =
+      llvm::to_vector(llvm::seq<unsigned>(0, type.getRank()));
+  for (memref::SubViewOp subview : llvm::reverse(chain)) {
+    if (ShapedType::isDynamicShape(subview.getStaticOffsets()) ||
+        ShapedType::isDynamicShape(subview.getStaticSizes()) ||
+        ShapedType::isDynamicShape(subview.getStaticStrides()))
+      return std::nullopt;
+    llvm::SmallBitVector dropped = subview.getDroppedDims();
+    SmallVector<unsigned> kept;
+    for (auto [i, dim] : llvm::enumerate(dims)) {
+      region.offsets[dim] +=
+          region.strides[dim] * subview.getStaticOffsets()[i];
+      region.strides[dim] *= subview.getStaticStrides()[i];
+      region.sizes[dim] = subview.getStaticSizes()[i];
+      if (!dropped.test(i))
+        kept.push_back(dim);
+    }
+    dims = std::move(kept);
+  }
+  return region;
+}
+
+/// Whether two boxes of one buffer share no element: along some dim their
+/// indices differ (disjoint ranges, or steps that never meet).
+bool areDisjoint(const BufferRegion &a, const BufferRegion &b) {
+  for (auto [i, size] : llvm::enumerate(a.sizes)) {
+    int64_t aLast = a.offsets[i] + a.strides[i] * (size - 1);
+    int64_t bLast = b.offsets[i] + b.strides[i] * (b.sizes[i] - 1);
+    if (aLast < b.offsets[i] || bLast < a.offsets[i])
+      return true;
+    int64_t step = std::gcd(size > 1 ? a.strides[i] : 0,
+                            b.sizes[i] > 1 ? b.strides[i] : 0);
+    int64_t distance = a.offsets[i] - b.offsets[i];
+    if (step == 0 ? distance != 0 : distance % step != 0)
+      return true;
+  }
+  return false;
+}
 
 /// The buffers `value` may be a view of: through view-like ops, through
 /// both branches of an `scf.if` and both operands of a select that yield
@@ -146,6 +225,16 @@ bool getAccesses(Region &body, function_ref<bool(Value)> isOwn,
       SmallVector<Value> roots;
       llvm::SmallPtrSet<Value, 4> visited;
       getRoots(value, roots, visited);
+      // The view from outside the body the access goes through.
+      Value outerView = value;
+      while (isInside(outerView))
+        if (auto view = outerView.getDefiningOp<ViewLikeOpInterface>())
+          outerView = view.getViewSource();
+        else
+          break;
+      std::optional<BufferRegion> region;
+      if (roots.size() == 1 && !isInside(outerView))
+        region = getBufferRegion(outerView);
       for (Value root : roots) {
         if (isInside(root) && !root.getDefiningOp<memref::GetGlobalOp>()) {
           if (isOwn(root))
@@ -155,10 +244,12 @@ bool getAccesses(Region &body, function_ref<bool(Value)> isOwn,
           return WalkResult::interrupt();
         }
         const void *key = getBufferKey(root);
-        if (isa<MemoryEffects::Read>(effect.getEffect()))
-          accesses.reads.insert(key);
-        else
+        bool write = !isa<MemoryEffects::Read>(effect.getEffect());
+        if (write)
           accesses.writes.insert(key);
+        else
+          accesses.reads.insert(key);
+        accesses.list.push_back({key, root, region, write});
       }
     }
     return WalkResult::advance();
@@ -184,15 +275,17 @@ bool getAccesses(gpu::LaunchOp launch, Accesses &accesses) {
       accesses);
 }
 
-/// Neither side writes a buffer the other reads or writes, so their
-/// iterations may interleave in any order.
+/// Neither side writes a part of a buffer the other reads or writes, so
+/// their iterations may interleave in any order. (Two pieces of a split copy
+/// chain write the even and odd channels of one buffer.)
 bool areIndependent(const Accesses &a, const Accesses &b) {
-  auto intersects = [](const llvm::SmallPtrSet<const void *, 8> &x,
-                       const llvm::SmallPtrSet<const void *, 8> &y) {
-    return llvm::any_of(x, [&](const void *key) { return y.contains(key); });
-  };
-  return !intersects(a.writes, b.reads) && !intersects(a.writes, b.writes) &&
-         !intersects(b.writes, a.reads);
+  for (const Access &x : a.list)
+    for (const Access &y : b.list)
+      if (x.key == y.key && (x.write || y.write) &&
+          (x.root != y.root || !x.region || !y.region ||
+           !areDisjoint(*x.region, *y.region)))
+        return false;
+  return true;
 }
 
 std::optional<int64_t> getConstant(Value value) {

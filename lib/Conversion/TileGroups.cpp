@@ -37,6 +37,7 @@
 #include "FuseDialect/Conversion/Passes.h"
 #include "FuseDialect/IR/FuseOps.h"
 #include "FuseDialect/Transforms/Layout/Permutation.h"
+#include "SplitCopies.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Conversion/TosaToArith/TosaToArith.h"
@@ -138,15 +139,26 @@ getNonUnitDimPerGroup(ArrayRef<ReassociationIndices> groups,
   return kept;
 }
 
-/// Makes `operand` of `op` read `source` through `map` instead.
-void readThrough(PatternRewriter &rewriter, linalg::GenericOp op,
-                 OpOperand *operand, Value source, AffineMap map) {
+/// Whether every loop of an op with indexing maps `maps` is a plain dim of
+/// some operand, so that the operand shapes give its range.
+bool hasLoopRanges(ArrayRef<AffineMap> maps) {
+  return !maps.empty() &&
+         inversePermutation(concatAffineMaps(maps, maps.front().getContext()));
+}
+
+/// Makes `operand` of `op` read `source` through `map` instead, unless a
+/// loop would then have no range (it was a plain dim of that operand only).
+LogicalResult readThrough(PatternRewriter &rewriter, linalg::GenericOp op,
+                          OpOperand *operand, Value source, AffineMap map) {
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   maps[operand->getOperandNumber()] = map;
+  if (!hasLoopRanges(maps))
+    return failure();
   rewriter.modifyOpInPlace(op, [&] {
     operand->set(source);
     op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
   });
+  return success();
 }
 
 /// generic(expand_shape(x)) where the expansion only inserts unit dims ->
@@ -169,9 +181,10 @@ struct FoldUnitExpandIntoConsumer : OpRewritePattern<linalg::GenericOp> {
       AffineMap map = op.getMatchingIndexingMap(operand);
       SmallVector<AffineExpr> exprs = llvm::map_to_vector(
           *kept, [&](int64_t d) { return map.getResult(d); });
-      readThrough(rewriter, op, operand, expand.getSrc(),
-                  AffineMap::get(map.getNumDims(), 0, exprs, op.getContext()));
-      return success();
+      if (succeeded(readThrough(
+              rewriter, op, operand, expand.getSrc(),
+              AffineMap::get(map.getNumDims(), 0, exprs, op.getContext()))))
+        return success();
     }
     return failure();
   }
@@ -204,9 +217,10 @@ struct FoldUnitCollapseIntoConsumer : OpRewritePattern<linalg::GenericOp> {
           exprs.push_back(d == (*kept)[i]
                               ? map.getResult(i)
                               : getAffineConstantExpr(0, op.getContext()));
-      readThrough(rewriter, op, operand, collapse.getSrc(),
-                  AffineMap::get(map.getNumDims(), 0, exprs, op.getContext()));
-      return success();
+      if (succeeded(readThrough(
+              rewriter, op, operand, collapse.getSrc(),
+              AffineMap::get(map.getNumDims(), 0, exprs, op.getContext()))))
+        return success();
     }
     return failure();
   }
@@ -251,6 +265,74 @@ struct GeneralizeReshapedReduce final : OpRewritePattern<linalg::ReduceOp> {
     if (!reshaped)
       return rewriter.notifyMatchFailure(op, "no reshaped input");
     return linalg::generalizeNamedOp(rewriter, op);
+  }
+};
+
+/// A contraction (matmul, batch matmul) whose result a reshape reads
+/// becomes its generic form, which the reshape-expansion patterns can then
+/// move the reshape through: a fused QKV projection whose Q columns are
+/// split into heads and transposed must be expanded to join Q's loop nest.
+struct GeneralizeReshapedContraction final
+    : OpInterfaceRewritePattern<linalg::LinalgOp> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+                                PatternRewriter &rewriter) const override {
+    if (isa<linalg::GenericOp>(op.getOperation()) ||
+        !linalg::isaContractionOpInterface(op) || op->getNumResults() != 1)
+      return rewriter.notifyMatchFailure(op, "not a named contraction");
+    bool reshaped = llvm::any_of(op->getUsers(), [](Operation *user) {
+      return isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(user);
+    });
+    if (!reshaped)
+      return rewriter.notifyMatchFailure(op, "no reshaped result");
+    return linalg::generalizeNamedOp(rewriter, op);
+  }
+};
+
+/// collapse_shape(generic) where the collapse only removes unit dims and
+/// the generic computes nothing else -> the generic writing the collapsed
+/// shape directly (its unit loops stay, read by its inputs). The reshape
+/// between a projection and the view that splits its columns into heads
+/// (1x197x768 -> 197x768) then no longer stands between the projection and
+/// that view, which the expansion patterns fold into the projection's loops.
+struct FoldUnitCollapseIntoProducer final
+    : OpRewritePattern<tensor::CollapseShapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::CollapseShapeOp collapse,
+                                PatternRewriter &rewriter) const override {
+    auto producer = collapse.getSrc().getDefiningOp<linalg::GenericOp>();
+    if (!producer || producer->getNumResults() != 1 || !producer->hasOneUse() ||
+        !collapse.getSrcType().hasStaticShape())
+      return rewriter.notifyMatchFailure(collapse, "no single-use generic");
+    SmallVector<ReassociationIndices> groups =
+        collapse.getReassociationIndices();
+    std::optional<SmallVector<int64_t>> kept =
+        getNonUnitDimPerGroup(groups, collapse.getSrcType().getShape());
+    if (!kept)
+      return rewriter.notifyMatchFailure(collapse, "moves more than unit dims");
+    OpOperand *init = producer.getDpsInitOperand(0);
+    AffineMap outMap = producer.getMatchingIndexingMap(init);
+    SmallVector<AffineExpr> exprs = llvm::map_to_vector(
+        *kept, [&](int64_t d) { return outMap.getResult(d); });
+    SmallVector<AffineMap> maps = producer.getIndexingMapsArray();
+    maps.back() =
+        AffineMap::get(outMap.getNumDims(), 0, exprs, producer.getContext());
+    // Every loop must keep a range the operand shapes give: a loop only the
+    // dropped dims indexed must still be a plain dim of some input.
+    if (!hasLoopRanges(maps))
+      return rewriter.notifyMatchFailure(collapse, "unit loop only written");
+    rewriter.setInsertionPoint(producer);
+    Value collapsedInit = tensor::CollapseShapeOp::create(
+        rewriter, collapse.getLoc(), init->get(), groups);
+    auto smaller = linalg::GenericOp::create(
+        rewriter, producer.getLoc(), TypeRange{collapse.getResultType()},
+        producer.getDpsInputs(), ValueRange{collapsedInit}, maps,
+        producer.getIteratorTypesArray());
+    rewriter.inlineRegionBefore(producer.getRegion(), smaller.getRegion(),
+                                smaller.getRegion().begin());
+    rewriter.replaceOp(collapse, smaller->getResults());
+    rewriter.eraseOp(producer);
+    return success();
   }
 };
 
@@ -494,10 +576,13 @@ struct DropOutputOnlyUnitDims final : OpRewritePattern<linalg::GenericOp> {
 void cleanUpBody(GroupOp group) {
   MLIRContext *ctx = group.getContext();
   RewritePatternSet patterns(ctx);
-  patterns.add<GeneralizeReshapedReduce, ScalarizeBroadcastElement,
-               DropOutputOnlyUnitDims>(ctx);
+  patterns.add<GeneralizeReshapedReduce, GeneralizeReshapedContraction,
+               ScalarizeBroadcastElement, DropOutputOnlyUnitDims,
+               FoldUnitCollapseIntoProducer>(ctx);
   patterns.add<FoldUnitExpandIntoConsumer, FoldUnitCollapseIntoConsumer>(ctx);
   patterns.add<SwapSliceWithProducer>(ctx);
+  tensor::populateBubbleUpExtractSliceOpPatterns(patterns);
+  tensor::populateBubbleUpExpandShapePatterns(patterns);
   // Reshapes between structured ops (views the graph or the layout stage
   // left) move out of the way by expanding the ops' loops.
   linalg::populateFoldReshapeOpsByExpansionPatterns(
@@ -588,18 +673,24 @@ bool isExactDisjointPool(Operation *op) {
 /// order. Values already computed by a loop nest are skipped.
 SmallVector<TilingInterface> findRoots(GroupOp group) {
   SetVector<Operation *> roots;
-  for (Value v : llvm::reverse(group.getYield().getValues())) {
-    while (Operation *def = v.getDefiningOp()) {
-      if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def))
-        v = def->getOperand(0);
-      else if (auto insert = dyn_cast<tensor::InsertSliceOp>(def))
-        v = insert.getSource();
-      else
-        break;
+  for (Value result : llvm::reverse(group.getYield().getValues())) {
+    SmallVector<Value> values = {result};
+    while (!values.empty()) {
+      Value v = values.pop_back_val();
+      Operation *def = v.getDefiningOp();
+      if (!def || def->getParentOp() != group)
+        continue;
+      if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def)) {
+        values.push_back(def->getOperand(0));
+      } else if (auto insert = dyn_cast<tensor::InsertSliceOp>(def)) {
+        // Each insert of a chain into one destination (the pieces of a
+        // concat or of a split copy chain).
+        values.push_back(insert.getDest());
+        values.push_back(insert.getSource());
+      } else if (isa<TilingInterface>(def)) {
+        roots.insert(def);
+      }
     }
-    if (auto op = v.getDefiningOp<TilingInterface>())
-      if (op->getParentOp() == group)
-        roots.insert(op);
   }
   // A root another root reads (a residual sum returned and also normalized)
   // is fused into that root's nest and yielded from it, not tiled apart,
@@ -1135,19 +1226,51 @@ void tileLeftovers(RewriterBase &rewriter, GroupOp group,
   }
 }
 
-/// Ops of the body that are loop nests of their own (everything computed
-/// outside the tiled loop nest but constants, empty tensors and views).
-unsigned countKernels(GroupOp group) {
-  unsigned kernels = 0;
+/// The ops of the body that are loop nests of their own (everything
+/// computed outside the tiled loop nests but constants, empty tensors and
+/// views), in order.
+SmallVector<Operation *> getKernels(GroupOp group) {
+  SmallVector<Operation *> kernels;
   for (Operation &op : group.getBodyBlock().without_terminator()) {
     if (isRematerializable(&op) ||
         isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp,
             tensor::ExtractSliceOp>(op))
       continue;
     if (isa<TilingInterface>(op) || op.getNumRegions() > 0)
-      ++kernels;
+      kernels.push_back(&op);
   }
   return kernels;
+}
+
+/// How many of `kernels` read another's results (through views and inserts,
+/// or captured in their bodies): those need a grid-wide barrier before they
+/// run, so they cannot share a launch with what they read.
+unsigned countDependentKernels(ArrayRef<Operation *> kernels) {
+  llvm::SmallPtrSet<Operation *, 8> isKernel(kernels.begin(), kernels.end());
+  unsigned dependent = 0;
+  for (Operation *kernel : kernels) {
+    SmallVector<Value> worklist;
+    kernel->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        if (!kernel->isAncestor(operand.getParentBlock()->getParentOp()) ||
+            nested == kernel)
+          worklist.push_back(operand);
+    });
+    llvm::SmallPtrSet<Operation *, 16> seen;
+    bool reads = false;
+    while (!worklist.empty() && !reads) {
+      Operation *def = worklist.pop_back_val().getDefiningOp();
+      if (!def || def == kernel || !seen.insert(def).second)
+        continue;
+      if (isKernel.contains(def)) {
+        reads = true;
+        break;
+      }
+      llvm::append_range(worklist, def->getOperands());
+    }
+    dependent += reads;
+  }
+  return dependent;
 }
 
 struct FuseTileGroupsPass final
@@ -1184,6 +1307,7 @@ struct FuseTileGroupsPass final
                          "lowering; left untiled");
         continue;
       }
+      splitCopyChains(rewriter, group);
       cleanUpBody(group);
       convertOneByOneConvs(group);
       if (failed(tileGroup(rewriter, group, policy)))
@@ -1222,11 +1346,12 @@ struct FuseTileGroupsPass final
           });
       cleanup.add<GeneralizeFusibleReduce>(&getContext());
       (void)applyPatternsGreedily(group.getBody(), std::move(cleanup));
-      unsigned kernels = countKernels(group);
-      if (kernels > 1 && reportNests)
-        group.emitRemark() << "fuse-tile-groups: lowers to " << kernels
-                           << " loop nests";
-      numNests += kernels;
+      SmallVector<Operation *> kernels = getKernels(group);
+      if (kernels.size() > 1 && reportNests)
+        group.emitRemark() << "fuse-tile-groups: lowers to " << kernels.size()
+                           << " loop nests, " << countDependentKernels(kernels)
+                           << " reading another's results";
+      numNests += kernels.size();
     }
   }
 };

@@ -190,3 +190,64 @@ func.func @chosen_buffers(%x: memref<256xf32>, %flag: i1) -> (memref<256xf32>, m
   } {fuse.group_nest = 5 : i64}
   return %a, %b, %c : memref<256xf32>, memref<256xf32>, memref<256xf32>
 }
+
+// -----
+
+// Two nests writing the even and the odd rows of one buffer (the pieces of
+// a split channel shuffle) through strided views: disjoint, one launch.
+// CHECK-LABEL: func.func @interleaved_rows
+//       CHECK:   gpu.launch blocks
+//       CHECK:     scf.if
+//   CHECK-NOT:   gpu.launch blocks
+func.func @interleaved_rows(%x: memref<4x32xf32>) -> memref<8x32xf32> {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c32 = arith.constant 32 : index
+  %a = memref.alloc() : memref<8x32xf32>
+  %even = memref.subview %a[0, 0] [4, 32] [2, 1] : memref<8x32xf32> to memref<4x32xf32, strided<[64, 1]>>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c4, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    %v = memref.load %x[%bx, %tx] : memref<4x32xf32>
+    memref.store %v, %even[%bx, %tx] : memref<4x32xf32, strided<[64, 1]>>
+    gpu.terminator
+  } {fuse.group_nest = 0 : i64}
+  %odd = memref.subview %a[1, 0] [4, 32] [2, 1] : memref<8x32xf32> to memref<4x32xf32, strided<[64, 1], offset: 32>>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c4, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    %v = memref.load %x[%bx, %tx] : memref<4x32xf32>
+    %e = math.exp %v : f32
+    memref.store %e, %odd[%bx, %tx] : memref<4x32xf32, strided<[64, 1], offset: 32>>
+    gpu.terminator
+  } {fuse.group_nest = 0 : i64}
+  return %a : memref<8x32xf32>
+}
+
+// -----
+
+// Negative: the second nest's rows 1, 3, 5, 7 (stride 2 from 1) meet the
+// first's rows 0-3 (rows 1 and 3): two launches.
+// CHECK-LABEL: func.func @overlapping_rows
+// REMARK: merge-group-launches.mlir:[[@LINE+16]]:3: remark: fuse-merge-group-launches: not merged with the previous launch of its group: one writes a buffer the other accesses
+//       CHECK:   gpu.launch blocks
+//       CHECK:   gpu.launch blocks
+func.func @overlapping_rows(%x: memref<4x32xf32>) -> memref<8x32xf32> {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c32 = arith.constant 32 : index
+  %a = memref.alloc() : memref<8x32xf32>
+  %top = memref.subview %a[0, 0] [4, 32] [1, 1] : memref<8x32xf32> to memref<4x32xf32, strided<[32, 1]>>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c4, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    %v = memref.load %x[%bx, %tx] : memref<4x32xf32>
+    memref.store %v, %top[%bx, %tx] : memref<4x32xf32, strided<[32, 1]>>
+    gpu.terminator
+  } {fuse.group_nest = 0 : i64}
+  %odd = memref.subview %a[1, 0] [4, 32] [2, 1] : memref<8x32xf32> to memref<4x32xf32, strided<[64, 1], offset: 32>>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c4, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    %v = memref.load %x[%bx, %tx] : memref<4x32xf32>
+    memref.store %v, %odd[%bx, %tx] : memref<4x32xf32, strided<[64, 1], offset: 32>>
+    gpu.terminator
+  } {fuse.group_nest = 0 : i64}
+  return %a : memref<8x32xf32>
+}

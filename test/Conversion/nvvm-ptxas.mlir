@@ -16,6 +16,12 @@
 // RUN: %fuse-extract-ptx --ptxas %ptxas %t.resnet.mlir %t.resnet | FileCheck %s
 // RUN: fuse-opt %examples/mlp_gelu.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm -o %t.mlp.mlir
 // RUN: %fuse-extract-ptx --ptxas %ptxas %t.mlp.mlir %t.mlp | FileCheck %s
+// Groups made one kernel by moving slices and views into the QKV
+// projection, and by splitting the channel shuffle's copy chain.
+// RUN: fuse-opt %S/../Integration/Inputs/qkv-heads.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm -o %t.heads.mlir
+// RUN: %fuse-extract-ptx --ptxas %ptxas %t.heads.mlir %t.heads | FileCheck %s
+// RUN: fuse-opt %S/../Integration/Inputs/channel-shuffle.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm -o %t.shuffle.mlir
+// RUN: %fuse-extract-ptx --ptxas %ptxas %t.shuffle.mlir %t.shuffle | FileCheck %s
 // The GPU bench's own models: memory-bound softmax and LayerNorm+GELU, and
 // a 2048^3 matmul with its epilogue (operands staged in shared memory).
 // RUN: fuse-opt %fuse_src/bench/gpu/models/softmax_32768x1024.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm -o %t.softmax.mlir

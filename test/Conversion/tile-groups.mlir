@@ -1,6 +1,6 @@
 // RUN: fuse-opt %s --split-input-file --fuse-tile-groups=report-nests=true -canonicalize -cse -verify-diagnostics | FileCheck %s
-// RUN: %fuse-diff %s -p "--fuse-tile-groups" --entry softmax,conv_epilogue,index_changes,two_results,dependent_results,attention_scores,residual_and_norm,sibling_branches,squeeze_excitation,classifier | FileCheck %s --check-prefix=NUM
-// NUM: fuse-diff: OK 14 outputs
+// RUN: %fuse-diff %s -p "--fuse-tile-groups" --entry softmax,conv_epilogue,index_changes,two_results,dependent_results,attention_scores,residual_and_norm,sibling_branches,squeeze_excitation,classifier,qkv_split,channel_shuffle,straddling_shuffle | FileCheck %s --check-prefix=NUM
+// NUM: fuse-diff: OK 20 outputs
 
 // A row softmax group becomes one loop nest over rows (a group smaller
 // than one tile is split in as few tiles as possible: two of 8 rows): each
@@ -102,7 +102,7 @@ func.func @two_results(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> (tensor<4x8x
 //       CHECK:   scf.forall {{.*}} {
 //       CHECK:     tensor.extract_slice %[[A]]
 func.func @dependent_results(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
-  // expected-remark @+1 {{lowers to 2 loop nests}}
+  // expected-remark @+1 {{lowers to 2 loop nests, 1 reading another's results}}
   %r:2 = fuse.group ins(%x : tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
   ^bb0(%a: tensor<4x8xf32>):
     %e = tosa.exp %a : (tensor<4x8xf32>) -> tensor<4x8xf32>
@@ -296,7 +296,7 @@ func.func @classifier(%x: tensor<1x1x64xf32>) -> tensor<1x10xf32> {
 //   CHECK-DAG:   linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]{{.*}} tensor<16x4xf32>
 //       CHECK:   return
 func.func @conv1x1_sizes(%x: tensor<1x8x8x4xf32>, %f: tensor<16x1x1x4xf32>) -> (tensor<1x4x4x16xf32>, tensor<1x8x8x16xf32>) {
-  // expected-remark @+1 {{lowers to 2 loop nests}}
+  // expected-remark @+1 {{lowers to 2 loop nests, 0 reading another's results}}
   %r:2 = fuse.group ins(%x, %f : tensor<1x8x8x4xf32>, tensor<16x1x1x4xf32>) -> (tensor<1x4x4x16xf32>, tensor<1x8x8x16xf32>) {
   ^bb0(%a: tensor<1x8x8x4xf32>, %b: tensor<16x1x1x4xf32>):
     %zero = arith.constant 0.0 : f32
@@ -309,4 +309,117 @@ func.func @conv1x1_sizes(%x: tensor<1x8x8x4xf32>, %f: tensor<16x1x1x4xf32>) -> (
     fuse.yield %c, %d : tensor<1x4x4x16xf32>, tensor<1x8x8x16xf32>
   }
   return %r#0, %r#1 : tensor<1x4x4x16xf32>, tensor<1x8x8x16xf32>
+}
+
+// -----
+
+// A fused QKV projection (ViT, nn.MultiheadAttention): one matmul, its
+// result viewed as tokens x 1 x 3E, sliced into Q, K and V, Q split into
+// heads, transposed and scaled. The slices move up through the unit-dim
+// view into the matmul (three matmuls over column blocks); Q's matmul is
+// generalized and its head split folded into its loops. K and V share one
+// nest, Q has its own, and neither reads the other's result: one kernel.
+// CHECK-LABEL: func.func @qkv_split
+//       CHECK:   fuse.group
+//       CHECK:     %[[KV:.*]]:2 = scf.forall
+//   CHECK-COUNT-2:   linalg.generic {{.*}}"reduction"
+//       CHECK:     %[[Q:.*]] = scf.forall
+//   CHECK-NOT:       %[[KV]]
+//       CHECK:       linalg.generic {{.*}}"reduction"
+//       CHECK:       arith.mulf %{{.*}}, %cst
+//       CHECK:     fuse.yield %[[KV]]#0, %[[KV]]#1, %[[Q]]
+func.func @qkv_split(%x: tensor<1x8x16xf32>, %wt: tensor<1x16x48xf32>) -> (tensor<8x1x16xf32>, tensor<8x1x16xf32>, tensor<2x8x8xf32>) {
+  // expected-remark @+1 {{lowers to 2 loop nests, 0 reading another's results}}
+  %r:3 = fuse.group ins(%x, %wt : tensor<1x8x16xf32>, tensor<1x16x48xf32>) -> (tensor<8x1x16xf32>, tensor<8x1x16xf32>, tensor<2x8x8xf32>) {
+  ^bb0(%a: tensor<1x8x16xf32>, %w: tensor<1x16x48xf32>):
+    %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+    %sh = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+    %sc = "tosa.const"() <{values = dense<0.125> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+    %mm = tosa.matmul %a, %w, %zp, %zp : (tensor<1x8x16xf32>, tensor<1x16x48xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x48xf32>
+    %s3 = tosa.const_shape {values = dense<[8, 1, 48]> : tensor<3xindex>} : () -> !tosa.shape<3>
+    %rs = tosa.reshape %mm, %s3 : (tensor<1x8x48xf32>, !tosa.shape<3>) -> tensor<8x1x48xf32>
+    %o0 = tosa.const_shape {values = dense<[0, 0, 0]> : tensor<3xindex>} : () -> !tosa.shape<3>
+    %o1 = tosa.const_shape {values = dense<[0, 0, 16]> : tensor<3xindex>} : () -> !tosa.shape<3>
+    %o2 = tosa.const_shape {values = dense<[0, 0, 32]> : tensor<3xindex>} : () -> !tosa.shape<3>
+    %sz = tosa.const_shape {values = dense<[8, 1, 16]> : tensor<3xindex>} : () -> !tosa.shape<3>
+    %q = tosa.slice %rs, %o0, %sz : (tensor<8x1x48xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<8x1x16xf32>
+    %k = tosa.slice %rs, %o1, %sz : (tensor<8x1x48xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<8x1x16xf32>
+    %v = tosa.slice %rs, %o2, %sz : (tensor<8x1x48xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<8x1x16xf32>
+    %hs = tosa.const_shape {values = dense<[8, 2, 8]> : tensor<3xindex>} : () -> !tosa.shape<3>
+    %qh = tosa.reshape %q, %hs : (tensor<8x1x16xf32>, !tosa.shape<3>) -> tensor<8x2x8xf32>
+    %qt = tosa.transpose %qh {perms = array<i32: 1, 0, 2>} : (tensor<8x2x8xf32>) -> tensor<2x8x8xf32>
+    %qs = tosa.mul %qt, %sc, %sh : (tensor<2x8x8xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<2x8x8xf32>
+    fuse.yield %k, %v, %qs : tensor<8x1x16xf32>, tensor<8x1x16xf32>, tensor<2x8x8xf32>
+  }
+  return %r#0, %r#1, %r#2 : tensor<8x1x16xf32>, tensor<8x1x16xf32>, tensor<2x8x8xf32>
+}
+
+// -----
+
+// A ShuffleNetV2 channel shuffle: the branch (exp here) concatenated after
+// the passthrough half, viewed as 2 x 4 channels, transposed, viewed back
+// and split in halves. Traced back from each half, the even channels are
+// the passthrough's and the odd ones the branch's: each half is two
+// stride-2 inserts, a copy of the passthrough and the branch computing
+// only its half. Four nests, none reading another's result.
+// CHECK-LABEL: func.func @channel_shuffle
+//       CHECK:   %[[P0:.*]] = tensor.extract_slice %arg3[0, 0, 0, 0] [1, 2, 2, 2] [1, 1, 1, 1]
+//       CHECK:   %[[C0:.*]] = scf.forall
+//       CHECK:     tensor.extract_slice %[[P0]]
+//       CHECK:     linalg.copy
+//       CHECK:   %[[H0:.*]] = tensor.insert_slice %[[C0]] into %{{.*}}[0, 0, 0, 0] [1, 2, 2, 2] [1, 2, 1, 1]
+//       CHECK:   %[[B0:.*]] = tensor.extract_slice %arg2[0, 0, 0, 0] [1, 2, 2, 2] [1, 1, 1, 1]
+//       CHECK:   %[[E0:.*]] = scf.forall
+//       CHECK:     tensor.extract_slice %[[B0]]
+//       CHECK:     math.exp
+//       CHECK:   %[[H0B:.*]] = tensor.insert_slice %[[E0]] into %[[H0]][0, 1, 0, 0] [1, 2, 2, 2] [1, 2, 1, 1]
+//       CHECK:   tensor.extract_slice %arg3[0, 2, 0, 0] [1, 2, 2, 2] [1, 1, 1, 1]
+//       CHECK:   linalg.copy
+//       CHECK:   tensor.extract_slice %arg2[0, 2, 0, 0] [1, 2, 2, 2] [1, 1, 1, 1]
+//       CHECK:   math.exp
+//       CHECK:   %[[H1B:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, 1, 0, 0] [1, 2, 2, 2] [1, 2, 1, 1]
+//       CHECK:   fuse.yield %[[H0B]], %[[H1B]]
+func.func @channel_shuffle(%x: tensor<1x4x2x2xf32>, %p: tensor<1x8x2x2xf32>) -> (tensor<1x4x2x2xf32>, tensor<1x4x2x2xf32>) {
+  // expected-remark @+1 {{lowers to 4 loop nests, 0 reading another's results}}
+  %r:2 = fuse.group ins(%x, %p : tensor<1x4x2x2xf32>, tensor<1x8x2x2xf32>) -> (tensor<1x4x2x2xf32>, tensor<1x4x2x2xf32>) {
+  ^bb0(%a: tensor<1x4x2x2xf32>, %b: tensor<1x8x2x2xf32>):
+    %e = tosa.exp %a : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
+    %cat = tensor.insert_slice %e into %b[0, 4, 0, 0] [1, 4, 2, 2] [1, 1, 1, 1] : tensor<1x4x2x2xf32> into tensor<1x8x2x2xf32>
+    %s5 = tosa.const_shape {values = dense<[1, 2, 4, 2, 2]> : tensor<5xindex>} : () -> !tosa.shape<5>
+    %r5 = tosa.reshape %cat, %s5 : (tensor<1x8x2x2xf32>, !tosa.shape<5>) -> tensor<1x2x4x2x2xf32>
+    %t = tosa.transpose %r5 {perms = array<i32: 0, 2, 1, 3, 4>} : (tensor<1x2x4x2x2xf32>) -> tensor<1x4x2x2x2xf32>
+    %s4 = tosa.const_shape {values = dense<[1, 8, 2, 2]> : tensor<4xindex>} : () -> !tosa.shape<4>
+    %r4 = tosa.reshape %t, %s4 : (tensor<1x4x2x2x2xf32>, !tosa.shape<4>) -> tensor<1x8x2x2xf32>
+    %o0 = tosa.const_shape {values = dense<[0, 0, 0, 0]> : tensor<4xindex>} : () -> !tosa.shape<4>
+    %o1 = tosa.const_shape {values = dense<[0, 4, 0, 0]> : tensor<4xindex>} : () -> !tosa.shape<4>
+    %sz = tosa.const_shape {values = dense<[1, 4, 2, 2]> : tensor<4xindex>} : () -> !tosa.shape<4>
+    %h0 = tosa.slice %r4, %o0, %sz : (tensor<1x8x2x2xf32>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x4x2x2xf32>
+    %h1 = tosa.slice %r4, %o1, %sz : (tensor<1x8x2x2xf32>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x4x2x2xf32>
+    fuse.yield %h0, %h1 : tensor<1x4x2x2xf32>, tensor<1x4x2x2xf32>
+  }
+  return %r#0, %r#1 : tensor<1x4x2x2xf32>, tensor<1x4x2x2xf32>
+}
+
+// -----
+
+// Negative: the branch starts at channel 3, not at a row of the 2 x 4 view:
+// a row mixes both sources, no piece is a copy. Left as it was (the
+// shuffle reads the concatenation, two nests).
+// CHECK-LABEL: func.func @straddling_shuffle
+//       CHECK:   tensor.insert_slice %{{.*}} into %arg3[0, 3, 0, 0]
+//       CHECK:   linalg.transpose
+func.func @straddling_shuffle(%x: tensor<1x5x2x2xf32>, %p: tensor<1x8x2x2xf32>) -> tensor<1x8x2x2xf32> {
+  // expected-remark @+1 {{lowers to 2 loop nests, 1 reading another's results}}
+  %r = fuse.group ins(%x, %p : tensor<1x5x2x2xf32>, tensor<1x8x2x2xf32>) -> (tensor<1x8x2x2xf32>) {
+  ^bb0(%a: tensor<1x5x2x2xf32>, %b: tensor<1x8x2x2xf32>):
+    %e = tosa.exp %a : (tensor<1x5x2x2xf32>) -> tensor<1x5x2x2xf32>
+    %cat = tensor.insert_slice %e into %b[0, 3, 0, 0] [1, 5, 2, 2] [1, 1, 1, 1] : tensor<1x5x2x2xf32> into tensor<1x8x2x2xf32>
+    %s5 = tosa.const_shape {values = dense<[1, 2, 4, 2, 2]> : tensor<5xindex>} : () -> !tosa.shape<5>
+    %r5 = tosa.reshape %cat, %s5 : (tensor<1x8x2x2xf32>, !tosa.shape<5>) -> tensor<1x2x4x2x2xf32>
+    %t = tosa.transpose %r5 {perms = array<i32: 0, 2, 1, 3, 4>} : (tensor<1x2x4x2x2xf32>) -> tensor<1x4x2x2x2xf32>
+    %s4 = tosa.const_shape {values = dense<[1, 8, 2, 2]> : tensor<4xindex>} : () -> !tosa.shape<4>
+    %r4 = tosa.reshape %t, %s4 : (tensor<1x4x2x2x2xf32>, !tosa.shape<4>) -> tensor<1x8x2x2xf32>
+    fuse.yield %r4 : tensor<1x8x2x2xf32>
+  }
+  return %r : tensor<1x8x2x2xf32>
 }

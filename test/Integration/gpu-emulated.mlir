@@ -48,6 +48,28 @@
 // HORIZ:           arith.subi %[[BX]]
 // HORIZ:       } {fuse.group_nest =
 // HORIZ-NOT:   gpu.launch blocks
+// Groups whose nests read one another before this: a fused QKV projection
+// (ViT) whose Q is split into heads, and two ShuffleNetV2 units (concat and
+// channel shuffle). Each group is now one launch: 4 groups, 4 launches;
+// 3 groups, 3 launches (the first a copy kernel of the input's halves).
+// Numbers against the unfused program, emulated GPU and CPU.
+// RUN: %fuse-diff %S/Inputs/qkv-heads.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
+// RUN: %fuse-diff %S/Inputs/qkv-heads.mlir -p "--fuse-ops" | FileCheck %s
+// RUN: fuse-opt %S/Inputs/qkv-heads.mlir --fuse-ops | FileCheck %s --check-prefix=GROUPS4
+// RUN: fuse-opt %S/Inputs/qkv-heads.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm | FileCheck %s --check-prefix=LAUNCH4
+// GROUPS4-COUNT-4: fuse.group ins
+// GROUPS4-NOT:     fuse.group ins
+// LAUNCH4-COUNT-4: gpu.launch_func
+// LAUNCH4-NOT:     gpu.launch_func
+// RUN: %fuse-diff %S/Inputs/channel-shuffle.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
+// RUN: %fuse-diff %S/Inputs/channel-shuffle.mlir -p "--fuse-ops" | FileCheck %s
+// RUN: fuse-opt %S/Inputs/channel-shuffle.mlir --fuse-ops | FileCheck %s --check-prefix=GROUPS3
+// RUN: fuse-opt %S/Inputs/channel-shuffle.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm | FileCheck %s --check-prefix=LAUNCH3
+// GROUPS3-COUNT-3: fuse.group ins
+// GROUPS3-NOT:     fuse.group ins
+// LAUNCH3-COUNT-3: gpu.launch_func
+// LAUNCH3-NOT:     gpu.launch_func
+//
 // Rows without a divisor (197): 1x256 tiles, one output per thread.
 // RUN: %fuse-diff %S/Inputs/matmul-thin-rows.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
 // RUN: fuse-opt %S/Inputs/matmul-thin-rows.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm --mlir-print-ir-after=fuse-distribute-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=THIN
