@@ -101,14 +101,8 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
   //    for a returned constant).
   //    In parallel, tiles keep their own temporaries (heap, per tile).
   //    The independent tile loops of one group become one loop.
-  //    Bufferization copies a strided piece written in place onto itself
-  //    through a second, identical view (CSE merges the views, then the copy
-  //    folds away); the copies would keep the nests apart.
-  if (options.tileGroups) {
-    pm.addNestedPass<func::FuncOp>(createCSEPass());
-    pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  if (options.tileGroups)
     pm.addNestedPass<func::FuncOp>(createFuseMergeGroupNestsPass());
-  }
   if (options.parallel) {
     pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
   } else {

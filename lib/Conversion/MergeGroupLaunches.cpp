@@ -3,8 +3,11 @@
 // A group whose results need different tile loops (the branches of a
 // horizontally fused Inception block: three 1x1 convolutions of one input,
 // 64, 48 and 64 channels, one result in another layout) lowers to one loop
-// nest per result, and fuse-distribute-tiles makes each nest a launch. When
-// the nests are independent (none reads what another writes), their
+// nest per result, and fuse-distribute-tiles makes each nest a launch; so
+// do the pieces of a split channel shuffle (the even and the odd channels
+// of one result, written through strided views). When the nests are
+// independent (none reads what another writes, compared per buffer and,
+// within one buffer, per static strided box of the views), their
 // launches become one: the blocks of the first launch, then those of the
 // second, each block running its own nest's body (a branch on the block
 // index, uniform within the block, so barriers stay legal). This is
@@ -24,8 +27,11 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <numeric>
@@ -63,8 +69,6 @@ const void *getBufferKey(Value value) {
   return value.getAsOpaquePointer();
 }
 
-/// The buffers from outside `launch` that its body reads and writes; false
-/// when an effect is not known (then nothing may move across the launch).
 /// A static strided box of a buffer: per dim of the buffer, the first
 /// index, the number of indices and the step between them.
 struct BufferRegion {
@@ -87,19 +91,20 @@ struct Accesses {
   SmallVector<Access> list;
 };
 
-/// The box of its base buffer that `value` views, when it is a chain of
-/// static subviews of a statically shaped buffer (rank-reducing ones too).
-std::optional<BufferRegion> getBufferRegion(Value value) {
+/// The box of `root` (a statically shaped buffer of identity layout) that
+/// `value` views, when `value` is `root` through a chain of static subviews
+/// with positive strides (rank-reducing ones too).
+std::optional<BufferRegion> getBufferRegion(Value value, Value root) {
   SmallVector<memref::SubViewOp> chain;
-  while (auto view = value.getDefiningOp<ViewLikeOpInterface>()) {
-    auto subview = dyn_cast<memref::SubViewOp>(view.getOperation());
+  while (value != root) {
+    auto subview = value.getDefiningOp<memref::SubViewOp>();
     if (!subview)
       return std::nullopt;
     chain.push_back(subview);
-    value = view.getViewSource();
+    value = subview.getSource();
   }
-  auto type = dyn_cast<MemRefType>(value.getType());
-  if (!type || !type.hasStaticShape())
+  auto type = dyn_cast<MemRefType>(root.getType());
+  if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
     return std::nullopt;
   BufferRegion region;
   region.sizes = llvm::to_vector(type.getShape());
@@ -111,7 +116,9 @@ std::optional<BufferRegion> getBufferRegion(Value value) {
   for (memref::SubViewOp subview : llvm::reverse(chain)) {
     if (ShapedType::isDynamicShape(subview.getStaticOffsets()) ||
         ShapedType::isDynamicShape(subview.getStaticSizes()) ||
-        ShapedType::isDynamicShape(subview.getStaticStrides()))
+        ShapedType::isDynamicShape(subview.getStaticStrides()) ||
+        llvm::any_of(subview.getStaticStrides(),
+                     [](int64_t stride) { return stride <= 0; }))
       return std::nullopt;
     llvm::SmallBitVector dropped = subview.getDroppedDims();
     SmallVector<unsigned> kept;
@@ -225,16 +232,19 @@ bool getAccesses(Region &body, function_ref<bool(Value)> isOwn,
       SmallVector<Value> roots;
       llvm::SmallPtrSet<Value, 4> visited;
       getRoots(value, roots, visited);
-      // The view from outside the body the access goes through.
+      // The view from outside the body the access goes through, through
+      // views inside it that stay within that view's elements.
       Value outerView = value;
       while (isInside(outerView))
-        if (auto view = outerView.getDefiningOp<ViewLikeOpInterface>())
-          outerView = view.getViewSource();
+        if (isa_and_nonnull<memref::SubViewOp, memref::CastOp,
+                            memref::ExpandShapeOp, memref::CollapseShapeOp,
+                            memref::TransposeOp>(outerView.getDefiningOp()))
+          outerView = outerView.getDefiningOp()->getOperand(0);
         else
           break;
       std::optional<BufferRegion> region;
       if (roots.size() == 1 && !isInside(outerView))
-        region = getBufferRegion(outerView);
+        region = getBufferRegion(outerView, roots.front());
       for (Value root : roots) {
         if (isInside(root) && !root.getDefiningOp<memref::GetGlobalOp>()) {
           if (isOwn(root))
@@ -571,6 +581,17 @@ struct FuseMergeGroupNestsPass final
   using Base::Base;
 
   void runOnOperation() override {
+    // Bufferization copies a strided piece written in place onto itself
+    // through a second, identical view: merged views (CSE) make the copy
+    // fold away; it would keep the nests apart.
+    {
+      IRRewriter rewriter(&getContext());
+      DominanceInfo dominance(getOperation());
+      eliminateCommonSubExpressions(rewriter, dominance, getOperation());
+      RewritePatternSet patterns(&getContext());
+      memref::CopyOp::getCanonicalizationPatterns(patterns, &getContext());
+      (void)applyPatternsGreedily(getOperation(), std::move(patterns));
+    }
     mergeGroupNests<scf::ForallOp>(
         getOperation(),
         [&](RewriterBase &rewriter, scf::ForallOp first, scf::ForallOp second) {

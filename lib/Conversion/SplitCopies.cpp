@@ -39,6 +39,10 @@ namespace {
 /// dependence they remove is worth.
 constexpr size_t kMaxPieces = 16;
 
+/// At most this many coordinate splits per collapse_shape (each restarts
+/// the delinearization).
+constexpr int kMaxCollapseSplits = 8;
+
 /// constant + sum of coefficient * box coordinate (coefficients positive).
 struct IndexExpr {
   int64_t constant = 0;
@@ -113,9 +117,10 @@ IndexExpr affine(const IndexExpr &e, int64_t scale, int64_t offset) {
   return result;
 }
 
+/// The shape of `value`, when static and without empty dims.
 std::optional<ArrayRef<int64_t>> getStaticShape(Value value) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
-  if (!type || !type.hasStaticShape())
+  if (!type || !type.hasStaticShape() || llvm::is_contained(type.getShape(), 0))
     return std::nullopt;
   return type.getShape();
 }
@@ -128,7 +133,7 @@ LogicalResult traceCollapse(tensor::CollapseShapeOp collapse, Piece &piece) {
     return failure();
   // A split renumbers coordinates: start over after each (bounded by the
   // number of coordinates a split can add).
-  for (int attempt = 0; attempt < 8; ++attempt) {
+  for (int attempt = 0; attempt <= kMaxCollapseSplits; ++attempt) {
     SmallVector<IndexExpr> index(shape->size());
     bool restart = false;
     for (auto [g, group] :
@@ -191,7 +196,7 @@ LogicalResult cut(Piece piece, ArrayRef<int64_t> offsets,
     int64_t end = offset + sizes[j];
     SmallVector<Piece> next;
     for (Piece &p : current) {
-      const IndexExpr &e = p.index[j];
+      IndexExpr e = p.index[j];
       int64_t lo = e.constant, hi = p.max(e);
       if (hi < offset || lo >= end) {
         outside.push_back(std::move(p));
@@ -484,8 +489,9 @@ std::optional<unsigned> getCoordinate(const IndexExpr &e) {
 Value emitPieces(RewriterBase &rewriter, Location loc, Value result,
                  ArrayRef<Piece> pieces, Block &body) {
   auto type = cast<RankedTensorType>(result.getType());
-  Value dest = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                       type.getElementType());
+  Value dest =
+      tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                              type.getElementType(), type.getEncoding());
   for (const Piece &piece : pieces) {
     SmallVector<OpFoldResult> offsets, sizes, strides;
     getBox(piece, piece.index, rewriter, offsets, sizes, strides);

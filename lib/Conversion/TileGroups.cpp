@@ -13,14 +13,19 @@
 //    applied inside the group). What tile-and-fuse cannot fuse through is
 //    cleared first: the unit-dim reshapes the lowering puts after reductions
 //    are folded into their readers' indexing maps; a slice of a structured
-//    op's result becomes that op computing the slice; reshapes between
-//    structured ops move out by expanding the ops' loops.
+//    op's result becomes that op computing the slice (slices move up
+//    through views to reach it); reshapes between structured ops move out
+//    by expanding the ops' loops (a contraction whose result is viewed is
+//    generalized for this; a unit-dim view of one is folded into it). A
+//    result that is data movement over a concatenation (a channel shuffle)
+//    is cut into pieces that each copy or compute a strided box of it
+//    (SplitCopies.h), so that no nest reads the concatenation whole.
 // 3. The roots are the ops computing the group's results (through views and
-//    concat inserts). Each, in program order, is tiled with `scf.forall`
-//    over its parallel loops (upstream TilingInterface tile and fuse), and
-//    its producers are fused greedily; producers the group also returns are
-//    yielded from the nest. A root another root reads row-wise is fused into
-//    that root's nest instead. Tile sizes: as many rows as fit
+//    the inserts of concats and pieces). Each, in program order, is tiled with
+//    `scf.forall` over its parallel loops (upstream TilingInterface tile and
+//    fuse), and its producers are fused greedily; producers the group also
+//    returns are yielded from the nest. A root another root reads row-wise is
+//    fused into that root's nest instead. Tile sizes: as many rows as fit
 //    `min-tile-elements` results, the rest whole, so a tile is a set of
 //    contiguous rows with their reductions; with a reduction fused in, rows
 //    always stay whole (no recomputation).
@@ -29,8 +34,10 @@
 //    reader are merged (CSE), then chains of elementwise ops are fused into
 //    one loop body (upstream elementwise fusion): their intermediates are
 //    scalars.
-// 5. A group that still needs more than one nest (a nest reading another's
-//    result through a reshape) is reported with `report-nests`.
+// 5. A group that still needs more than one nest is reported with
+//    `report-nests`, with how many of its nests read another's results
+//    (through a view the expansion cannot move, a concat an elementwise op
+//    reads): those need a grid-wide barrier, the others merge later.
 //
 //===----------------------------------------------------------------------===//
 
@@ -291,7 +298,8 @@ struct GeneralizeReshapedContraction final
 
 /// collapse_shape(generic) where the collapse only removes unit dims and
 /// the generic computes nothing else -> the generic writing the collapsed
-/// shape directly (its unit loops stay, read by its inputs). The reshape
+/// shape directly (its unit loops stay, read by its inputs; the expansion
+/// patterns need its maps to stay projected permutations). The reshape
 /// between a projection and the view that splits its columns into heads
 /// (1x197x768 -> 197x768) then no longer stands between the projection and
 /// that view, which the expansion patterns fold into the projection's loops.
@@ -315,7 +323,7 @@ struct FoldUnitCollapseIntoProducer final
     SmallVector<AffineExpr> exprs = llvm::map_to_vector(
         *kept, [&](int64_t d) { return outMap.getResult(d); });
     SmallVector<AffineMap> maps = producer.getIndexingMapsArray();
-    maps.back() =
+    maps[init->getOperandNumber()] =
         AffineMap::get(outMap.getNumDims(), 0, exprs, producer.getContext());
     // Every loop must keep a range the operand shapes give: a loop only the
     // dropped dims indexed must still be a plain dim of some input.
@@ -673,11 +681,14 @@ bool isExactDisjointPool(Operation *op) {
 /// order. Values already computed by a loop nest are skipped.
 SmallVector<TilingInterface> findRoots(GroupOp group) {
   SetVector<Operation *> roots;
+  llvm::SmallPtrSet<Operation *, 16> visited;
   for (Value result : llvm::reverse(group.getYield().getValues())) {
     SmallVector<Value> values = {result};
     while (!values.empty()) {
       Value v = values.pop_back_val();
       Operation *def = v.getDefiningOp();
+      if (def && !visited.insert(def).second)
+        continue;
       if (!def || def->getParentOp() != group)
         continue;
       if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def)) {

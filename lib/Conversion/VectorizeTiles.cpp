@@ -50,6 +50,69 @@ using namespace mlir::fuse;
 
 namespace {
 
+/// A generic with unit parallel loops that no output indexes (a projection
+/// whose batch of one fuse-tile-groups folded out of its result) writes
+/// its outputs through a view with those unit dims in front: the vectorizer
+/// expects every parallel loop to index the outputs, and the maps stay
+/// projected permutations (the op is still a contraction). Returns the new
+/// op, or `op`.
+linalg::GenericOp writeUnitLoops(RewriterBase &rewriter, linalg::GenericOp op) {
+  if (!op.hasPureTensorSemantics() || op.getNumDpsInits() == 0)
+    return op;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<AffineExpr> unwritten;
+  for (unsigned d = 0; d < op.getNumLoops(); ++d) {
+    bool written = llvm::any_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
+      return op.getMatchingIndexingMap(&init).isFunctionOfDim(d);
+    });
+    if (!written && ranges[d] == 1 &&
+        op.getIteratorTypesArray()[d] == utils::IteratorType::parallel)
+      unwritten.push_back(rewriter.getAffineDimExpr(d));
+  }
+  if (unwritten.empty())
+    return op;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  SmallVector<Value> inits;
+  SmallVector<SmallVector<ReassociationIndices>> reassociations;
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    auto type = dyn_cast<RankedTensorType>(init.get().getType());
+    if (!type || type.getRank() == 0)
+      return op;
+    AffineMap map = op.getMatchingIndexingMap(&init);
+    SmallVector<AffineExpr> results = unwritten;
+    llvm::append_range(results, map.getResults());
+    maps[init.getOperandNumber()] =
+        AffineMap::get(map.getNumDims(), 0, results, op.getContext());
+    // The unit dims join the first dim's group.
+    SmallVector<ReassociationIndices> groups;
+    int64_t extra = unwritten.size();
+    groups.push_back(llvm::to_vector(llvm::seq<int64_t>(0, extra + 1)));
+    for (int64_t d = 1; d < type.getRank(); ++d)
+      groups.push_back({extra + d});
+    SmallVector<int64_t> shape(extra, 1);
+    llvm::append_range(shape, type.getShape());
+    inits.push_back(tensor::ExpandShapeOp::create(
+        rewriter, loc,
+        RankedTensorType::get(shape, type.getElementType(), type.getEncoding()),
+        init.get(), groups));
+    reassociations.push_back(std::move(groups));
+  }
+  auto wider = linalg::GenericOp::create(
+      rewriter, loc, ValueRange(inits).getTypes(), op.getDpsInputs(), inits,
+      maps, op.getIteratorTypesArray());
+  rewriter.inlineRegionBefore(op.getRegion(), wider.getRegion(),
+                              wider.getRegion().begin());
+  SmallVector<Value> results;
+  for (auto [result, groups] :
+       llvm::zip_equal(wider->getResults(), reassociations))
+    results.push_back(
+        tensor::CollapseShapeOp::create(rewriter, loc, result, groups));
+  rewriter.replaceOp(op, results);
+  return wider;
+}
+
 /// Whether `op` is safe to vectorize and of a kind worth it: static shapes,
 /// not a convolution or contraction, whole-byte integer or float elements.
 bool isVectorizableKind(linalg::LinalgOp op) {
@@ -526,6 +589,16 @@ struct FuseVectorizeTilesPass final
 
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> candidates, large, contractions, convolutions;
+    IRRewriter rewriter(&getContext());
+    SmallVector<linalg::GenericOp> generics;
+    getOperation()->walk([&](GroupOp group) {
+      group.getBody().walk([&](linalg::GenericOp op) {
+        if (op->getParentOfType<scf::ForallOp>())
+          generics.push_back(op);
+      });
+    });
+    for (linalg::GenericOp op : generics)
+      (void)writeUnitLoops(rewriter, op);
     getOperation()->walk([&](GroupOp group) {
       group.getBody().walk([&](linalg::LinalgOp op) {
         if (!op->getParentOfType<scf::ForallOp>())
@@ -542,7 +615,6 @@ struct FuseVectorizeTilesPass final
       });
     });
 
-    IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : contractions)
       if (linalg::LinalgOp block = blockContraction(rewriter, op))
         candidates.push_back(block);

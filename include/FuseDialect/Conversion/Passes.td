@@ -64,13 +64,23 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
     are moved out
     by expanding the ops' loops (broadcast scalars become payload scalars,
     output-only unit dimensions are dropped, reductions read through a view
-    are generalized). A group with a dynamic or zero-sized tensor is left
-    untiled with a remark. Index changes of the group
+    are generalized; a unit-dim view of a contraction's result is folded
+    into it, and a contraction whose result is viewed is generalized so
+    that the view folds into its loops; slices move up through views).
+    A result that is pure data movement over a concatenation (a channel
+    shuffle: concat, view, transpose, view, slice) is cut into pieces, each
+    a strided box of the result that one source fills (a copy, or the
+    source computing just that box), so that no nest reads the whole
+    concatenation another wrote; a result moved out of the group's inputs
+    alone becomes copy nests too. A group with a dynamic or zero-sized
+    tensor is left untiled with a remark. Index changes of the group
     become transposes in the body first, so that the loop nest reads and
     writes through them. The result is one kernel per group: only the
     group's inputs and results are whole tensors, everything else is
     computed per tile. With `report-nests`, a group that still needs more
-    than one loop nest gets a remark.
+    than one loop nest gets a remark saying how many of its nests read
+    another's results (those cannot share a launch; the others are merged
+    by `fuse-merge-group-launches` and `fuse-merge-group-nests`).
   }];
   let options = [
     Option<"minTileElements", "min-tile-elements", "int64_t",
@@ -317,9 +327,13 @@ def FuseMergeGroupLaunchesPass : Pass<"fuse-merge-group-launches"> {
     launches of one group merge when:
     * both are plain one-dimensional launches of the same block size (no
       async tokens, clusters, dynamic shared memory);
-    * neither writes a buffer the other reads or writes. Buffers are traced
-      through views to their allocation; function arguments count as one
-      buffer; an op of unknown effect, a buffer the body selects or
+    * neither writes a part of a buffer the other reads or writes. Buffers
+      are traced through views to their allocation; the part is the static
+      strided box of the view a launch takes from outside (the even and odd
+      channels of a split channel shuffle are disjoint), or the whole
+      buffer; function arguments count as one buffer (they may alias), of
+      which only parts of one argument compare; an op of unknown effect, a
+      buffer the body selects or
       computes (a branch's result) or a block or grid id read as an op
       (only the launch's block arguments are remapped) stops the merge;
     * their static shared memory fits in 48 KiB together;
@@ -352,8 +366,8 @@ def FuseMergeGroupNestsPass : Pass<"fuse-merge-group-nests"> {
     `--fuse-lower-to-cpu` after bufferization. Two consecutive `scf.forall`
     tile loops on buffers that carry the same `fuse.group_nest` mark (the
     tile loops of one group, from `fuse-inline-groups`), have static
-    bounds and touch disjoint buffers (the same analysis as for launches)
-    become one loop over the tiles of both. Each iteration runs the first
+    bounds and touch disjoint buffers or disjoint strided parts of one
+    (the same analysis as for launches) become one loop over the tiles of both. Each iteration runs the first
     loop's body for the first loop's tiles and the second's for the rest.
     The bodies' static temporaries move before the branch, so that buffer
     loop hoisting still allocates them once. With `parallel=true` the group
