@@ -397,6 +397,7 @@ std::optional<SmallVector<Piece>> tracePieces(Value result, Block &body) {
   whole.resultIndex = whole.index;
   SmallVector<Piece> done, pending = {std::move(whole)};
   bool splitsLater = false;
+  bool updatesInPlace = false;
   unsigned steps = 0;
   while (!pending.empty()) {
     Piece piece = pending.pop_back_val();
@@ -407,6 +408,8 @@ std::optional<SmallVector<Piece>> tracePieces(Value result, Block &body) {
       done.push_back(std::move(piece));
       continue;
     }
+    if (auto insert = dyn_cast<tensor::InsertSliceOp>(def))
+      updatesInPlace |= !insert.getDest().getDefiningOp<tensor::EmptyOp>();
     bool moved = false, throughInsert = false;
     SmallVector<Piece> next;
     if (failed(traceStep(std::move(piece), next, moved, throughInsert)))
@@ -421,14 +424,15 @@ std::optional<SmallVector<Piece>> tracePieces(Value result, Block &body) {
     if (done.size() + pending.size() > kMaxPieces || steps > 64)
       return std::nullopt;
   }
-  // A result moved out of the group's inputs alone would be a copy
+  // A new tensor moved out of the group's inputs alone would be a copy
   // outside any loop nest (a host copy on the GPU path): as pieces, it is
-  // copy kernels.
-  bool onlyInputs =
-      steps > 0 && !done.empty() && llvm::all_of(done, [&](const Piece &p) {
-        auto argument = dyn_cast<BlockArgument>(p.value);
-        return argument && argument.getOwner() == &body;
-      });
+  // copy kernels. (Not an input updated in place, a concat across groups:
+  // that writes only the inserted part.)
+  bool onlyInputs = steps > 0 && !updatesInPlace && !done.empty() &&
+                    llvm::all_of(done, [&](const Piece &p) {
+                      auto argument = dyn_cast<BlockArgument>(p.value);
+                      return argument && argument.getOwner() == &body;
+                    });
   if (!splitsLater && !onlyInputs)
     return std::nullopt;
   return done;
