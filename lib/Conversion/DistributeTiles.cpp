@@ -1729,7 +1729,7 @@ struct FuseDistributeTilesPass final
   LogicalResult distributeLoop(IRRewriter &rewriter, scf::ForallOp loop) {
     std::optional<SmallVector<int64_t>> tripCounts = getStaticTileCounts(loop);
     DenseMap<Operation *, int64_t> tempBytes;
-    if (!tripCounts || loop.getMapping() ||
+    if (!tripCounts || !fuse::isPlainTileLoop(loop) ||
         !isDistributable(loop.getRegion(), loop, tempBytes))
       return failure();
     int64_t numTiles = 1;

@@ -567,10 +567,10 @@ struct FuseMergeGroupLaunchesPass final
   }
 };
 
-/// The tile counts of a tile loop on buffers (no results, no mapping) with
+/// The tile counts of a plain tile loop on buffers (no results) with
 /// constant bounds; nothing otherwise.
 std::optional<SmallVector<int64_t>> getTripCounts(scf::ForallOp loop) {
-  if (loop.getNumResults() != 0 || loop.getMapping() ||
+  if (loop.getNumResults() != 0 || !isPlainTileLoop(loop) ||
       !loop.getTerminator().getYieldingOps().empty())
     return std::nullopt;
   return getStaticTileCounts(loop);

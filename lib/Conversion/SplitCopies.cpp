@@ -397,7 +397,6 @@ std::optional<SmallVector<Piece>> tracePieces(Value result, Block &body) {
   whole.resultIndex = whole.index;
   SmallVector<Piece> done, pending = {std::move(whole)};
   bool splitsLater = false;
-  bool updatesInPlace = false;
   unsigned steps = 0;
   while (!pending.empty()) {
     Piece piece = pending.pop_back_val();
@@ -408,8 +407,6 @@ std::optional<SmallVector<Piece>> tracePieces(Value result, Block &body) {
       done.push_back(std::move(piece));
       continue;
     }
-    if (auto insert = dyn_cast<tensor::InsertSliceOp>(def))
-      updatesInPlace |= !insert.getDest().getDefiningOp<tensor::EmptyOp>();
     bool moved = false, throughInsert = false;
     SmallVector<Piece> next;
     if (failed(traceStep(std::move(piece), next, moved, throughInsert)))
@@ -424,15 +421,15 @@ std::optional<SmallVector<Piece>> tracePieces(Value result, Block &body) {
     if (done.size() + pending.size() > kMaxPieces || steps > 64)
       return std::nullopt;
   }
-  // A new tensor moved out of the group's inputs alone would be a copy
-  // outside any loop nest (a host copy on the GPU path): as pieces, it is
-  // copy kernels. (Not an input updated in place, a concat across groups:
-  // that writes only the inserted part.)
-  bool onlyInputs = steps > 0 && !updatesInPlace && !done.empty() &&
-                    llvm::all_of(done, [&](const Piece &p) {
-                      auto argument = dyn_cast<BlockArgument>(p.value);
-                      return argument && argument.getOwner() == &body;
-                    });
+  // A result moved out of the group's inputs alone would be a copy outside
+  // any loop nest (a host copy on the GPU path): as pieces, it is copy
+  // kernels. (An input updated in place keeps its other parts: see
+  // emitPieces.)
+  bool onlyInputs =
+      steps > 0 && !done.empty() && llvm::all_of(done, [&](const Piece &p) {
+        auto argument = dyn_cast<BlockArgument>(p.value);
+        return argument && argument.getOwner() == &body;
+      });
   if (!splitsLater && !onlyInputs)
     return std::nullopt;
   return done;
@@ -493,10 +490,29 @@ std::optional<unsigned> getCoordinate(const IndexExpr &e) {
 Value emitPieces(RewriterBase &rewriter, Location loc, Value result,
                  ArrayRef<Piece> pieces, Block &body) {
   auto type = cast<RankedTensorType>(result.getType());
-  Value dest =
-      tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                              type.getElementType(), type.getEncoding());
+  // A result that inserts into a tensor it updates in place (a concat
+  // across groups: this group's part written into another's result) starts
+  // from that tensor: its parts read where they are written need no copy.
+  Value base = result;
+  while (auto insert = base.getDefiningOp<tensor::InsertSliceOp>())
+    base = insert.getDest();
+  bool inPlace = base != result && base.getType() == type &&
+                 !base.getDefiningOp<tensor::EmptyOp>();
+  Value dest = inPlace ? base
+                       : tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                                 type.getElementType(),
+                                                 type.getEncoding())
+                             .getResult();
   for (const Piece &piece : pieces) {
+    if (inPlace && piece.value == base) {
+      bool unmoved = llvm::all_of(
+          llvm::zip_equal(piece.index, piece.resultIndex), [](auto pair) {
+            auto [a, b] = pair;
+            return a.constant == b.constant && a.terms == b.terms;
+          });
+      if (unmoved)
+        continue;
+    }
     SmallVector<OpFoldResult> offsets, sizes, strides;
     getBox(piece, piece.index, rewriter, offsets, sizes, strides);
     Value source = tensor::ExtractSliceOp::create(rewriter, loc, piece.value,

@@ -45,6 +45,7 @@
 #include "FuseDialect/IR/FuseOps.h"
 #include "FuseDialect/Transforms/Layout/Permutation.h"
 #include "SplitCopies.h"
+#include "TileLoops.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Conversion/TosaToArith/TosaToArith.h"
@@ -1019,17 +1020,26 @@ getCommonTileSizes(OpBuilder &builder, GroupOp group,
 LogicalResult tileRoot(RewriterBase &rewriter, GroupOp group,
                        TilingInterface root, ArrayRef<OpFoldResult> sizes) {
   rewriter.setInsertionPoint(root);
-  if (llvm::all_of(sizes, [](OpFoldResult s) {
-        return isConstantIntValue(s, 0);
-      }))
-    return success(); // Nothing parallel to tile: one sequential nest.
+  SmallVector<OpFoldResult> tileSizes(sizes);
+  if (llvm::all_of(sizes,
+                   [](OpFoldResult s) { return isConstantIntValue(s, 0); })) {
+    // The root is one tile: a loop of one iteration over its first parallel
+    // loop, so that the group is still one nest (one block on a GPU), not
+    // ops outside any nest. Without a parallel loop: one sequential nest.
+    SmallVector<utils::IteratorType> iterators = root.getLoopIteratorTypes();
+    auto parallel = llvm::find(iterators, utils::IteratorType::parallel);
+    if (parallel == iterators.end())
+      return success();
+    unsigned d = parallel - iterators.begin();
+    tileSizes[d] = root.getIterationDomain(rewriter)[d].size;
+  }
 
   llvm::SmallPtrSet<Value, 8> yielded;
   for (Value v : group.getYield().getValues())
     yielded.insert(v);
   scf::SCFTilingOptions tiling;
   tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
-  tiling.setTileSizes(sizes);
+  tiling.setTileSizes(tileSizes);
   scf::SCFTileAndFuseOptions options;
   options.setTilingOptions(tiling);
   options.setFusionControlFn(
@@ -1057,6 +1067,9 @@ LogicalResult tileRoot(RewriterBase &rewriter, GroupOp group,
       scf::tileConsumerAndFuseProducersUsingSCF(rewriter, root, options);
   if (failed(tiled))
     return failure();
+  for (LoopLikeOpInterface loop : tiled->loops)
+    if (auto forall = dyn_cast<scf::ForallOp>(loop.getOperation()))
+      keepOneTileLoop(forall);
   // Only uses the loop nest's results dominate: a reader placed before the
   // nest (another root's producer) keeps the original op, which a later
   // root (or the leftover pass) tiles on its own.

@@ -3,6 +3,7 @@
 #include "TileLoops.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
@@ -72,4 +73,25 @@ void fuse::inlineTileLoopBody(RewriterBase &rewriter, scf::ForallOp loop,
   Block *body = loop.getBody();
   rewriter.eraseOp(body->getTerminator());
   rewriter.inlineBlockBefore(body, point, ivs);
+}
+
+void mlir::fuse::keepOneTileLoop(scf::ForallOp loop) {
+  std::optional<SmallVector<int64_t>> counts = getStaticTileCounts(loop);
+  if (!counts || llvm::any_of(*counts, [](int64_t c) { return c != 1; }) ||
+      loop.getMapping() || counts->size() > 10)
+    return;
+  SmallVector<Attribute> mapping;
+  for (unsigned d = 0; d < counts->size(); ++d)
+    mapping.push_back(gpu::GPUBlockMappingAttr::get(
+        loop.getContext(),
+        static_cast<gpu::MappingId>(
+            static_cast<unsigned>(gpu::MappingId::LinearDim0) + d)));
+  loop.setMappingAttr(ArrayAttr::get(loop.getContext(), mapping));
+}
+
+bool mlir::fuse::isPlainTileLoop(scf::ForallOp loop) {
+  std::optional<ArrayAttr> mapping = loop.getMapping();
+  return !mapping || llvm::all_of(*mapping, [](Attribute attr) {
+    return isa<gpu::GPUBlockMappingAttr>(attr);
+  });
 }

@@ -38,6 +38,18 @@ void inlineTileLoopBody(RewriterBase &rewriter, scf::ForallOp loop,
                         Value linear, ArrayRef<int64_t> counts,
                         Operation *point);
 
+/// Marks a tile loop of one tile so that canonicalization keeps it: upstream
+/// folds away a loop of one iteration unless it is mapped to processing
+/// units, and the loop is its group's kernel (one block on a GPU), not ops
+/// left outside any nest. The mark is the mapping to GPU blocks that the
+/// loop's lowering gives every tile loop anyway (`#gpu.block<linear_dim_i>`
+/// per dimension).
+void keepOneTileLoop(scf::ForallOp loop);
+
+/// Whether `loop` is unmapped or carries the mark of keepOneTileLoop: a
+/// plain tile loop either way.
+bool isPlainTileLoop(scf::ForallOp loop);
+
 } // namespace mlir::fuse
 
 #endif // FUSEDIALECT_LIB_CONVERSION_TILELOOPS_H

@@ -427,13 +427,18 @@ func.func @straddling_shuffle(%x: tensor<1x5x2x2xf32>, %p: tensor<1x8x2x2xf32>) 
 // -----
 
 // A concat across groups: the group writes its input into a part of the
-// destination another group filled, in place. Not a copy chain to split
-// (copies of the whole destination would replace a write of one part).
+// destination another group filled, in place. The write becomes a copy
+// nest (a kernel, not a host copy) of that part only, inserted into the
+// destination; the destination's other parts are not copied.
 // CHECK-LABEL: func.func @concat_in_place
 //       CHECK:   fuse.group
 //  CHECK-NEXT:   ^bb0(%[[A:.*]]: tensor<1x4x2x2xf32>, %[[B:.*]]: tensor<1x8x2x2xf32>):
-//  CHECK-NEXT:     %[[R:.*]] = tensor.insert_slice %[[A]] into %[[B]][0, 4, 0, 0] [1, 4, 2, 2] [1, 1, 1, 1]
+//       CHECK:     %[[C:.*]] = scf.forall
+//       CHECK:       tensor.extract_slice %[[A]]
+//       CHECK:       linalg.copy
+//       CHECK:     %[[R:.*]] = tensor.insert_slice %[[C]] into %[[B]][0, 4, 0, 0] [1, 4, 2, 2] [1, 1, 1, 1]
 //  CHECK-NEXT:     fuse.yield %[[R]]
+//   CHECK-NOT:   linalg.copy
 func.func @concat_in_place(%x: tensor<1x4x2x2xf32>, %p: tensor<1x8x2x2xf32>) -> tensor<1x8x2x2xf32> {
   %r = fuse.group ins(%x, %p : tensor<1x4x2x2xf32>, tensor<1x8x2x2xf32>) -> (tensor<1x8x2x2xf32>) {
   ^bb0(%a: tensor<1x4x2x2xf32>, %b: tensor<1x8x2x2xf32>):

@@ -70,6 +70,14 @@
 // LAUNCH3-COUNT-3: gpu.launch_func
 // LAUNCH3-NOT:     gpu.launch_func
 //
+// A group of one tile is one launch of one block, not host loops:
+// RUN: %fuse-diff %S/Inputs/one-tile-softmax.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
+// RUN: %fuse-diff %S/Inputs/one-tile-softmax.mlir -p "--fuse-ops" | FileCheck %s
+// RUN: fuse-opt %S/Inputs/one-tile-softmax.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm --mlir-print-ir-after=fuse-merge-group-launches -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONETILE
+// ONETILE:      gpu.launch blocks(%{{.*}}) in (%{{[^ ]*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
+// ONETILE:        math.exp
+// ONETILE-NOT:  linalg.
+//
 // Rows without a divisor (197): 1x256 tiles, one output per thread.
 // RUN: %fuse-diff %S/Inputs/matmul-thin-rows.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
 // RUN: fuse-opt %S/Inputs/matmul-thin-rows.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm --mlir-print-ir-after=fuse-distribute-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=THIN

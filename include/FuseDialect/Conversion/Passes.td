@@ -72,8 +72,11 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
     a strided box of the result that one source fills (a copy, or the
     source computing just that box), so that no nest reads the whole
     concatenation another wrote; a result moved out of the group's inputs
-    alone becomes copy nests too. A group with a dynamic or zero-sized
-    tensor is left untiled with a remark. Index changes of the group
+    alone becomes copy nests too. A root of one tile still gets a loop (of
+    one iteration, mapped to `#gpu.block<linear_dim_*>` so that
+    canonicalization keeps it): the group stays one nest, one block on a
+    GPU, instead of ops outside any nest. A group with a dynamic or
+    zero-sized tensor is left untiled with a remark. Index changes of the group
     become transposes in the body first, so that the loop nest reads and
     writes through them. The result is one kernel per group: only the
     group's inputs and results are whole tensors, everything else is
@@ -101,6 +104,7 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
            "for 132, one block per SM of an H100/H200)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::scf::SCFDialect",
