@@ -247,6 +247,12 @@ struct SwapSliceWithProducer : OpRewritePattern<tensor::ExtractSliceOp> {
         !slice.hasUnitStride() ||
         slice.getSourceType().getRank() != slice.getType().getRank())
       return failure();
+    // Static slices only: a pad's tile is computed with min/max of its
+    // bounds, and a slice of that (of the padded value) is no tile upstream
+    // tiling computes bounds for.
+    if (!slice.getType().hasStaticShape() ||
+        ShapedType::isDynamicShape(slice.getStaticOffsets()))
+      return failure();
     FailureOr<TilingResult> tiled =
         tensor::replaceExtractSliceWithTiledProducer(rewriter, slice,
                                                      producer);
