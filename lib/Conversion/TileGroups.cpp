@@ -251,7 +251,9 @@ struct SwapSliceWithProducer : OpRewritePattern<tensor::ExtractSliceOp> {
     // bounds, and a slice of that (of the padded value) is no tile upstream
     // tiling computes bounds for.
     if (!slice.getType().hasStaticShape() ||
-        ShapedType::isDynamicShape(slice.getStaticOffsets()))
+        !llvm::all_of(slice.getMixedOffsets(), [](OpFoldResult offset) {
+          return getConstantIntValue(offset).has_value();
+        }))
       return failure();
     FailureOr<TilingResult> tiled =
         tensor::replaceExtractSliceWithTiledProducer(rewriter, slice,
