@@ -424,7 +424,7 @@ std::optional<SmallVector<Piece>> tracePieces(Value result, Block &body) {
   // A result moved out of the group's inputs alone would be a copy outside
   // any loop nest (a host copy on the GPU path): as pieces, it is copy
   // kernels. (An input updated in place keeps its other parts: see
-  // emitPieces.)
+  // splitCopyChains.)
   bool onlyInputs =
       steps > 0 && !done.empty() && llvm::all_of(done, [&](const Piece &p) {
         auto argument = dyn_cast<BlockArgument>(p.value);
@@ -483,36 +483,43 @@ std::optional<unsigned> getCoordinate(const IndexExpr &e) {
   return e.terms.front().first;
 }
 
-/// `result` as the insertion of one copy per piece into an empty tensor.
-/// A piece of an op of the group in the result's order is a slice of that
-/// op (which then computes only the slice); any other piece is a copy, a
-/// loop nest of its own.
-Value emitPieces(RewriterBase &rewriter, Location loc, Value result,
-                 ArrayRef<Piece> pieces, Block &body) {
-  auto type = cast<RankedTensorType>(result.getType());
-  // A result that inserts into a tensor it updates in place (a concat
-  // across groups: this group's part written into another's result) starts
-  // from that tensor: its parts read where they are written need no copy.
+/// The group input `result` updates in place, if any: the destination of
+/// the insert chain that computes it (a concat across groups writes this
+/// group's part into another group's result).
+Value getUpdatedInput(Value result, Block &body) {
   Value base = result;
   while (auto insert = base.getDefiningOp<tensor::InsertSliceOp>())
     base = insert.getDest();
-  bool inPlace = base != result && base.getType() == type &&
-                 !base.getDefiningOp<tensor::EmptyOp>();
-  Value dest = inPlace ? base
-                       : tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                                 type.getElementType(),
-                                                 type.getEncoding())
-                             .getResult();
+  auto argument = dyn_cast<BlockArgument>(base);
+  if (base == result || !argument || argument.getOwner() != &body)
+    return Value();
+  return base;
+}
+
+/// Whether `piece` reads `base` where it writes the result.
+bool isUnmoved(const Piece &piece, Value base) {
+  return piece.value == base &&
+         llvm::all_of(llvm::zip_equal(piece.index, piece.resultIndex),
+                      [](auto pair) {
+                        auto [a, b] = pair;
+                        return a.constant == b.constant && a.terms == b.terms;
+                      });
+}
+
+/// `result` as the insertion of one copy per piece into `base` (an input
+/// updated in place, whose unmoved parts need no copy and are not among
+/// `pieces`) or an empty tensor. A piece of an op of the group in the
+/// result's order is a slice of that op (which then computes only the
+/// slice); any other piece is a copy, a loop nest of its own.
+Value emitPieces(RewriterBase &rewriter, Location loc, Value result,
+                 ArrayRef<Piece> pieces, Value base, Block &body) {
+  auto type = cast<RankedTensorType>(result.getType());
+  Value dest =
+      base ? base
+           : tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                     type.getElementType(), type.getEncoding())
+                 .getResult();
   for (const Piece &piece : pieces) {
-    if (inPlace && piece.value == base) {
-      bool unmoved = llvm::all_of(
-          llvm::zip_equal(piece.index, piece.resultIndex), [](auto pair) {
-            auto [a, b] = pair;
-            return a.constant == b.constant && a.terms == b.terms;
-          });
-      if (unmoved)
-        continue;
-    }
     SmallVector<OpFoldResult> offsets, sizes, strides;
     getBox(piece, piece.index, rewriter, offsets, sizes, strides);
     Value source = tensor::ExtractSliceOp::create(rewriter, loc, piece.value,
@@ -587,11 +594,17 @@ unsigned mlir::fuse::splitCopyChains(RewriterBase &rewriter, GroupOp group) {
   unsigned rewritten = 0;
   for (OpOperand &operand : yield->getOpOperands()) {
     std::optional<SmallVector<Piece>> pieces = tracePieces(operand.get(), body);
-    if (!pieces || !llvm::all_of(*pieces, isCopy))
+    if (!pieces)
+      continue;
+    Value base = getUpdatedInput(operand.get(), body);
+    if (base)
+      llvm::erase_if(
+          *pieces, [&](const Piece &piece) { return isUnmoved(piece, base); });
+    if (pieces->empty() || !llvm::all_of(*pieces, isCopy))
       continue;
     rewriter.setInsertionPoint(yield);
     Value split = emitPieces(rewriter, operand.get().getLoc(), operand.get(),
-                             *pieces, body);
+                             *pieces, base, body);
     rewriter.modifyOpInPlace(yield, [&] { operand.set(split); });
     ++rewritten;
   }

@@ -1198,8 +1198,9 @@ void mergeSiblingNests(RewriterBase &rewriter, GroupOp group) {
 /// pass then merges independent nests over the same tiles).
 LogicalResult tileGroup(RewriterBase &rewriter, GroupOp group,
                         const TilePolicy &policy) {
-  // A root with nothing parallel to tile stays as it is: `done` keeps it
-  // from being found again.
+  // A root without a parallel loop stays as it is (one of one tile gets
+  // a loop of one iteration, see tileRoot): `done` keeps it from being
+  // found again.
   DenseSet<Operation *> done;
   SmallVector<TilingInterface> siblings = findRoots(group);
   std::optional<SmallVector<int64_t>> common =

@@ -91,7 +91,12 @@ void mlir::fuse::keepOneTileLoop(scf::ForallOp loop) {
 
 bool mlir::fuse::isPlainTileLoop(scf::ForallOp loop) {
   std::optional<ArrayAttr> mapping = loop.getMapping();
-  return !mapping || llvm::all_of(*mapping, [](Attribute attr) {
-    return isa<gpu::GPUBlockMappingAttr>(attr);
+  if (!mapping)
+    return true;
+  return llvm::all_of(llvm::enumerate(*mapping), [](auto indexed) {
+    auto block = dyn_cast<gpu::GPUBlockMappingAttr>(indexed.value());
+    return block && static_cast<unsigned>(block.getBlock()) ==
+                        static_cast<unsigned>(gpu::MappingId::LinearDim0) +
+                            indexed.index();
   });
 }

@@ -41,13 +41,13 @@ void inlineTileLoopBody(RewriterBase &rewriter, scf::ForallOp loop,
 /// Marks a tile loop of one tile so that canonicalization keeps it: upstream
 /// folds away a loop of one iteration unless it is mapped to processing
 /// units, and the loop is its group's kernel (one block on a GPU), not ops
-/// left outside any nest. The mark is the mapping to GPU blocks that the
-/// loop's lowering gives every tile loop anyway (`#gpu.block<linear_dim_i>`
-/// per dimension).
+/// left outside any nest. The mark maps dimension i to
+/// `#gpu.block<linear_dim_i>`: tiles to blocks, as fuse-distribute-tiles
+/// lowers every tile loop; the CPU conversions ignore it.
 void keepOneTileLoop(scf::ForallOp loop);
 
-/// Whether `loop` is unmapped or carries the mark of keepOneTileLoop: a
-/// plain tile loop either way.
+/// Whether `loop` is unmapped or carries exactly the mark of
+/// keepOneTileLoop: a plain tile loop either way.
 bool isPlainTileLoop(scf::ForallOp loop);
 
 } // namespace mlir::fuse
