@@ -87,8 +87,13 @@ struct Access {
 };
 
 struct Accesses {
-  llvm::SmallPtrSet<const void *, 8> reads, writes;
   SmallVector<Access> list;
+
+  /// Whether any access reads or writes buffer `key`.
+  bool touches(const void *key) const {
+    return llvm::any_of(
+        list, [&](const Access &access) { return access.key == key; });
+  }
 };
 
 /// The box of `root` (a statically shaped buffer of identity layout) that
@@ -255,10 +260,6 @@ bool getAccesses(Region &body, function_ref<bool(Value)> isOwn,
         }
         const void *key = getBufferKey(root);
         bool write = !isa<MemoryEffects::Read>(effect.getEffect());
-        if (write)
-          accesses.writes.insert(key);
-        else
-          accesses.reads.insert(key);
         accesses.list.push_back({key, root, region, write});
       }
     }
@@ -382,8 +383,7 @@ bool partitionBetween(Operation *first, Operation *second,
       // A buffer the second launch still uses is not freed before it.
       for (Value operand : op->getOperands())
         if (isa<MemRefType>(operand.getType()) &&
-            (secondAccesses.reads.contains(getBufferKey(operand)) ||
-             secondAccesses.writes.contains(getBufferKey(operand))))
+            secondAccesses.touches(getBufferKey(operand)))
           return false;
       after.push_back(op);
       continue;

@@ -62,11 +62,12 @@
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tosa/Transforms/Passes.h"
-#include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 #define DEBUG_TYPE "fuse-tile-groups"
 
@@ -265,42 +266,32 @@ struct SwapSliceWithProducer : OpRewritePattern<tensor::ExtractSliceOp> {
   }
 };
 
-/// Clears what the lowering leaves in the way of tile-and-fuse.
-/// A reduction the reshape-expansion patterns cannot see through (they move
-/// reshapes across linalg.generic only) becomes its generic form when a
-/// reshape feeds it: attention's softmax reads Q·Kᵀ through a view that
-/// merges batch and heads, and must be expanded to join its loop nest.
-struct GeneralizeReshapedReduce final : OpRewritePattern<linalg::ReduceOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(linalg::ReduceOp op,
-                                PatternRewriter &rewriter) const override {
-    bool reshaped = llvm::any_of(op.getInputs(), [](Value input) {
-      return input.getDefiningOp<tensor::CollapseShapeOp>() ||
-             input.getDefiningOp<tensor::ExpandShapeOp>();
-    });
-    if (!reshaped)
-      return rewriter.notifyMatchFailure(op, "no reshaped input");
-    return linalg::generalizeNamedOp(rewriter, op);
-  }
-};
-
-/// A contraction (matmul, batch matmul) whose result a reshape reads
-/// becomes its generic form, which the reshape-expansion patterns can then
-/// move the reshape through: a fused QKV projection whose Q columns are
-/// split into heads and transposed must be expanded to join Q's loop nest.
-struct GeneralizeReshapedContraction final
+/// Clears what the lowering leaves in the way of tile-and-fuse: a named op
+/// next to a view becomes its generic form, which the reshape-expansion
+/// patterns (linalg.generic only) can move the view through. A reduction
+/// read through a view: attention's softmax reads Q·Kᵀ through a view that
+/// merges batch and heads. A contraction (matmul, batch matmul) whose
+/// result is viewed: a fused QKV projection whose Q columns are split into
+/// heads. Both must be expanded to join their loop nests.
+struct GeneralizeReshapedNamedOp final
     : OpInterfaceRewritePattern<linalg::LinalgOp> {
   using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
   LogicalResult matchAndRewrite(linalg::LinalgOp op,
                                 PatternRewriter &rewriter) const override {
-    if (isa<linalg::GenericOp>(op.getOperation()) ||
-        !linalg::isaContractionOpInterface(op) || op->getNumResults() != 1)
-      return rewriter.notifyMatchFailure(op, "not a named contraction");
-    bool reshaped = llvm::any_of(op->getUsers(), [](Operation *user) {
-      return isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(user);
-    });
-    if (!reshaped)
-      return rewriter.notifyMatchFailure(op, "no reshaped result");
+    auto isView = [](Operation *other) {
+      return isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
+          other);
+    };
+    bool reshapedReduce = isa<linalg::ReduceOp>(op.getOperation()) &&
+                          llvm::any_of(op.getDpsInputs(), [&](Value input) {
+                            return isView(input.getDefiningOp());
+                          });
+    bool reshapedContraction = !isa<linalg::GenericOp>(op.getOperation()) &&
+                               linalg::isaContractionOpInterface(op) &&
+                               op->getNumResults() == 1 &&
+                               llvm::any_of(op->getUsers(), isView);
+    if (!reshapedReduce && !reshapedContraction)
+      return rewriter.notifyMatchFailure(op, "no named op next to a view");
     return linalg::generalizeNamedOp(rewriter, op);
   }
 };
@@ -593,9 +584,8 @@ struct DropOutputOnlyUnitDims final : OpRewritePattern<linalg::GenericOp> {
 void cleanUpBody(GroupOp group) {
   MLIRContext *ctx = group.getContext();
   RewritePatternSet patterns(ctx);
-  patterns.add<GeneralizeReshapedReduce, GeneralizeReshapedContraction,
-               ScalarizeBroadcastElement, DropOutputOnlyUnitDims,
-               FoldUnitCollapseIntoProducer>(ctx);
+  patterns.add<GeneralizeReshapedNamedOp, ScalarizeBroadcastElement,
+               DropOutputOnlyUnitDims, FoldUnitCollapseIntoProducer>(ctx);
   patterns.add<FoldUnitExpandIntoConsumer, FoldUnitCollapseIntoConsumer>(ctx);
   patterns.add<SwapSliceWithProducer>(ctx);
   tensor::populateBubbleUpExtractSliceOpPatterns(patterns);
@@ -1282,13 +1272,10 @@ unsigned countDependentKernels(ArrayRef<Operation *> kernels) {
   llvm::SmallPtrSet<Operation *, 8> isKernel(kernels.begin(), kernels.end());
   unsigned dependent = 0;
   for (Operation *kernel : kernels) {
-    SmallVector<Value> worklist;
-    kernel->walk([&](Operation *nested) {
-      for (Value operand : nested->getOperands())
-        if (!kernel->isAncestor(operand.getParentBlock()->getParentOp()) ||
-            nested == kernel)
-          worklist.push_back(operand);
-    });
+    SetVector<Value> captured;
+    getUsedValuesDefinedAbove(kernel->getRegions(), captured);
+    SmallVector<Value> worklist(kernel->getOperands());
+    llvm::append_range(worklist, captured);
     llvm::SmallPtrSet<Operation *, 16> seen;
     bool reads = false;
     while (!worklist.empty() && !reads) {

@@ -54,11 +54,14 @@ namespace {
 /// whose batch of one fuse-tile-groups folded out of its result) writes
 /// its outputs through a view with those unit dims in front: the vectorizer
 /// expects every parallel loop to index the outputs, and the maps stay
-/// projected permutations (the op is still a contraction). Returns the new
-/// op, or `op`.
-linalg::GenericOp writeUnitLoops(RewriterBase &rewriter, linalg::GenericOp op) {
-  if (!op.hasPureTensorSemantics() || op.getNumDpsInits() == 0)
-    return op;
+/// projected permutations (the op is still a contraction).
+void writeUnitLoops(RewriterBase &rewriter, linalg::GenericOp op) {
+  if (!op.hasPureTensorSemantics() || op.getNumDpsInits() == 0 ||
+      !llvm::all_of(op.getDpsInits(), [](Value init) {
+        auto type = dyn_cast<RankedTensorType>(init.getType());
+        return type && type.getRank() > 0;
+      }))
+    return;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<AffineExpr> unwritten;
   for (unsigned d = 0; d < op.getNumLoops(); ++d) {
@@ -70,16 +73,14 @@ linalg::GenericOp writeUnitLoops(RewriterBase &rewriter, linalg::GenericOp op) {
       unwritten.push_back(rewriter.getAffineDimExpr(d));
   }
   if (unwritten.empty())
-    return op;
+    return;
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   SmallVector<Value> inits;
   SmallVector<SmallVector<ReassociationIndices>> reassociations;
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   for (OpOperand &init : op.getDpsInitsMutable()) {
-    auto type = dyn_cast<RankedTensorType>(init.get().getType());
-    if (!type || type.getRank() == 0)
-      return op;
+    auto type = cast<RankedTensorType>(init.get().getType());
     AffineMap map = op.getMatchingIndexingMap(&init);
     SmallVector<AffineExpr> results = unwritten;
     llvm::append_range(results, map.getResults());
@@ -110,7 +111,6 @@ linalg::GenericOp writeUnitLoops(RewriterBase &rewriter, linalg::GenericOp op) {
     results.push_back(
         tensor::CollapseShapeOp::create(rewriter, loc, result, groups));
   rewriter.replaceOp(op, results);
-  return wider;
 }
 
 /// Whether `op` is safe to vectorize and of a kind worth it: static shapes,
@@ -598,7 +598,7 @@ struct FuseVectorizeTilesPass final
       });
     });
     for (linalg::GenericOp op : generics)
-      (void)writeUnitLoops(rewriter, op);
+      writeUnitLoops(rewriter, op);
     getOperation()->walk([&](GroupOp group) {
       group.getBody().walk([&](linalg::LinalgOp op) {
         if (!op->getParentOfType<scf::ForallOp>())
