@@ -1594,8 +1594,8 @@ void distribute(IRRewriter &rewriter, linalg::LinalgOp op,
   Operation *combiner =
       threads.cooperativeReductions ? getCombiner(op) : nullptr;
   bool cooperative = false;
-  // Each gpu.all_reduce's lowering takes 128 bytes of shared memory.
-  constexpr int64_t kAllReduceBytes = 128;
+  // Each gpu.all_reduce's lowering takes shared memory.
+  constexpr int64_t kAllReduceBytes = fuse::kAllReduceSharedBytes;
   if (combiner && threads.sharedBytesLeft >= kAllReduceBytes) {
     std::optional<int64_t> points = getConstantIntValue(numPoints);
     std::optional<int64_t> reduced = getConstantIntValue(numReduced);

@@ -42,7 +42,7 @@ using namespace mlir::fuse;
 void mlir::fuse::buildGroupsToBufferizedLoopNests(
     OpPassManager &pm, bool tileGroups, int64_t minTileElements,
     const FuseVectorizeTilesPassOptions *vectorize, int64_t contractionTile,
-    int64_t contractionTiles) {
+    int64_t contractionTiles, bool partialTiles) {
   // 1. One group is one kernel: one loop nest over the tiles of its root,
   //    everything else computed per tile; then the nest is emitted in place.
   if (tileGroups) {
@@ -50,6 +50,7 @@ void mlir::fuse::buildGroupsToBufferizedLoopNests(
     tileOptions.minTileElements = minTileElements;
     tileOptions.contractionTile = contractionTile;
     tileOptions.contractionTiles = contractionTiles;
+    tileOptions.partialTiles = partialTiles;
     pm.addPass(createFuseTileGroupsPass(tileOptions));
     // No CSE from here to bufferization: merged nests write their results
     // into distinct empty tensors, which CSE would make one buffer.
@@ -94,7 +95,8 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
   vectorOptions.reassociate = options.reassociate;
   buildGroupsToBufferizedLoopNests(
       pm, options.tileGroups, options.minTileElements,
-      options.vectorize ? &vectorOptions : nullptr);
+      options.vectorize ? &vectorOptions : nullptr, /*contractionTile=*/0,
+      /*contractionTiles=*/1, options.partialTiles);
 
   // 4. A tile's temporaries are allocated once, outside the tile loops.
   //    Free what bufferization allocated; lower the clones it leaves (e.g.

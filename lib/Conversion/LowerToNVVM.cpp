@@ -80,7 +80,7 @@ void mlir::fuse::buildGroupsToGpuLaunches(OpPassManager &pm,
       /*minTileElements=*/options.distribute ? options.tileElements : 1,
       /*vectorize=*/nullptr,
       /*contractionTile=*/options.distribute ? options.contractionTile : 0,
-      /*contractionTiles=*/options.contractionTiles);
+      /*contractionTiles=*/options.contractionTiles, options.partialTiles);
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
 

@@ -218,7 +218,8 @@ bool getAccesses(Region &body, function_ref<bool(Value)> isOwn,
             gpu::ClusterDimOp, gpu::ClusterBlockIdOp, gpu::ClusterDimBlocksOp>(
             op))
       return WalkResult::interrupt();
-    if (isa<gpu::BarrierOp>(op) || isMemoryEffectFree(op) ||
+    // A block-wide reduction of values (its lowering's buffer is its own).
+    if (isa<gpu::BarrierOp, gpu::AllReduceOp>(op) || isMemoryEffectFree(op) ||
         op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
       return WalkResult::advance();
     auto interface = dyn_cast<MemoryEffectOpInterface>(op);
@@ -510,8 +511,12 @@ struct FuseMergeGroupLaunchesPass final
     if (!firstBytes || !secondBytes)
       return fail("a shared buffer of dynamic shape, layout, sub-byte "
                   "elements or another memory space");
+    // Each gpu.all_reduce's lowering adds a buffer of its own.
+    int64_t allReduces = 0;
+    for (gpu::LaunchOp launch : {first, second})
+      launch.walk([&](gpu::AllReduceOp) { ++allReduces; });
     int64_t poolBytes = std::max(*firstBytes, *secondBytes);
-    if (poolBytes > kSharedMemoryBytes)
+    if (poolBytes + allReduces * kAllReduceSharedBytes > kSharedMemoryBytes)
       return fail("a shared memory pool over 48 KiB");
     Accesses a, b;
     if (!getAccesses(first, a) || !getAccesses(second, b))

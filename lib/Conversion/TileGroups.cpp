@@ -44,6 +44,7 @@
 #include "FuseDialect/Conversion/Passes.h"
 #include "FuseDialect/IR/FuseOps.h"
 #include "FuseDialect/Transforms/Layout/Permutation.h"
+#include "PeelTiles.h"
 #include "SplitCopies.h"
 #include "TileLoops.h"
 
@@ -775,13 +776,17 @@ struct TilePolicy {
   int64_t contractionTile;
   /// The side halves, down to 32, while there are fewer tiles than this.
   int64_t contractionTiles;
+  /// A range without a good divisor is tiled with a partial last tile
+  /// (peeled into a nest of its own) instead of by its best divisor.
+  bool partialTiles;
 };
 
 /// Tile sizes: the outer parallel loops are tiled by 1, outermost first,
 /// until the loops inside hold at most `minTileElements` results; the last
-/// loop tiled then takes as many iterations as fit (a whole divisor of its
-/// range), the loops inside stay whole (a tile is a set of contiguous
-/// rows). Unit loops and reductions are never tiled (a tile reduces its rows
+/// loop tiled then takes as many iterations as fit (a divisor of its range,
+/// or with `partialTiles` all that fit when no divisor is at least half of
+/// that), the loops inside stay whole (a tile is a set of contiguous rows).
+/// Unit loops and reductions are never tiled (a tile reduces its rows
 /// completely), and with `keepRows` neither is the innermost parallel loop.
 SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterface op,
                                        const TilePolicy &policy, bool keepRows,
@@ -807,13 +812,20 @@ SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterface op,
   for (auto [i, it] : llvm::enumerate(op.getLoopIteratorTypes()))
     if (it == utils::IteratorType::parallel)
       tileElements *= ShapedType::isDynamic(ranges[i]) ? 1 : ranges[i];
-  // The largest divisor of `range` at most `limit` (tiles stay whole, so
-  // their shapes stay static).
+  // The largest divisor of `range` at most `limit`: whole tiles.
   auto divisorAtMost = [](int64_t range, int64_t limit) {
     for (int64_t d = std::min(range, std::max<int64_t>(limit, 1)); d > 1; --d)
       if (range % d == 0)
         return d;
     return int64_t(1);
+  };
+  // A tile of at most `limit` iterations: whole tiles when a divisor is
+  // more than half the limit; otherwise (197 tokens: 1) the limit itself,
+  // and the last tile is partial (peelPartialTiles makes both kinds static).
+  auto tileAtMost = [&](int64_t range, int64_t limit) {
+    int64_t divisor = divisorAtMost(range, limit);
+    limit = std::min(range, std::max<int64_t>(limit, 1));
+    return !policy.partialTiles || 2 * divisor > limit ? divisor : limit;
   };
   // A contraction (matmul, batch matmul) reuses each operand along the
   // other's parallel loop: a square tile of the two innermost parallel loops
@@ -829,7 +841,8 @@ SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterface op,
       // Larger tiles reuse each staged element more, smaller ones keep more
       // processors busy: the largest side that still gives enough tiles.
       auto numTiles = [&](int64_t mTile, int64_t nTile) {
-        int64_t tiles = (ranges[m] / mTile) * (ranges[n] / nTile);
+        int64_t tiles = llvm::divideCeil(ranges[m], mTile) *
+                        llvm::divideCeil(ranges[n], nTile);
         for (unsigned d : parallel)
           if (d != m && d != n)
             tiles *= ranges[d];
@@ -837,14 +850,15 @@ SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterface op,
       };
       int64_t side = policy.contractionTile;
       auto squareTiles = [&](int64_t side) {
-        return numTiles(divisorAtMost(ranges[m], side),
-                        divisorAtMost(ranges[n], side));
+        return numTiles(tileAtMost(ranges[m], side),
+                        tileAtMost(ranges[n], side));
       };
       while (side / 2 >= 32 && squareTiles(side) < policy.contractionTiles)
         side /= 2;
-      int64_t mTile = divisorAtMost(ranges[m], side);
-      int64_t nTile = divisorAtMost(ranges[n], side);
-      // A side without a good divisor (197 tokens tile by 1) leaves a thin
+      int64_t mTile = tileAtMost(ranges[m], side);
+      int64_t nTile = tileAtMost(ranges[n], side);
+      // A side without a good divisor (197 tokens tile by 1 without partial
+      // tiles; 100 by 50) leaves a thin
       // tile whose few points would idle most of a block's threads: the
       // other side widens towards the square's area (at most four sides),
       // as far as enough tiles remain.
@@ -856,7 +870,7 @@ SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterface op,
         int64_t range = ranges[widenN ? n : m];
         for (int64_t limit = std::min(4 * side, side * side / thin);
              limit > wide; limit /= 2) {
-          int64_t widened = divisorAtMost(range, limit);
+          int64_t widened = tileAtMost(range, limit);
           if ((widenN ? numTiles(mTile, widened)
                       : numTiles(widened, nTile)) >= policy.contractionTiles) {
             wide = std::max(wide, widened);
@@ -891,7 +905,7 @@ SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterface op,
     // a tile is several rows, not one (fewer, larger tiles: less halo
     // recomputed around convolutions, less per-tile overhead).
     int64_t size = inner <= minTileElements
-                       ? divisorAtMost(ranges[i], minTileElements / inner)
+                       ? tileAtMost(ranges[i], minTileElements / inner)
                        : 1;
     sizes[i] = builder.getIndexAttr(size);
     tileElements = inner * size;
@@ -1267,14 +1281,22 @@ SmallVector<Operation *> getKernels(GroupOp group) {
 
 /// How many of `kernels` read another's results (through views and inserts,
 /// or captured in their bodies): those need a grid-wide barrier before they
-/// run, so they cannot share a launch with what they read.
+/// run, so they cannot share a launch with what they read. A nest's shared
+/// outputs are where it writes, not what it reads (the peeled parts of a
+/// nest each write their box of what the previous part wrote).
 unsigned countDependentKernels(ArrayRef<Operation *> kernels) {
   llvm::SmallPtrSet<Operation *, 8> isKernel(kernels.begin(), kernels.end());
   unsigned dependent = 0;
   for (Operation *kernel : kernels) {
     SetVector<Value> captured;
     getUsedValuesDefinedAbove(kernel->getRegions(), captured);
-    SmallVector<Value> worklist(kernel->getOperands());
+    SmallVector<Value> worklist;
+    if (auto nest = dyn_cast<scf::ForallOp>(kernel)) {
+      llvm::append_range(worklist, nest.getDynamicLowerBound());
+      llvm::append_range(worklist, nest.getDynamicUpperBound());
+      llvm::append_range(worklist, nest.getDynamicStep());
+    } else
+      llvm::append_range(worklist, kernel->getOperands());
     llvm::append_range(worklist, captured);
     llvm::SmallPtrSet<Operation *, 16> seen;
     bool reads = false;
@@ -1297,11 +1319,26 @@ struct FuseTileGroupsPass final
     : fuse::impl::FuseTileGroupsPassBase<FuseTileGroupsPass> {
   using Base::Base;
 
+  /// Every canonicalization pattern, to make peeled tiles static.
+  std::shared_ptr<FrozenRewritePatternSet> canonicalization;
+
+  LogicalResult initialize(MLIRContext *ctx) override {
+    RewritePatternSet patterns(ctx);
+    for (Dialect *dialect : ctx->getLoadedDialects())
+      dialect->getCanonicalizationPatterns(patterns);
+    for (RegisteredOperationName op : ctx->getRegisteredOperations())
+      op.getCanonicalizationPatterns(patterns, ctx);
+    canonicalization =
+        std::make_shared<FrozenRewritePatternSet>(std::move(patterns));
+    return success();
+  }
+
   void runOnOperation() override {
     SmallVector<GroupOp> groups;
     getOperation()->walk([&](GroupOp group) { groups.push_back(group); });
     IRRewriter rewriter(&getContext());
-    TilePolicy policy{minTileElements, contractionTile, contractionTiles};
+    TilePolicy policy{minTileElements, contractionTile, contractionTiles,
+                      partialTiles};
     for (GroupOp group : groups) {
       // Upstream tiling needs static, non-empty loop ranges: a group with a
       // dynamic or zero-sized tensor (not one --fuse-ops forms, but valid
@@ -1342,6 +1379,11 @@ struct FuseTileGroupsPass final
       // After CSE, which would give merged nests one destination again.
       mergeSiblingNests(rewriter, group);
       tileLeftovers(rewriter, group, policy);
+      // Nests with a partial last tile: the whole tiles and the last one
+      // each get a nest of their own, of static shapes.
+      for (auto nest :
+           llvm::to_vector(group.getBodyBlock().getOps<scf::ForallOp>()))
+        (void)peelPartialTiles(rewriter, nest, *canonicalization);
       // Dead producers go (their tiles now live in the loop nest); slices
       // of empty tensors become tile-sized empty tensors, so temporaries
       // are per tile.

@@ -17,6 +17,10 @@
 
 namespace mlir::fuse {
 
+/// Shared memory the lowering of one `gpu.all_reduce` adds to its kernel
+/// (fuse-distribute-tiles splits a reduction among threads with one).
+constexpr int64_t kAllReduceSharedBytes = 128;
+
 /// The bounds of a tile loop, when they are constants.
 struct StaticBounds {
   SmallVector<int64_t> lbs, ubs, steps;

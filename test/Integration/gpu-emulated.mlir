@@ -78,9 +78,14 @@
 // ONETILE:        math.exp
 // ONETILE-NOT:  linalg.
 //
-// Rows without a divisor (197): 1x256 tiles, one output per thread.
+// Rows without a divisor (197): 32x32 tiles, the last row of tiles partial
+// (5 rows). The whole tiles (6 x 24) and the partial ones (24) are nests
+// writing disjoint rows of the result, one launch of 168 blocks; the whole
+// tiles are register-tiled (4 outputs per thread). Without partial tiles:
+// 1x256 tiles, one output per thread.
 // RUN: %fuse-diff %S/Inputs/matmul-thin-rows.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
-// RUN: fuse-opt %S/Inputs/matmul-thin-rows.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm --mlir-print-ir-after=fuse-distribute-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=THIN
+// RUN: fuse-opt %S/Inputs/matmul-thin-rows.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm --mlir-print-ir-after=fuse-merge-group-launches -o /dev/null 2>&1 | FileCheck %s --check-prefix=PARTIAL
+// RUN: fuse-opt %S/Inputs/matmul-thin-rows.mlir --fuse-ops | fuse-opt --fuse-tile-groups="contraction-tile=64 contraction-tiles=132 partial-tiles=false" | FileCheck %s --check-prefix=THIN
 //
 // A conv's activation returned along with the exactly tiling pool over it:
 // one loop nest (the pool's tiles partition the activation, which the nest
@@ -109,7 +114,12 @@
 // STAGED: scf.for {{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32)
 // CONV1: gpu.launch blocks({{.*}}) in ({{.*}} = %c28,{{.*}} workgroup({{.*}} : memref<1x1x14x33xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<32x33xf32, #gpu.address_space<workgroup>>) {
 // CONV1: scf.for {{.*}} iter_args({{.*}}) -> (f32, f32) {
-// THIN: gpu.launch blocks({{.*}}) in ({{.*}} = %c591,{{.*}} workgroup({{.*}} : memref<1x1x25xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<1x24x256xf32, #gpu.address_space<workgroup>>) {
-// THIN: scf.for {{.*}} iter_args({{.*}}) -> (f32) {
+// PARTIAL: %[[WHOLE:.*]] = memref.subview %[[OUT:.*]][0, 0, 0] [1, 192, 768]
+// PARTIAL: %[[LAST:.*]] = memref.subview %[[OUT]][0, 192, 0] [1, 5, 768]
+// PARTIAL: gpu.launch blocks({{.*}}) in ({{.*}} = %c168,
+// PARTIAL: arith.cmpi ult, %{{.*}}, %c144
+// PARTIAL: scf.for {{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32) {
+// PARTIAL-NOT: gpu.launch
+// THIN: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (197, 768) step (1, 256)
 // STAGED64: gpu.launch blocks({{.*}}) in ({{.*}} = %c4,{{.*}} workgroup({{.*}} : memref<1x64x25xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<1x24x64xf32, #gpu.address_space<workgroup>>) {
 // STAGED64: scf.for {{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)

@@ -101,7 +101,11 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
            /*default=*/"1",
            "With contraction-tile: halve the side (down to 32) while a "
            "contraction has fewer tiles than this (the GPU lowering asks "
-           "for 132, one block per SM of an H100/H200)">
+           "for 132, one block per SM of an H100/H200)">,
+    Option<"partialTiles", "partial-tiles", "bool", /*default=*/"true",
+           "Tile a range without a divisor of more than half the wanted tile "
+           "(197 tokens) by the wanted tile, the last one partial and peeled "
+           "into a nest of its own; off: by its largest divisor">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",

@@ -29,6 +29,13 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
       llvm::cl::desc("fuse-tile-groups: outer loops are tiled until a tile "
                      "holds at most this many results"),
       llvm::cl::init(4096)};
+  PassOptions::Option<bool> partialTiles{
+      *this, "partial-tiles",
+      llvm::cl::desc("fuse-tile-groups: a range without a divisor of more "
+                     "than half the wanted tile is tiled by the wanted tile, "
+                     "the partial last tile peeled into a nest of its own "
+                     "(false: by the largest divisor)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> parallel{
       *this, "parallel",
       llvm::cl::desc("Run the tiles of each loop nest on all cores (OpenMP; "
@@ -75,7 +82,8 @@ void buildLowerToCPUPipeline(OpPassManager &pm,
 void buildGroupsToBufferizedLoopNests(
     OpPassManager &pm, bool tileGroups, int64_t minTileElements,
     const FuseVectorizeTilesPassOptions *vectorize = nullptr,
-    int64_t contractionTile = 0, int64_t contractionTiles = 1);
+    int64_t contractionTile = 0, int64_t contractionTiles = 1,
+    bool partialTiles = true);
 
 /// The end of the CPU lowering: structured ops to loops (`parallel`: tile
 /// loops to OpenMP), then the LLVM dialect. Shared with the CPU emulation of
@@ -134,6 +142,13 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "while a matmul has fewer tiles than this (132: one "
                      "block per SM of an H100/H200)"),
       llvm::cl::init(132)};
+  PassOptions::Option<bool> partialTiles{
+      *this, "partial-tiles",
+      llvm::cl::desc("fuse-tile-groups: a range without a divisor of more "
+                     "than half the wanted tile is tiled by the wanted tile, "
+                     "the partial last tile peeled into a nest of its own "
+                     "(false: by the largest divisor)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> cooperativeReductions{
       *this, "cooperative-reductions",
       llvm::cl::desc("With distribute: split reductions over few rows among "
