@@ -18,7 +18,12 @@
 // offsets). In the first loop the sizes `min(T, U - %i)` fold to T by
 // upstream's min/max canonicalization over the loop's range; in the second
 // %i is the constant S. The second loop's slices of its shared outputs are
-// rebased to offset 0.
+// rebased to offset 0. When the loop's one result is inserted into a
+// larger tensor (a part of a concat, a piece of a split copy), the boxes
+// are taken in that tensor instead (composed with the insert's offsets and
+// strides): bufferization then sees one slice of one buffer per part,
+// where a part inserted into its own destination and that inserted again
+// would be copied.
 //
 //===----------------------------------------------------------------------===//
 
@@ -239,9 +244,15 @@ SmallVector<scf::ForallOp> peelDimension(RewriterBase &rewriter,
       getPeeledDims(loop, k, split, ub, step);
   if (!dims)
     return {loop};
+  SmallVector<Target> targets = getTargets(loop);
+  // Results that several inserts write into larger tensors: the parts would
+  // be inserted into their own destinations first, which bufferization then
+  // copies.
+  if (!targets.front().insert &&
+      llvm::any_of(loop->getUsers(), llvm::IsaPred<tensor::InsertSliceOp>))
+    return {loop};
 
   Location loc = loop.getLoc();
-  SmallVector<Target> targets = getTargets(loop);
   // After the insert the loop feeds, whose destination may be defined after
   // the loop.
   if (tensor::InsertSliceOp insert = targets.front().insert)

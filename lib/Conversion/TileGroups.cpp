@@ -28,8 +28,11 @@
 //    fused into that root's nest instead. Tile sizes: as many rows as fit
 //    `min-tile-elements` results, the rest whole, so a tile is a set of
 //    contiguous rows with their reductions; with a reduction fused in, rows
-//    always stay whole (no recomputation).
-//    Independent nests over the same tiles are merged into one.
+//    always stay whole (no recomputation). A range with no good divisor
+//    (197 tokens) gets a partial last tile, and the nest is peeled into one
+//    over the whole tiles and one over the last tile (PeelTiles.h), both of
+//    static shapes. Independent nests over the same tiles are merged into
+//    one.
 // 4. Inside a tile, the copies of a producer that tile-and-fuse makes per
 //    reader are merged (CSE), then chains of elementwise ops are fused into
 //    one loop body (upstream elementwise fusion): their intermediates are
@@ -962,7 +965,28 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
         op.getNumReductionLoops() > 0 && !isContraction)
       fusedReduction = true;
   });
-  return getTileSizes(builder, root, policy, fusedReduction, contraction);
+  // Whole tiles only for a pool yielding its input's tiles (written at a
+  // multiple of its own offsets, which peeling does not follow), and for
+  // one of several roots that is a part of a concat (merged with its
+  // siblings, the nest's results feed several inserts, which peeling
+  // cannot write through).
+  auto feedsInsert = [](Operation *op) {
+    SmallVector<Value> values(op->getResults());
+    while (!values.empty()) {
+      for (OpOperand &use : values.pop_back_val().getUses()) {
+        Operation *user = use.getOwner();
+        if (isa<tensor::InsertSliceOp>(user) && use.getOperandNumber() == 0)
+          return true;
+        if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(user))
+          values.push_back(user->getResult(0));
+      }
+    }
+    return false;
+  };
+  TilePolicy rootPolicy = policy;
+  rootPolicy.partialTiles &=
+      !isExactDisjointPool(root) && (onlyRoot || !feedsInsert(root));
+  return getTileSizes(builder, root, rootPolicy, fusedReduction, contraction);
 }
 
 /// One tile shape for sibling roots over the same result space (the

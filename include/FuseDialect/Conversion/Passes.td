@@ -50,8 +50,12 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
     root (or an epilogue over a matmul's result) is tiled in squares of its
     two innermost parallel loops instead, the side halved down to 32 while
     there are fewer than `contraction-tiles` tiles; when one side has no
-    good divisor, the other widens (up to four sides) as far as enough
-    tiles remain. Producers whose values the group
+    good divisor (and partial tiles are off), the other widens (up to four
+    sides) as far as enough tiles remain. A range with no divisor of more than half the wanted
+    tile (197 tokens) is tiled by the wanted tile with a partial last tile
+    (`partial-tiles`); the nest is then peeled into one over the whole
+    tiles and one over the last tile, each of static shapes and writing its
+    own box of the results. Producers whose values the group
     also returns, over the root's own iteration space or as the input of a
     pool whose windows tile it exactly, are yielded from the loop nest; a
     result another result reads row-wise is computed in that result's nest;

@@ -1,0 +1,107 @@
+// RUN: fuse-opt %s --split-input-file --fuse-tile-groups="contraction-tile=8" -canonicalize -cse | FileCheck %s
+// RUN: fuse-opt %s --split-input-file --fuse-tile-groups="contraction-tile=8 partial-tiles=false" | FileCheck %s --check-prefix=WHOLE
+// RUN: %fuse-diff %s -p "--fuse-tile-groups=contraction-tile=8" --entry matmul_both_partial,rows_and_yielded,concat_parts | FileCheck %s --check-prefix=NUM
+// RUN: %fuse-diff %s -p "--fuse-tile-groups=contraction-tile=8" --entry matmul_both_partial,rows_and_yielded,concat_parts --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s --check-prefix=NUM
+// NUM: fuse-diff: OK 4 outputs
+
+// Partial boundary tiles. A loop whose range has no divisor of more than
+// half the wanted tile is tiled by the wanted tile; the whole tiles and the
+// partial last one become nests of their own, each over static shapes
+// (no affine.min, no dynamic tensor), each writing its box of the result.
+
+// A 13x22 matmul with bias and ReLU in 8x8 tiles: 13 = 8 + 5 rows,
+// 22 = 16 + 6 columns; four nests: whole tiles, then the last columns,
+// then the last rows, then the corner.
+// CHECK-LABEL: func.func @matmul_both_partial
+//       CHECK:   fuse.group
+//       CHECK:     %[[E:.*]] = tensor.empty() : tensor<1x13x22xf32>
+//       CHECK:     %[[N0:.*]] = scf.forall (%{{.*}}) = (0) to (16) step (8) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<1x8x16xf32>)
+//       CHECK:       linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<1x8x24xf32>, tensor<1x24x8xf32>)
+//       CHECK:     %[[I0:.*]] = tensor.insert_slice %[[N0]] into %[[E]][0, 0, 0] [1, 8, 16] [1, 1, 1]
+//       CHECK:     tensor.extract_slice %[[I0]][0, 0, 16] [1, 8, 6] [1, 1, 1]
+//       CHECK:     scf.forall
+//       CHECK:       linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<1x8x24xf32>, tensor<1x24x6xf32>)
+//       CHECK:     tensor.extract_slice %{{.*}}[0, 8, 0] [1, 5, 16] [1, 1, 1]
+//       CHECK:     scf.forall
+//       CHECK:       linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<1x5x24xf32>, tensor<1x24x8xf32>)
+//       CHECK:     tensor.extract_slice %{{.*}}[0, 8, 16] [1, 5, 6] [1, 1, 1]
+//       CHECK:     scf.forall
+//       CHECK:       linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<1x5x24xf32>, tensor<1x24x6xf32>)
+//       CHECK:     %[[R:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, 8, 16] [1, 5, 6] [1, 1, 1]
+//       CHECK:     fuse.yield %[[R]]
+//   CHECK-NOT:   affine.min
+//   CHECK-NOT:   tensor<1x?x
+//       WHOLE-LABEL: func.func @matmul_both_partial
+//       WHOLE:     scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (13, 22) step (1, 22)
+func.func @matmul_both_partial(%x: tensor<1x13x24xf32>, %w: tensor<1x24x22xf32>, %b: tensor<1x1x22xf32>) -> tensor<1x13x22xf32> {
+  %r = fuse.group ins(%x, %w, %b : tensor<1x13x24xf32>, tensor<1x24x22xf32>, tensor<1x1x22xf32>) -> (tensor<1x13x22xf32>) {
+  ^bb0(%a: tensor<1x13x24xf32>, %c: tensor<1x24x22xf32>, %d: tensor<1x1x22xf32>):
+    %z = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+    %m = tosa.matmul %a, %c, %z, %z : (tensor<1x13x24xf32>, tensor<1x24x22xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x13x22xf32>
+    %s = tosa.add %m, %d : (tensor<1x13x22xf32>, tensor<1x1x22xf32>) -> tensor<1x13x22xf32>
+    %y = tosa.clamp %s {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x13x22xf32>) -> tensor<1x13x22xf32>
+    fuse.yield %y : tensor<1x13x22xf32>
+  }
+  return %r : tensor<1x13x22xf32>
+}
+
+// -----
+
+// Rows of 32 (8 fit 256 results) over 13 rows, a softmax that also returns
+// `x - max`: both results are shared outputs of the nest, and each part
+// writes its rows of both.
+// CHECK-LABEL: func.func @rows_and_yielded
+//       CHECK:   fuse.group
+//       CHECK:     %[[W:.*]]:2 = scf.forall (%{{.*}}) = (0) to (8) step (8) shared_outs({{.*}}) -> (tensor<8x32xf32>, tensor<8x32xf32>)
+//       CHECK:       math.exp
+//       CHECK:     %[[A0:.*]] = tensor.insert_slice %[[W]]#0 into %{{.*}}[0, 0] [8, 32] [1, 1]
+//       CHECK:     %[[A1:.*]] = tensor.insert_slice %[[W]]#1 into %{{.*}}[0, 0] [8, 32] [1, 1]
+//   CHECK-DAG:     %[[B0:.*]] = tensor.extract_slice %[[A0]][8, 0] [5, 32] [1, 1]
+//   CHECK-DAG:     %[[B1:.*]] = tensor.extract_slice %[[A1]][8, 0] [5, 32] [1, 1]
+//       CHECK:     %[[L:.*]]:2 = scf.forall (%{{.*}}) = (8) to (13) step (8) shared_outs(%{{.*}} = %[[B0]], %{{.*}} = %[[B1]]) -> (tensor<5x32xf32>, tensor<5x32xf32>)
+//       CHECK:       math.exp
+//   CHECK-DAG:     %[[R0:.*]] = tensor.insert_slice %[[L]]#0 into %[[A0]][8, 0] [5, 32] [1, 1]
+//   CHECK-DAG:     %[[R1:.*]] = tensor.insert_slice %[[L]]#1 into %[[A1]][8, 0] [5, 32] [1, 1]
+//       CHECK:     fuse.yield
+//   CHECK-NOT:   affine.min
+func.func @rows_and_yielded(%x: tensor<13x32xf32>) -> (tensor<13x32xf32>, tensor<13x32xf32>) {
+  %r:2 = fuse.group ins(%x : tensor<13x32xf32>) -> (tensor<13x32xf32>, tensor<13x32xf32>) {
+  ^bb0(%a: tensor<13x32xf32>):
+    %sh = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+    %m = tosa.reduce_max %a {axis = 1 : i32} : (tensor<13x32xf32>) -> tensor<13x1xf32>
+    %s = tosa.sub %a, %m : (tensor<13x32xf32>, tensor<13x1xf32>) -> tensor<13x32xf32>
+    %e = tosa.exp %s : (tensor<13x32xf32>) -> tensor<13x32xf32>
+    %sum = tosa.reduce_sum %e {axis = 1 : i32} : (tensor<13x32xf32>) -> tensor<13x1xf32>
+    %inv = tosa.reciprocal %sum : (tensor<13x1xf32>) -> tensor<13x1xf32>
+    %o = tosa.mul %e, %inv, %sh : (tensor<13x32xf32>, tensor<13x1xf32>, tensor<1xi8>) -> tensor<13x32xf32>
+    fuse.yield %o, %s : tensor<13x32xf32>, tensor<13x32xf32>
+  }
+  return %r#0, %r#1 : tensor<13x32xf32>, tensor<13x32xf32>
+}
+
+// -----
+
+// A concat of a computed part and an input: the part's nests write
+// straight into the concat (the part's box of the concat composed with the
+// peeled box), one slice of the result per nest, which bufferization writes
+// in place.
+// CHECK-LABEL: func.func @concat_parts
+//       CHECK:   fuse.group
+//       CHECK:   ^bb0(%{{.*}}: tensor<13x32xf32>, %[[B:.*]]: tensor<13x32xf32>):
+//       CHECK:     %[[E:.*]] = tensor.empty() : tensor<26x32xf32>
+//       CHECK:     %[[N0:.*]] = scf.forall (%{{.*}}) = (0) to (8) step (8) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<8x32xf32>)
+//       CHECK:     %[[I0:.*]] = tensor.insert_slice %[[N0]] into %[[E]][0, 0] [8, 32] [1, 1]
+//       CHECK:     %[[S1:.*]] = tensor.extract_slice %[[I0]][8, 0] [5, 32] [1, 1]
+//       CHECK:     %[[N1:.*]] = scf.forall (%{{.*}}) = (8) to (13) step (8) shared_outs(%{{.*}} = %[[S1]]) -> (tensor<5x32xf32>)
+//       CHECK:     %[[I1:.*]] = tensor.insert_slice %[[N1]] into %[[I0]][8, 0] [5, 32] [1, 1]
+//       CHECK:     %[[R:.*]] = tensor.insert_slice %[[B]] into %[[I1]][13, 0] [13, 32] [1, 1]
+//       CHECK:     fuse.yield %[[R]]
+func.func @concat_parts(%x: tensor<13x32xf32>, %y: tensor<13x32xf32>) -> tensor<26x32xf32> {
+  %r = fuse.group ins(%x, %y : tensor<13x32xf32>, tensor<13x32xf32>) -> (tensor<26x32xf32>) {
+  ^bb0(%a: tensor<13x32xf32>, %b: tensor<13x32xf32>):
+    %ea = tosa.exp %a : (tensor<13x32xf32>) -> tensor<13x32xf32>
+    %c = tosa.concat %ea, %b {axis = 0 : i32} : (tensor<13x32xf32>, tensor<13x32xf32>) -> tensor<26x32xf32>
+    fuse.yield %c : tensor<26x32xf32>
+  }
+  return %r : tensor<26x32xf32>
+}
