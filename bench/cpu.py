@@ -18,7 +18,9 @@ parallel loop, and fused with each group's tiles an OpenMP parallel loop
 Inputs are constant tensors (1/8 everywhere); every result's first element
 is summed and printed so that no call can be optimized away.
 
-Usage: bench/cpu.py [--calls N] [MODEL.mlir ...]  (build/bin/fuse-opt must exist)
+Usage: bench/cpu.py [--calls N] [--lower-options OPTS] [MODEL.mlir ...]
+(build/bin/fuse-opt must exist; OPTS go to the fused columns'
+--fuse-lower-to-cpu, e.g. "partial-tiles=false" to compare tilings)
 """
 
 import argparse
@@ -132,6 +134,9 @@ def time_variant(llvm_text, omp=False):
 def main(argv):
     ap = argparse.ArgumentParser()
     ap.add_argument("--calls", type=int, default=200)
+    ap.add_argument("--lower-options", default="",
+                    help="more --fuse-lower-to-cpu options for the fused "
+                         "columns (e.g. partial-tiles=false)")
     ap.add_argument("models", nargs="*")
     args = ap.parse_args(argv[1:])
     models = args.models or (
@@ -154,13 +159,15 @@ def main(argv):
             "unfused": run([MLIR_OPT, "--pass-pipeline=" + UNFUSED, "-"], stdin=source),
             "opbyop": run([FUSE_OPT, "-", "--fuse-lower-to-cpu=tile-groups=false"],
                           stdin=fused_ir),
-            "fused": run([FUSE_OPT, "-", "--fuse-lower-to-cpu"], stdin=fused_ir),
+            "fused": run([FUSE_OPT, "-", "--fuse-lower-to-cpu=" + args.lower_options],
+                         stdin=fused_ir),
         }
         if omp:
             lowered["unfused_omp"] = run(
                 [MLIR_OPT, "--pass-pipeline=" + UNFUSED_OMP, "-"], stdin=source)
             lowered["fused_omp"] = run(
-                [FUSE_OPT, "-", "--fuse-lower-to-cpu=parallel=true"], stdin=fused_ir)
+                [FUSE_OPT, "-", ("--fuse-lower-to-cpu=parallel=true " +
+                                 args.lower_options).strip()], stdin=fused_ir)
         times, sums = {}, {}
         for name, text in lowered.items():
             times[name], sums[name] = time_variant(text, omp=name.endswith("_omp"))

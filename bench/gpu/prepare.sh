@@ -28,7 +28,7 @@ for model in "$ROOT"/examples/*.mlir "$ROOT"/bench/models/*.mlir "$ROOT"/bench/g
   # Matmul models once more with f32 matmuls on tensor cores (TF32 inputs,
   # --fuse-lower-to-nvvm option tf32): <model>_tf32, compared with PyTorch
   # allowed TF32 too (run.sh) and with the IEEE f32 unfused program.
-  case "$name" in gemm*|matmul*)
+  case "$name" in gemm*|matmul*|tokens*)
     "$PY" "$ROOT/utils/fuse-compile" "$model" -o "$OUT/${name}_tf32/fused" --tf32
     # The baseline stays the IEEE f32 unfused program.
     cp -r "$OUT/$name/unfused" "$OUT/${name}_tf32/unfused"

@@ -38,6 +38,13 @@
 // RUN: fuse-opt %fuse_src/bench/gpu/models/gemm_bias_relu6_2048.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm="tf32=true" -o %t.tf32.mlir
 // RUN: %fuse-extract-ptx --ptxas %ptxas %t.tf32.mlir %t.tf32 | FileCheck %s --check-prefix=ONE
 // RUN: FileCheck %s --check-prefix=TF32 --input-file=%t.tf32/model_kernel.ptx
+// 197 tokens: whole 32x32 tiles and 5-row last tiles, one kernel; with
+// tf32=true the whole tiles run on tensor cores.
+// RUN: fuse-opt %fuse_src/bench/models/tokens197_mlp_gelu.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm -o %t.t197.mlir
+// RUN: %fuse-extract-ptx --ptxas %ptxas %t.t197.mlir %t.t197 | FileCheck %s --check-prefix=ONE
+// RUN: fuse-opt %fuse_src/bench/models/tokens197_mlp_gelu.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm="tf32=true" -o %t.t197tf32.mlir
+// RUN: %fuse-extract-ptx --ptxas %ptxas %t.t197tf32.mlir %t.t197tf32 | FileCheck %s --check-prefix=ONE
+// RUN: FileCheck %s --check-prefix=TF32 --input-file=%t.t197tf32/model_kernel.ptx
 // RUN: fuse-opt %examples/mlp_gelu.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm="format=bin" -o %t.bin.mlir
 // RUN: FileCheck %s --check-prefix=BIN --input-file=%t.bin.mlir
 //

@@ -17,6 +17,8 @@
 // RUN: %fuse-diff %examples/transformer_block.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
 // RUN: %fuse-diff %fuse_src/bench/models/softmax_512x1024.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
 // RUN: %fuse-diff %fuse_src/bench/models/layernorm_gelu_256x2048.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
+// RUN: %fuse-diff %fuse_src/bench/models/tokens197_mlp_gelu.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
+// RUN: %fuse-diff %fuse_src/bench/models/tokens197_mlp_gelu.mlir -p "--fuse-ops" | FileCheck %s
 //
 // Matmuls register-tiled with their operands staged in shared memory
 // (square tiles; 32x32 here: 96 tiles of 64x64 would be too few for 132
