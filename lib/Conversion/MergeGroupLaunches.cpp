@@ -69,11 +69,8 @@ const void *getBufferKey(Value value) {
   return value.getAsOpaquePointer();
 }
 
-/// A static strided box of a buffer: per dim of the buffer, the first
-/// index, the number of indices and the step between them.
-struct BufferRegion {
-  SmallVector<int64_t> offsets, sizes, strides;
-};
+/// A static strided box of a buffer.
+using BufferRegion = fuse::StridedBox;
 
 /// One access of a body to a buffer from outside: the part of the buffer
 /// it may touch (the view it goes through), or all of it.
@@ -138,23 +135,6 @@ std::optional<BufferRegion> getBufferRegion(Value value, Value root) {
     dims = std::move(kept);
   }
   return region;
-}
-
-/// Whether two boxes of one buffer share no element: along some dim their
-/// indices differ (disjoint ranges, or steps that never meet).
-bool areDisjoint(const BufferRegion &a, const BufferRegion &b) {
-  for (auto [i, size] : llvm::enumerate(a.sizes)) {
-    int64_t aLast = a.offsets[i] + a.strides[i] * (size - 1);
-    int64_t bLast = b.offsets[i] + b.strides[i] * (b.sizes[i] - 1);
-    if (aLast < b.offsets[i] || bLast < a.offsets[i])
-      return true;
-    int64_t step = std::gcd(size > 1 ? a.strides[i] : 0,
-                            b.sizes[i] > 1 ? b.strides[i] : 0);
-    int64_t distance = a.offsets[i] - b.offsets[i];
-    if (step == 0 ? distance != 0 : distance % step != 0)
-      return true;
-  }
-  return false;
 }
 
 /// The buffers `value` may be a view of: through view-like ops, through
@@ -295,7 +275,7 @@ bool areIndependent(const Accesses &a, const Accesses &b) {
     for (const Access &y : b.list)
       if (x.key == y.key && (x.write || y.write) &&
           (x.root != y.root || !x.region || !y.region ||
-           !areDisjoint(*x.region, *y.region)))
+           !fuse::areDisjoint(*x.region, *y.region)))
         return false;
   return true;
 }

@@ -245,9 +245,10 @@ SmallVector<scf::ForallOp> peelDimension(RewriterBase &rewriter,
   if (!dims)
     return {loop};
   SmallVector<Target> targets = getTargets(loop);
-  // Results that several inserts write into larger tensors: the parts would
-  // be inserted into their own destinations first, which bufferization then
-  // copies.
+  // Results that several inserts write into larger tensors (when
+  // foldInsertsIntoNest could not make the loop write them): the parts
+  // would be inserted into their own destinations first, which
+  // bufferization then copies.
   if (!targets.front().insert &&
       llvm::any_of(loop->getUsers(), llvm::IsaPred<tensor::InsertSliceOp>))
     return {loop};

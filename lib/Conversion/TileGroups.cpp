@@ -32,7 +32,8 @@
 //    (197 tokens) gets a partial last tile, and the nest is peeled into one
 //    over the whole tiles and one over the last tile (PeelTiles.h), both of
 //    static shapes. Independent nests over the same tiles are merged into
-//    one.
+//    one; a merged nest whose results are parts of one concat writes the
+//    concat (NestInserts.h).
 // 4. Inside a tile, the copies of a producer that tile-and-fuse makes per
 //    reader are merged (CSE), then chains of elementwise ops are fused into
 //    one loop body (upstream elementwise fusion): their intermediates are
@@ -47,6 +48,7 @@
 #include "FuseDialect/Conversion/Passes.h"
 #include "FuseDialect/IR/FuseOps.h"
 #include "FuseDialect/Transforms/Layout/Permutation.h"
+#include "NestInserts.h"
 #include "PeelTiles.h"
 #include "SplitCopies.h"
 #include "TileLoops.h"
@@ -968,8 +970,8 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
   // Whole tiles only for a pool yielding its input's tiles (written at a
   // multiple of its own offsets, which peeling does not follow), and for
   // one of several roots that is a part of a concat (merged with its
-  // siblings, the nest's results feed several inserts, which peeling
-  // cannot write through).
+  // siblings, the nest writes several boxes of the concat, which peeling
+  // does not split).
   auto feedsInsert = [](Operation *op) {
     SmallVector<Value> values(op->getResults());
     while (!values.empty()) {
@@ -1403,6 +1405,10 @@ struct FuseTileGroupsPass final
       // After CSE, which would give merged nests one destination again.
       mergeSiblingNests(rewriter, group);
       tileLeftovers(rewriter, group, policy);
+      // Nests whose results are parts of a larger tensor write it.
+      for (auto nest :
+           llvm::to_vector(group.getBodyBlock().getOps<scf::ForallOp>()))
+        (void)foldInsertsIntoNest(rewriter, nest);
       // Nests with a partial last tile: the whole tiles and the last one
       // each get a nest of their own, of static shapes.
       for (auto nest :

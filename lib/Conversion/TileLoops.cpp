@@ -6,7 +6,26 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
+#include <numeric>
+
 using namespace mlir;
+
+bool fuse::areDisjoint(const StridedBox &a, const StridedBox &b) {
+  for (auto [i, size] : llvm::enumerate(a.sizes)) {
+    if (size == 0 || b.sizes[i] == 0)
+      return true;
+    int64_t aLast = a.offsets[i] + a.strides[i] * (size - 1);
+    int64_t bLast = b.offsets[i] + b.strides[i] * (b.sizes[i] - 1);
+    if (aLast < b.offsets[i] || bLast < a.offsets[i])
+      return true;
+    int64_t step = std::gcd(size > 1 ? a.strides[i] : 0,
+                            b.sizes[i] > 1 ? b.strides[i] : 0);
+    int64_t distance = a.offsets[i] - b.offsets[i];
+    if (step == 0 ? distance != 0 : distance % step != 0)
+      return true;
+  }
+  return false;
+}
 
 std::optional<fuse::StaticBounds> fuse::getStaticBounds(scf::ForallOp loop) {
   std::optional<SmallVector<int64_t>> lbs =

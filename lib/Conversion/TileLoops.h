@@ -21,6 +21,17 @@ namespace mlir::fuse {
 /// (fuse-distribute-tiles splits a reduction among threads with one).
 constexpr int64_t kAllReduceSharedBytes = 128;
 
+/// A static strided box of a tensor or buffer: per dimension, the first
+/// index, the number of indices and the step between them.
+struct StridedBox {
+  SmallVector<int64_t> offsets, sizes, strides;
+};
+
+/// Whether two boxes of one tensor or buffer share no element: along some
+/// dimension their indices differ (disjoint ranges, or steps that never
+/// meet).
+bool areDisjoint(const StridedBox &a, const StridedBox &b);
+
 /// The bounds of a tile loop, when they are constants.
 struct StaticBounds {
   SmallVector<int64_t> lbs, ubs, steps;

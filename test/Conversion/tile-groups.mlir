@@ -1,6 +1,6 @@
 // RUN: fuse-opt %s --split-input-file --fuse-tile-groups=report-nests=true -canonicalize -cse -verify-diagnostics | FileCheck %s
-// RUN: %fuse-diff %s -p "--fuse-tile-groups" --entry softmax,conv_epilogue,index_changes,two_results,dependent_results,attention_scores,residual_and_norm,sibling_branches,squeeze_excitation,classifier,qkv_split,channel_shuffle,straddling_shuffle,concat_in_place | FileCheck %s --check-prefix=NUM
-// NUM: fuse-diff: OK 21 outputs
+// RUN: %fuse-diff %s -p "--fuse-tile-groups" --entry softmax,conv_epilogue,index_changes,two_results,dependent_results,attention_scores,residual_and_norm,sibling_branches,squeeze_excitation,classifier,qkv_split,channel_shuffle,straddling_shuffle,concat_in_place,concat_branches | FileCheck %s --check-prefix=NUM
+// NUM: fuse-diff: OK 22 outputs
 
 // A row softmax group becomes one loop nest over rows (a group smaller
 // than one tile is split in as few tiles as possible: two of 8 rows): each
@@ -446,4 +446,32 @@ func.func @concat_in_place(%x: tensor<1x4x2x2xf32>, %p: tensor<1x8x2x2xf32>) -> 
     fuse.yield %cat : tensor<1x8x2x2xf32>
   }
   return %r : tensor<1x8x2x2xf32>
+}
+
+// -----
+
+// Two branches over the same tiles concatenated: their merged nest writes
+// the concat itself (its results' inserts folded into the nest, each tile
+// written at its place in the concat), not two tensors that bufferization
+// would copy in (the second on the host, on the GPU path).
+// CHECK-LABEL: func.func @concat_branches
+//       CHECK:   fuse.group
+//       CHECK:     %[[E:.*]] = tensor.empty() : tensor<32x32xf32>
+//       CHECK:     %[[R:.*]] = scf.forall (%[[I:.*]]) = (0) to (16) step (8) shared_outs(%[[O:.*]] = %[[E]]) -> (tensor<32x32xf32>)
+//       CHECK:       math.exp
+//       CHECK:       math.tanh
+//       CHECK:       %[[J:.*]] = affine.apply #{{.*}}(%[[I]])
+//       CHECK:       tensor.parallel_insert_slice %{{.*}} into %[[O]][%[[I]], 0] [8, 32] [1, 1]
+//       CHECK:       tensor.parallel_insert_slice %{{.*}} into %[[O]][%[[J]], 0] [8, 32] [1, 1]
+//   CHECK-NOT:     tensor.insert_slice
+//       CHECK:     fuse.yield %[[R]]
+func.func @concat_branches(%x: tensor<16x32xf32>, %y: tensor<16x32xf32>) -> tensor<32x32xf32> {
+  %r = fuse.group ins(%x, %y : tensor<16x32xf32>, tensor<16x32xf32>) -> (tensor<32x32xf32>) {
+  ^bb0(%a: tensor<16x32xf32>, %b: tensor<16x32xf32>):
+    %ea = tosa.exp %a : (tensor<16x32xf32>) -> tensor<16x32xf32>
+    %eb = tosa.tanh %b : (tensor<16x32xf32>) -> tensor<16x32xf32>
+    %c = tosa.concat %ea, %eb {axis = 0 : i32} : (tensor<16x32xf32>, tensor<16x32xf32>) -> tensor<32x32xf32>
+    fuse.yield %c : tensor<32x32xf32>
+  }
+  return %r : tensor<32x32xf32>
 }

@@ -76,6 +76,15 @@
 // RUN: %fuse-diff %S/Inputs/one-tile-softmax.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
 // RUN: %fuse-diff %S/Inputs/one-tile-softmax.mlir -p "--fuse-ops" | FileCheck %s
 // RUN: fuse-opt %S/Inputs/one-tile-softmax.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm --mlir-print-ir-after=fuse-merge-group-launches -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONETILE
+//
+// Two branches concatenated in one group: one launch, no copy on the host.
+// RUN: %fuse-diff %S/Inputs/concat-branches.mlir -p "--canonicalize" --lower=--fuse-test-lower-to-cpu-via-gpu=tile-elements=256 | FileCheck %s
+// RUN: fuse-opt %S/Inputs/concat-branches.mlir --fuse-lower-to-nvvm=tile-elements=256 --mlir-print-ir-after=fuse-merge-group-launches -o /dev/null 2>&1 | FileCheck %s --check-prefix=CONCAT
+// CONCAT:      func.func @model
+// CONCAT-NOT:  {{linalg\.|memref.copy}}
+// CONCAT:      gpu.launch blocks
+// CONCAT-NOT:  {{linalg\.|memref.copy|gpu.launch blocks}}
+// CONCAT:      return
 // ONETILE:      gpu.launch blocks(%{{.*}}) in (%{{[^ ]*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
 // ONETILE:        math.exp
 // ONETILE-NOT:  linalg.

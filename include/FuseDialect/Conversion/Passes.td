@@ -60,7 +60,9 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
     pool whose windows tile it exactly, are yielded from the loop nest; a
     result another result reads row-wise is computed in that result's nest;
     sibling roots over one result space share one tile shape (the smallest
-    per dimension), and independent nests over the same tiles are merged; inside
+    per dimension), and independent nests over the same tiles are merged (a
+    merged nest whose results are parts of one concat writes the concat
+    itself); inside
     a tile, elementwise chains become one loop body (a producer the consumer
     broadcasts stays apart, computed once; a reduction fed by an elementwise
     op is generalized so the op fuses into it; a producer of a few

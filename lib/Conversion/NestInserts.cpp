@@ -1,0 +1,194 @@
+//===- NestInserts.cpp - A nest writes the tensor its results go into -----===//
+//
+//   %r:2 = scf.forall ... shared_outs(%o0 = %e0, %o1 = %e1) {
+//     ... tensor.parallel_insert_slice %t0 into %o0[%i, 0] [8, 32] [1, 1]
+//         tensor.parallel_insert_slice %t1 into %o1[%i, 0] [8, 32] [1, 1]
+//   }
+//   %c0 = tensor.insert_slice %r#0 into %base[0, 0] [13, 32] [1, 1]
+//   %c1 = tensor.insert_slice %r#1 into %c0[13, 0] [13, 32] [1, 1]
+//
+// becomes
+//
+//   %c1 = scf.forall ... shared_outs(%o = %base) {
+//     ... tensor.parallel_insert_slice %t0 into %o[%i, 0] [8, 32] [1, 1]
+//         tensor.parallel_insert_slice %t1 into %o[%i + 13, 0] [8, 32] [1, 1]
+//   }
+//
+//===----------------------------------------------------------------------===//
+
+#include "NestInserts.h"
+#include "TileLoops.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+
+namespace {
+
+/// The static box an insert writes, if it is one (same rank as its source).
+std::optional<fuse::StridedBox> getBox(tensor::InsertSliceOp insert) {
+  if (insert.getSourceType().getRank() != insert.getDestType().getRank() ||
+      ShapedType::isDynamicShape(insert.getStaticOffsets()) ||
+      ShapedType::isDynamicShape(insert.getStaticSizes()) ||
+      ShapedType::isDynamicShape(insert.getStaticStrides()))
+    return std::nullopt;
+  return fuse::StridedBox{llvm::to_vector(insert.getStaticOffsets()),
+                          llvm::to_vector(insert.getStaticSizes()),
+                          llvm::to_vector(insert.getStaticStrides())};
+}
+
+/// The insert whose destination is `value`, when it is `value`'s only use.
+tensor::InsertSliceOp getNextInsert(Value value) {
+  if (!value.hasOneUse())
+    return {};
+  OpOperand &use = *value.use_begin();
+  auto insert = dyn_cast<tensor::InsertSliceOp>(use.getOwner());
+  return insert && insert.getDest() == value ? insert : tensor::InsertSliceOp();
+}
+
+/// `slice` (an extract or parallel insert of a shared output) moved to
+/// `output` at the place `box` gives it there. `terminator` is the loop's:
+/// what a parallel insert needs is computed before it.
+void rebase(RewriterBase &rewriter, OffsetSizeAndStrideOpInterface slice,
+            Value output, const fuse::StridedBox &box, Operation *terminator) {
+  Location loc = slice.getLoc();
+  SmallVector<OpFoldResult> offsets, strides;
+  rewriter.setInsertionPoint(
+      isa<tensor::ParallelInsertSliceOp>(*slice) ? terminator : slice);
+  for (auto [d, offset] : llvm::enumerate(slice.getMixedOffsets())) {
+    AffineExpr x = rewriter.getAffineDimExpr(0);
+    offsets.push_back(affine::makeComposedFoldedAffineApply(
+        rewriter, loc, x * box.strides[d] + box.offsets[d], {offset}));
+    int64_t stride = *getConstantIntValue(slice.getMixedStrides()[d]);
+    strides.push_back(rewriter.getIndexAttr(stride * box.strides[d]));
+  }
+  rewriter.setInsertionPoint(slice);
+  if (auto extract = dyn_cast<tensor::ExtractSliceOp>(*slice)) {
+    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+        extract, extract.getType(), output, offsets, extract.getMixedSizes(),
+        strides);
+    return;
+  }
+  auto insert = cast<tensor::ParallelInsertSliceOp>(*slice);
+  rewriter.replaceOpWithNewOp<tensor::ParallelInsertSliceOp>(
+      insert, insert.getSource(), output, offsets, insert.getMixedSizes(),
+      strides);
+}
+
+} // namespace
+
+FailureOr<scf::ForallOp> fuse::foldInsertsIntoNest(RewriterBase &rewriter,
+                                                   scf::ForallOp loop) {
+  // One result inserted into a larger tensor is left to bufferization's
+  // empty-tensor elimination, which writes it in place through a static
+  // slice outside the loop (what fuse-merge-group-launches compares).
+  if (loop.getNumResults() < 2 || loop.getMapping())
+    return failure();
+  // Each result inserted once at a static box; each destination empty.
+  DenseMap<Operation *, unsigned> resultOf;
+  tensor::InsertSliceOp any;
+  for (auto [i, result] : llvm::enumerate(loop.getResults())) {
+    if (!result.hasOneUse() ||
+        !loop.getOutputs()[i].getDefiningOp<tensor::EmptyOp>())
+      return failure();
+    auto insert = dyn_cast<tensor::InsertSliceOp>(*result.getUsers().begin());
+    if (!insert || insert.getSource() != result || !getBox(insert))
+      return failure();
+    resultOf[insert] = i;
+    any = insert;
+  }
+  // The chain of inserts they are in, from its first destination.
+  tensor::InsertSliceOp first = any;
+  while (auto previous =
+             first.getDest().getDefiningOp<tensor::InsertSliceOp>()) {
+    if (getNextInsert(previous.getResult()) != first)
+      break;
+    first = previous;
+  }
+  SmallVector<tensor::InsertSliceOp> chain = {first};
+  while (tensor::InsertSliceOp next = getNextInsert(chain.back().getResult()))
+    chain.push_back(next);
+  if (llvm::count_if(chain, [&](tensor::InsertSliceOp insert) {
+        return resultOf.contains(insert);
+      }) != static_cast<int64_t>(loop.getNumResults()))
+    return failure();
+  // Boxes of the loop's results apart from every other box of the chain
+  // (so the order of the writes does not matter).
+  for (auto [i, a] : llvm::enumerate(chain))
+    for (tensor::InsertSliceOp b : ArrayRef(chain).drop_front(i + 1)) {
+      std::optional<StridedBox> boxA = getBox(a), boxB = getBox(b);
+      if ((resultOf.contains(a) || resultOf.contains(b)) &&
+          (!boxA || !boxB || !areDisjoint(*boxA, *boxB)))
+        return failure();
+    }
+  // The first destination must be there before the loop.
+  Value base = first.getDest();
+  if (Operation *def = base.getDefiningOp()) {
+    if (def->getBlock() != loop->getBlock())
+      return failure();
+    if (!def->isBeforeInBlock(loop)) {
+      if (!isa<tensor::EmptyOp>(def) || def->getNumOperands() != 0)
+        return failure();
+      rewriter.moveOpBefore(def, loop);
+    }
+  } else if (cast<BlockArgument>(base).getOwner() != loop->getBlock()) {
+    return failure();
+  }
+  // Every use of a shared output is a slice with static strides.
+  for (BlockArgument output : loop.getRegionIterArgs())
+    for (Operation *user : output.getUsers()) {
+      auto slice = dyn_cast<OffsetSizeAndStrideOpInterface>(user);
+      if (!slice ||
+          !isa<tensor::ExtractSliceOp, tensor::ParallelInsertSliceOp>(user) ||
+          !getConstantIntValues(slice.getMixedStrides()))
+        return failure();
+    }
+
+  // The new loop, writing `base`.
+  rewriter.setInsertionPoint(loop);
+  auto nest =
+      scf::ForallOp::create(rewriter, loop.getLoc(), loop.getMixedLowerBound(),
+                            loop.getMixedUpperBound(), loop.getMixedStep(),
+                            ValueRange{base}, loop.getMapping());
+  nest->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
+  rewriter.eraseOp(nest.getTerminator());
+  IRMapping mapping;
+  mapping.map(loop.getInductionVars(), nest.getInductionVars());
+  for (BlockArgument output : loop.getRegionIterArgs())
+    mapping.map(output, nest.getRegionIterArgs().front());
+  rewriter.setInsertionPointToEnd(nest.getBody());
+  for (Operation &op : *loop.getBody())
+    rewriter.clone(op, mapping);
+  // Its slices of the shared output at the place of their result's box.
+  SmallVector<fuse::StridedBox> boxes(loop.getNumResults());
+  for (tensor::InsertSliceOp insert : chain)
+    if (auto it = resultOf.find(insert); it != resultOf.end())
+      boxes[it->second] = *getBox(insert);
+  Value output = nest.getRegionIterArgs().front();
+  Operation *terminator = nest.getTerminator();
+  for (auto [i, original] : llvm::enumerate(loop.getRegionIterArgs())) {
+    SmallVector<Operation *> slices;
+    for (Operation *user : original.getUsers())
+      slices.push_back(mapping.lookup(user));
+    for (Operation *slice : slices)
+      rebase(rewriter, cast<OffsetSizeAndStrideOpInterface>(slice), output,
+             boxes[i], terminator);
+  }
+
+  // The chain's other inserts, after the loop's writes.
+  rewriter.setInsertionPoint(chain.back());
+  Value value = nest.getResult(0);
+  for (tensor::InsertSliceOp insert : chain)
+    if (!resultOf.contains(insert))
+      value = tensor::InsertSliceOp::create(
+          rewriter, insert.getLoc(), insert.getSource(), value,
+          insert.getMixedOffsets(), insert.getMixedSizes(),
+          insert.getMixedStrides());
+  rewriter.replaceAllUsesWith(chain.back().getResult(), value);
+  for (tensor::InsertSliceOp insert : llvm::reverse(chain))
+    rewriter.eraseOp(insert);
+  rewriter.eraseOp(loop);
+  return nest;
+}
