@@ -123,6 +123,19 @@ FailureOr<scf::ForallOp> fuse::foldInsertsIntoNest(RewriterBase &rewriter,
           (!boxA || !boxB || !areDisjoint(*boxA, *boxB)))
         return failure();
     }
+  // Every use of a shared output is a slice of it (the source of an
+  // extract, the destination of a parallel insert) with static strides.
+  for (BlockArgument output : loop.getRegionIterArgs())
+    for (OpOperand &use : output.getUses()) {
+      Operation *user = use.getOwner();
+      auto slice = dyn_cast<OffsetSizeAndStrideOpInterface>(user);
+      bool isSliced =
+          (isa<tensor::ExtractSliceOp>(user) && use.getOperandNumber() == 0) ||
+          (isa<tensor::ParallelInsertSliceOp>(user) &&
+           use.getOperandNumber() == 1);
+      if (!slice || !isSliced || !getConstantIntValues(slice.getMixedStrides()))
+        return failure();
+    }
   // The first destination must be there before the loop.
   Value base = first.getDest();
   if (Operation *def = base.getDefiningOp()) {
@@ -136,16 +149,6 @@ FailureOr<scf::ForallOp> fuse::foldInsertsIntoNest(RewriterBase &rewriter,
   } else if (cast<BlockArgument>(base).getOwner() != loop->getBlock()) {
     return failure();
   }
-  // Every use of a shared output is a slice with static strides.
-  for (BlockArgument output : loop.getRegionIterArgs())
-    for (Operation *user : output.getUsers()) {
-      auto slice = dyn_cast<OffsetSizeAndStrideOpInterface>(user);
-      if (!slice ||
-          !isa<tensor::ExtractSliceOp, tensor::ParallelInsertSliceOp>(user) ||
-          !getConstantIntValues(slice.getMixedStrides()))
-        return failure();
-    }
-
   // The new loop, writing `base`.
   rewriter.setInsertionPoint(loop);
   auto nest =

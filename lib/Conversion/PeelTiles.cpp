@@ -181,32 +181,55 @@ void getBox(OpBuilder &b, const Target &target, ArrayRef<int64_t> shape,
   }
 }
 
-/// The targets of `loop`'s results: a single result inserted into a
-/// larger tensor (a piece of a split copy, a part of a concat) is written
-/// into that tensor directly, so that bufferization sees one slice per
-/// part; otherwise each result's own destination.
-SmallVector<Target> getTargets(scf::ForallOp loop) {
-  SmallVector<Target> targets;
+/// The targets of `loop`'s results, or nothing when a result is inserted
+/// into a larger tensor that cannot be its target. When every result is
+/// inserted once into a larger tensor (a part of a concat, a piece of a
+/// split copy, or the box an earlier peeled dimension gave it) at a static
+/// box, the parts write into those tensors directly, so that bufferization
+/// sees one slice per part; this needs the loop's destination to be empty
+/// (its contents are not read) or that very box, and each insert's result
+/// to be used only after the last of them (where the parts go). Otherwise
+/// each result's target is its own destination.
+std::optional<SmallVector<Target>> getTargets(scf::ForallOp loop) {
+  SmallVector<Target> own, inserted;
+  tensor::InsertSliceOp last;
   for (auto [init, result] : llvm::zip(loop.getOutputs(), loop.getResults())) {
     int64_t rank = cast<RankedTensorType>(init.getType()).getRank();
-    targets.push_back({init,
-                       SmallVector<int64_t>(rank, 0),
-                       SmallVector<int64_t>(rank, 1),
-                       {}});
+    own.push_back({init,
+                   SmallVector<int64_t>(rank, 0),
+                   SmallVector<int64_t>(rank, 1),
+                   {}});
+    auto insert =
+        result.hasOneUse()
+            ? dyn_cast<tensor::InsertSliceOp>(*result.getUsers().begin())
+            : tensor::InsertSliceOp();
+    if (!insert || insert.getSource() != result ||
+        insert.getSourceType().getRank() != insert.getDestType().getRank() ||
+        ShapedType::isDynamicShape(insert.getStaticOffsets()) ||
+        ShapedType::isDynamicShape(insert.getStaticStrides()))
+      continue;
+    auto box = init.getDefiningOp<tensor::ExtractSliceOp>();
+    bool sameBox = box && box.getSource() == insert.getDest() &&
+                   box.getStaticOffsets() == insert.getStaticOffsets() &&
+                   box.getStaticSizes() == insert.getStaticSizes() &&
+                   box.getStaticStrides() == insert.getStaticStrides();
+    if (!init.getDefiningOp<tensor::EmptyOp>() && !sameBox)
+      continue;
+    inserted.push_back({insert.getDest(),
+                        llvm::to_vector(insert.getStaticOffsets()),
+                        llvm::to_vector(insert.getStaticStrides()), insert});
+    if (!last || last->isBeforeInBlock(insert))
+      last = insert;
   }
-  if (loop.getNumResults() != 1 || !loop.getResult(0).hasOneUse())
-    return targets;
-  auto insert =
-      dyn_cast<tensor::InsertSliceOp>(*loop.getResult(0).getUsers().begin());
-  if (!insert || insert.getSource() != loop.getResult(0) ||
-      insert.getSourceType().getRank() != insert.getDestType().getRank() ||
-      ShapedType::isDynamicShape(insert.getStaticOffsets()) ||
-      ShapedType::isDynamicShape(insert.getStaticStrides()))
-    return targets;
-  targets.front() = {insert.getDest(),
-                     llvm::to_vector(insert.getStaticOffsets()),
-                     llvm::to_vector(insert.getStaticStrides()), insert};
-  return targets;
+  bool anyInsert =
+      llvm::any_of(loop->getUsers(), llvm::IsaPred<tensor::InsertSliceOp>);
+  if (inserted.size() != loop.getNumResults())
+    return anyInsert ? std::nullopt : std::optional(own);
+  for (const Target &target : inserted)
+    for (Operation *user : target.insert->getUsers())
+      if (user->getBlock() != last->getBlock() || !last->isBeforeInBlock(user))
+        return std::nullopt;
+  return inserted;
 }
 
 /// A copy of `loop` over [lo, hi) in dimension `k` writing `outputs`.
@@ -244,22 +267,22 @@ SmallVector<scf::ForallOp> peelDimension(RewriterBase &rewriter,
       getPeeledDims(loop, k, split, ub, step);
   if (!dims)
     return {loop};
-  SmallVector<Target> targets = getTargets(loop);
-  // Results that several inserts write into larger tensors (when
-  // foldInsertsIntoNest could not make the loop write them): the parts
-  // would be inserted into their own destinations first, which
+  // Results inserted into larger tensors that cannot be written directly:
+  // the parts would be inserted into their own destinations first, which
   // bufferization then copies.
-  if (!targets.front().insert &&
-      llvm::any_of(loop->getUsers(), llvm::IsaPred<tensor::InsertSliceOp>))
+  std::optional<SmallVector<Target>> maybeTargets = getTargets(loop);
+  if (!maybeTargets)
     return {loop};
+  SmallVector<Target> targets = std::move(*maybeTargets);
 
   Location loc = loop.getLoc();
-  // After the insert the loop feeds, whose destination may be defined after
-  // the loop.
-  if (tensor::InsertSliceOp insert = targets.front().insert)
-    rewriter.setInsertionPoint(insert);
-  else
-    rewriter.setInsertionPoint(loop);
+  // The parts go after the last insert they replace, whose destinations
+  // may be defined after the loop.
+  rewriter.setInsertionPoint(loop);
+  for (const Target &target : targets)
+    if (target.insert &&
+        rewriter.getInsertionPoint()->isBeforeInBlock(target.insert))
+      rewriter.setInsertionPoint(target.insert);
   SmallVector<scf::ForallOp> parts;
   // Each part writes a box of every target and inserts it back.
   auto addPart = [&](int64_t lo, int64_t hi) {
@@ -325,8 +348,9 @@ SmallVector<scf::ForallOp> peelDimension(RewriterBase &rewriter,
   Value start = arith::ConstantIndexOp::create(rewriter, loc, split);
   rewriter.replaceAllUsesWith(iv, start);
 
-  if (tensor::InsertSliceOp insert = targets.front().insert) {
-    rewriter.replaceOp(insert, targets.front().value);
+  if (targets.front().insert) {
+    for (const Target &target : targets)
+      rewriter.replaceOp(target.insert, target.value);
     rewriter.eraseOp(loop);
   } else {
     rewriter.replaceOp(loop, llvm::map_to_vector(targets, [](const Target &t) {
@@ -342,7 +366,7 @@ SmallVector<scf::ForallOp>
 fuse::peelPartialTiles(RewriterBase &rewriter, scf::ForallOp loop,
                        const FrozenRewritePatternSet &canonicalization) {
   std::optional<StaticBounds> bounds = getStaticBounds(loop);
-  if (!bounds || loop.getMapping())
+  if (!bounds || loop.getMapping() || loop.getNumResults() == 0)
     return {loop};
   SmallVector<scf::ForallOp> loops = {loop};
   bool peeled = false;

@@ -1,8 +1,8 @@
 // RUN: fuse-opt %s --split-input-file --fuse-tile-groups="contraction-tile=8" -canonicalize -cse | FileCheck %s
 // RUN: fuse-opt %s --split-input-file --fuse-tile-groups="contraction-tile=8 partial-tiles=false" | FileCheck %s --check-prefix=WHOLE
-// RUN: %fuse-diff %s -p "--fuse-tile-groups=contraction-tile=8" --entry matmul_both_partial,rows_and_yielded,concat_parts | FileCheck %s --check-prefix=NUM
-// RUN: %fuse-diff %s -p "--fuse-tile-groups=contraction-tile=8" --entry matmul_both_partial,rows_and_yielded,concat_parts --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s --check-prefix=NUM
-// NUM: fuse-diff: OK 4 outputs
+// RUN: %fuse-diff %s -p "--fuse-tile-groups=contraction-tile=8" --entry matmul_both_partial,rows_and_yielded,concat_parts,matmul_two_results | FileCheck %s --check-prefix=NUM
+// RUN: %fuse-diff %s -p "--fuse-tile-groups=contraction-tile=8" --entry matmul_both_partial,rows_and_yielded,concat_parts,matmul_two_results --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s --check-prefix=NUM
+// NUM: fuse-diff: OK 6 outputs
 
 // Partial boundary tiles. A loop whose range has no divisor of more than
 // half the wanted tile is tiled by the wanted tile; the whole tiles and the
@@ -104,4 +104,30 @@ func.func @concat_parts(%x: tensor<13x32xf32>, %y: tensor<13x32xf32>) -> tensor<
     fuse.yield %c : tensor<26x32xf32>
   }
   return %r : tensor<26x32xf32>
+}
+
+// -----
+
+// Both dims partial and two results (the bias sum is returned too): each
+// part writes its box of both results, through the boxes the first peeled
+// dimension gave them. Four nests, no dynamic shape left.
+// CHECK-LABEL: func.func @matmul_two_results
+//       CHECK:   fuse.group
+//       CHECK:     scf.forall {{.*}} -> (tensor<1x8x16xf32>, tensor<1x8x16xf32>)
+//       CHECK:     scf.forall {{.*}} -> (tensor<1x8x6xf32>, tensor<1x8x6xf32>)
+//       CHECK:     scf.forall {{.*}} -> (tensor<1x5x16xf32>, tensor<1x5x16xf32>)
+//       CHECK:     scf.forall {{.*}} -> (tensor<1x5x6xf32>, tensor<1x5x6xf32>)
+//       CHECK:     fuse.yield
+//   CHECK-NOT:   affine.min
+//   CHECK-NOT:   tensor<1x?x
+func.func @matmul_two_results(%x: tensor<1x13x24xf32>, %w: tensor<1x24x22xf32>, %b: tensor<1x1x22xf32>) -> (tensor<1x13x22xf32>, tensor<1x13x22xf32>) {
+  %r:2 = fuse.group ins(%x, %w, %b : tensor<1x13x24xf32>, tensor<1x24x22xf32>, tensor<1x1x22xf32>) -> (tensor<1x13x22xf32>, tensor<1x13x22xf32>) {
+  ^bb0(%a: tensor<1x13x24xf32>, %c: tensor<1x24x22xf32>, %d: tensor<1x1x22xf32>):
+    %z = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+    %m = tosa.matmul %a, %c, %z, %z : (tensor<1x13x24xf32>, tensor<1x24x22xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x13x22xf32>
+    %s = tosa.add %m, %d : (tensor<1x13x22xf32>, tensor<1x1x22xf32>) -> tensor<1x13x22xf32>
+    %y = tosa.clamp %s {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x13x22xf32>) -> tensor<1x13x22xf32>
+    fuse.yield %y, %s : tensor<1x13x22xf32>, tensor<1x13x22xf32>
+  }
+  return %r#0, %r#1 : tensor<1x13x22xf32>, tensor<1x13x22xf32>
 }
