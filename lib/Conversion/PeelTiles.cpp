@@ -18,12 +18,15 @@
 // offsets). In the first loop the sizes `min(T, U - %i)` fold to T by
 // upstream's min/max canonicalization over the loop's range; in the second
 // %i is the constant S. The second loop's slices of its shared outputs are
-// rebased to offset 0. When the loop's one result is inserted into a
-// larger tensor (a part of a concat, a piece of a split copy), the boxes
-// are taken in that tensor instead (composed with the insert's offsets and
+// rebased to offset 0. When each result is inserted once into a larger
+// tensor (a part of a concat, a piece of a split copy, the box an earlier
+// peeled dimension gave it) and its destination is empty, the boxes are
+// taken in that tensor instead (composed with the insert's offsets and
 // strides): bufferization then sees one slice of one buffer per part,
 // where a part inserted into its own destination and that inserted again
-// would be copied.
+// would be copied. Results inserted one after another into one tensor
+// (merged branches of a concat) are not peeled: two slices of one tensor
+// feeding one loop are copied too.
 //
 //===----------------------------------------------------------------------===//
 

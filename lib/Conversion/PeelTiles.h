@@ -24,12 +24,14 @@ namespace mlir::fuse {
 
 /// Peels every dimension of `loop` whose last tile is partial. Returns the
 /// loops that replace it (one per combination of whole and last tiles), or
-/// `loop` alone when nothing is partial or a dimension cannot be peeled: a
-/// constant lower bound of 0, constant bounds and step, and every use of a
-/// shared output a slice whose offset along one dimension is exactly the
-/// induction variable and whose size there is at most the step (what
-/// upstream tiling makes), the other offsets independent of it. The new
-/// loops' bodies are simplified with `canonicalization`.
+/// `loop` alone when nothing is partial or a dimension cannot be peeled. A
+/// dimension is peeled when it has constant bounds from 0 and a constant
+/// step, every use of a shared output is a slice whose offset along one
+/// dimension is exactly the induction variable and whose tiles stay within
+/// their part (what upstream tiling makes), the other offsets independent
+/// of it, and the results are not inserted into larger tensors other than
+/// one each, from empty destinations. The new loops' bodies are simplified
+/// with `canonicalization`.
 SmallVector<scf::ForallOp>
 peelPartialTiles(RewriterBase &rewriter, scf::ForallOp loop,
                  const FrozenRewritePatternSet &canonicalization);
