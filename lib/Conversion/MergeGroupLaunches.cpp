@@ -69,9 +69,6 @@ const void *getBufferKey(Value value) {
   return value.getAsOpaquePointer();
 }
 
-/// A static strided box of a buffer.
-using BufferRegion = fuse::StridedBox;
-
 /// One access of a body to a buffer from outside: the part of the buffer
 /// it may touch (the view it goes through), or all of it.
 struct Access {
@@ -79,7 +76,7 @@ struct Access {
   /// The buffer itself: function arguments share a key (they may alias)
   /// but only parts of one buffer compare.
   Value root;
-  std::optional<BufferRegion> region;
+  std::optional<StridedBox> region;
   bool write;
 };
 
@@ -96,7 +93,7 @@ struct Accesses {
 /// The box of `root` (a statically shaped buffer of identity layout) that
 /// `value` views, when `value` is `root` through a chain of static subviews
 /// with positive strides (rank-reducing ones too).
-std::optional<BufferRegion> getBufferRegion(Value value, Value root) {
+std::optional<StridedBox> getBufferRegion(Value value, Value root) {
   SmallVector<memref::SubViewOp> chain;
   while (value != root) {
     auto subview = value.getDefiningOp<memref::SubViewOp>();
@@ -108,7 +105,7 @@ std::optional<BufferRegion> getBufferRegion(Value value, Value root) {
   auto type = dyn_cast<MemRefType>(root.getType());
   if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
     return std::nullopt;
-  BufferRegion region;
+  StridedBox region;
   region.sizes = llvm::to_vector(type.getShape());
   region.offsets.assign(type.getRank(), 0);
   region.strides.assign(type.getRank(), 1);
@@ -228,7 +225,7 @@ bool getAccesses(Region &body, function_ref<bool(Value)> isOwn,
           outerView = outerView.getDefiningOp()->getOperand(0);
         else
           break;
-      std::optional<BufferRegion> region;
+      std::optional<StridedBox> region;
       if (roots.size() == 1 && !isInside(outerView))
         region = getBufferRegion(outerView, roots.front());
       for (Value root : roots) {
@@ -275,7 +272,7 @@ bool areIndependent(const Accesses &a, const Accesses &b) {
     for (const Access &y : b.list)
       if (x.key == y.key && (x.write || y.write) &&
           (x.root != y.root || !x.region || !y.region ||
-           !fuse::areDisjoint(*x.region, *y.region)))
+           !areDisjoint(*x.region, *y.region)))
         return false;
   return true;
 }

@@ -27,18 +27,6 @@ using namespace mlir;
 
 namespace {
 
-/// The static box an insert writes, if it is one (same rank as its source).
-std::optional<fuse::StridedBox> getBox(tensor::InsertSliceOp insert) {
-  if (insert.getSourceType().getRank() != insert.getDestType().getRank() ||
-      ShapedType::isDynamicShape(insert.getStaticOffsets()) ||
-      ShapedType::isDynamicShape(insert.getStaticSizes()) ||
-      ShapedType::isDynamicShape(insert.getStaticStrides()))
-    return std::nullopt;
-  return fuse::StridedBox{llvm::to_vector(insert.getStaticOffsets()),
-                          llvm::to_vector(insert.getStaticSizes()),
-                          llvm::to_vector(insert.getStaticStrides())};
-}
-
 /// The insert whose destination is `value`, when it is `value`'s only use.
 tensor::InsertSliceOp getNextInsert(Value value) {
   if (!value.hasOneUse())
@@ -64,17 +52,7 @@ void rebase(RewriterBase &rewriter, OffsetSizeAndStrideOpInterface slice,
     int64_t stride = *getConstantIntValue(slice.getMixedStrides()[d]);
     strides.push_back(rewriter.getIndexAttr(stride * box.strides[d]));
   }
-  rewriter.setInsertionPoint(slice);
-  if (auto extract = dyn_cast<tensor::ExtractSliceOp>(*slice)) {
-    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
-        extract, extract.getType(), output, offsets, extract.getMixedSizes(),
-        strides);
-    return;
-  }
-  auto insert = cast<tensor::ParallelInsertSliceOp>(*slice);
-  rewriter.replaceOpWithNewOp<tensor::ParallelInsertSliceOp>(
-      insert, insert.getSource(), output, offsets, insert.getMixedSizes(),
-      strides);
+  fuse::replaceSharedOutputSlice(rewriter, slice, output, offsets, strides);
 }
 
 } // namespace
@@ -94,7 +72,7 @@ FailureOr<scf::ForallOp> fuse::foldInsertsIntoNest(RewriterBase &rewriter,
         !loop.getOutputs()[i].getDefiningOp<tensor::EmptyOp>())
       return failure();
     auto insert = dyn_cast<tensor::InsertSliceOp>(*result.getUsers().begin());
-    if (!insert || insert.getSource() != result || !getBox(insert))
+    if (!insert || insert.getSource() != result || !fuse::getStaticBox(insert))
       return failure();
     resultOf[insert] = i;
     any = insert;
@@ -118,7 +96,7 @@ FailureOr<scf::ForallOp> fuse::foldInsertsIntoNest(RewriterBase &rewriter,
   // (so the order of the writes does not matter).
   for (auto [i, a] : llvm::enumerate(chain))
     for (tensor::InsertSliceOp b : ArrayRef(chain).drop_front(i + 1)) {
-      std::optional<StridedBox> boxA = getBox(a), boxB = getBox(b);
+      std::optional<StridedBox> boxA = getStaticBox(a), boxB = getStaticBox(b);
       if ((resultOf.contains(a) || resultOf.contains(b)) &&
           (!boxA || !boxB || !areDisjoint(*boxA, *boxB)))
         return failure();
@@ -126,16 +104,12 @@ FailureOr<scf::ForallOp> fuse::foldInsertsIntoNest(RewriterBase &rewriter,
   // Every use of a shared output is a slice of it (the source of an
   // extract, the destination of a parallel insert) with static strides.
   for (BlockArgument output : loop.getRegionIterArgs())
-    for (OpOperand &use : output.getUses()) {
-      Operation *user = use.getOwner();
-      auto slice = dyn_cast<OffsetSizeAndStrideOpInterface>(user);
-      bool isSliced =
-          (isa<tensor::ExtractSliceOp>(user) && use.getOperandNumber() == 0) ||
-          (isa<tensor::ParallelInsertSliceOp>(user) &&
-           use.getOperandNumber() == 1);
-      if (!slice || !isSliced || !getConstantIntValues(slice.getMixedStrides()))
+    for (OpOperand &use : output.getUses())
+      if (!isSharedOutputSlice(use) ||
+          !getConstantIntValues(
+              cast<OffsetSizeAndStrideOpInterface>(use.getOwner())
+                  .getMixedStrides()))
         return failure();
-    }
   // The first destination must be there before the loop.
   Value base = first.getDest();
   if (Operation *def = base.getDefiningOp()) {
@@ -168,7 +142,7 @@ FailureOr<scf::ForallOp> fuse::foldInsertsIntoNest(RewriterBase &rewriter,
   SmallVector<fuse::StridedBox> boxes(loop.getNumResults());
   for (tensor::InsertSliceOp insert : chain)
     if (auto it = resultOf.find(insert); it != resultOf.end())
-      boxes[it->second] = *getBox(insert);
+      boxes[it->second] = *fuse::getStaticBox(insert);
   Value output = nest.getRegionIterArgs().front();
   Operation *terminator = nest.getTerminator();
   for (auto [i, original] : llvm::enumerate(loop.getRegionIterArgs())) {

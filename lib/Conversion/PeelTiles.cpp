@@ -117,13 +117,9 @@ std::optional<SmallVector<unsigned>> getPeeledDims(scf::ForallOp loop,
   for (BlockArgument output : loop.getRegionIterArgs()) {
     std::optional<unsigned> dim;
     for (OpOperand &use : output.getUses()) {
-      auto slice = dyn_cast<OffsetSizeAndStrideOpInterface>(use.getOwner());
-      bool isSliced = slice && ((isa<tensor::ExtractSliceOp>(slice) &&
-                                 use.getOperandNumber() == 0) ||
-                                (isa<tensor::ParallelInsertSliceOp>(slice) &&
-                                 use.getOperandNumber() == 1));
-      if (!isSliced)
+      if (!fuse::isSharedOutputSlice(use))
         return std::nullopt;
+      auto slice = cast<OffsetSizeAndStrideOpInterface>(use.getOwner());
       SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
       SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
       SmallVector<OpFoldResult> strides = slice.getMixedStrides();
@@ -206,21 +202,22 @@ std::optional<SmallVector<Target>> getTargets(scf::ForallOp loop) {
         result.hasOneUse()
             ? dyn_cast<tensor::InsertSliceOp>(*result.getUsers().begin())
             : tensor::InsertSliceOp();
-    if (!insert || insert.getSource() != result ||
-        insert.getSourceType().getRank() != insert.getDestType().getRank() ||
-        ShapedType::isDynamicShape(insert.getStaticOffsets()) ||
-        ShapedType::isDynamicShape(insert.getStaticStrides()))
+    std::optional<fuse::StridedBox> box = insert && insert.getSource() == result
+                                              ? fuse::getStaticBox(insert)
+                                              : std::nullopt;
+    if (!box)
       continue;
-    auto box = init.getDefiningOp<tensor::ExtractSliceOp>();
-    bool sameBox = box && box.getSource() == insert.getDest() &&
-                   box.getStaticOffsets() == insert.getStaticOffsets() &&
-                   box.getStaticSizes() == insert.getStaticSizes() &&
-                   box.getStaticStrides() == insert.getStaticStrides();
+    auto extract = init.getDefiningOp<tensor::ExtractSliceOp>();
+    std::optional<fuse::StridedBox> initBox =
+        extract && extract.getSource() == insert.getDest()
+            ? fuse::getStaticBox(extract)
+            : std::nullopt;
+    bool sameBox = initBox && initBox->offsets == box->offsets &&
+                   initBox->sizes == box->sizes &&
+                   initBox->strides == box->strides;
     if (!init.getDefiningOp<tensor::EmptyOp>() && !sameBox)
       continue;
-    inserted.push_back({insert.getDest(),
-                        llvm::to_vector(insert.getStaticOffsets()),
-                        llvm::to_vector(insert.getStaticStrides()), insert});
+    inserted.push_back({insert.getDest(), box->offsets, box->strides, insert});
     if (!last || last->isBeforeInBlock(insert))
       last = insert;
   }
@@ -334,17 +331,8 @@ SmallVector<scf::ForallOp> peelDimension(RewriterBase &rewriter,
       auto slice = cast<OffsetSizeAndStrideOpInterface>(use.getOwner());
       SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
       offsets[dim] = rewriter.getIndexAttr(0);
-      rewriter.setInsertionPoint(slice);
-      if (auto extract = dyn_cast<tensor::ExtractSliceOp>(*slice)) {
-        rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
-            extract, extract.getType(), output, offsets,
-            extract.getMixedSizes(), extract.getMixedStrides());
-      } else {
-        auto insert = cast<tensor::ParallelInsertSliceOp>(*slice);
-        rewriter.replaceOpWithNewOp<tensor::ParallelInsertSliceOp>(
-            insert, insert.getSource(), output, offsets, insert.getMixedSizes(),
-            insert.getMixedStrides());
-      }
+      fuse::replaceSharedOutputSlice(rewriter, slice, output, offsets,
+                                     slice.getMixedStrides());
     }
   }
   rewriter.setInsertionPointToStart(last.getBody());

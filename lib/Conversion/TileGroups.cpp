@@ -1321,8 +1321,9 @@ unsigned countDependentKernels(ArrayRef<Operation *> kernels) {
       llvm::append_range(worklist, nest.getDynamicLowerBound());
       llvm::append_range(worklist, nest.getDynamicUpperBound());
       llvm::append_range(worklist, nest.getDynamicStep());
-    } else
+    } else {
       llvm::append_range(worklist, kernel->getOperands());
+    }
     llvm::append_range(worklist, captured);
     llvm::SmallPtrSet<Operation *, 16> seen;
     bool reads = false;

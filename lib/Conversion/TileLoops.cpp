@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include <numeric>
@@ -25,6 +26,50 @@ bool fuse::areDisjoint(const StridedBox &a, const StridedBox &b) {
       return true;
   }
   return false;
+}
+
+std::optional<fuse::StridedBox>
+fuse::getStaticBox(OffsetSizeAndStrideOpInterface slice) {
+  if (ShapedType::isDynamicShape(slice.getStaticOffsets()) ||
+      ShapedType::isDynamicShape(slice.getStaticSizes()) ||
+      ShapedType::isDynamicShape(slice.getStaticStrides()))
+    return std::nullopt;
+  // Not rank-reducing: the slice has a dimension per offset.
+  Value sliced = isa<tensor::ExtractSliceOp>(*slice) ? slice->getResult(0)
+                                                     : slice->getOperand(0);
+  auto type = dyn_cast<RankedTensorType>(sliced.getType());
+  if (!type ||
+      type.getRank() != static_cast<int64_t>(slice.getStaticOffsets().size()))
+    return std::nullopt;
+  return StridedBox{llvm::to_vector(slice.getStaticOffsets()),
+                    llvm::to_vector(slice.getStaticSizes()),
+                    llvm::to_vector(slice.getStaticStrides())};
+}
+
+bool fuse::isSharedOutputSlice(OpOperand &use) {
+  Operation *user = use.getOwner();
+  return (isa<tensor::ExtractSliceOp>(user) && use.getOperandNumber() == 0) ||
+         (isa<tensor::ParallelInsertSliceOp>(user) &&
+          use.getOperandNumber() == 1);
+}
+
+void fuse::replaceSharedOutputSlice(RewriterBase &rewriter,
+                                    OffsetSizeAndStrideOpInterface slice,
+                                    Value output,
+                                    ArrayRef<OpFoldResult> offsets,
+                                    ArrayRef<OpFoldResult> strides) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(slice);
+  if (auto extract = dyn_cast<tensor::ExtractSliceOp>(*slice)) {
+    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+        extract, extract.getType(), output, offsets, extract.getMixedSizes(),
+        strides);
+    return;
+  }
+  auto insert = cast<tensor::ParallelInsertSliceOp>(*slice);
+  rewriter.replaceOpWithNewOp<tensor::ParallelInsertSliceOp>(
+      insert, insert.getSource(), output, offsets, insert.getMixedSizes(),
+      strides);
 }
 
 std::optional<fuse::StaticBounds> fuse::getStaticBounds(scf::ForallOp loop) {

@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include <optional>
 
@@ -31,6 +32,23 @@ struct StridedBox {
 /// dimension their indices differ (disjoint ranges, or steps that never
 /// meet).
 bool areDisjoint(const StridedBox &a, const StridedBox &b);
+
+/// The box of its larger tensor that `slice` (an extract or insert slice)
+/// reads or writes, when its offsets, sizes and strides are constants and
+/// it keeps every dimension (not rank-reducing).
+std::optional<StridedBox> getStaticBox(OffsetSizeAndStrideOpInterface slice);
+
+/// Whether `use` is a tile loop body's slice of a shared output: the source
+/// of a `tensor.extract_slice` or the destination of a
+/// `tensor.parallel_insert_slice`.
+bool isSharedOutputSlice(OpOperand &use);
+
+/// Replaces `slice` (such a slice of a shared output) by the same slice of
+/// `output` at `offsets` with `strides`.
+void replaceSharedOutputSlice(RewriterBase &rewriter,
+                              OffsetSizeAndStrideOpInterface slice,
+                              Value output, ArrayRef<OpFoldResult> offsets,
+                              ArrayRef<OpFoldResult> strides);
 
 /// The bounds of a tile loop, when they are constants.
 struct StaticBounds {

@@ -16,6 +16,12 @@ namespace mlir::fuse {
 
 struct FuseVectorizeTilesPassOptions;
 
+/// The `partial-tiles` option both lowerings have.
+inline constexpr const char *kPartialTilesHelp =
+    "fuse-tile-groups: a range without a divisor of more than half the "
+    "wanted tile is tiled by the wanted tile, the partial last tile peeled "
+    "into a nest of its own (false: by the largest divisor)";
+
 /// Options of `--fuse-lower-to-cpu`.
 struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
   PassOptions::Option<bool> tileGroups{
@@ -29,13 +35,9 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
       llvm::cl::desc("fuse-tile-groups: outer loops are tiled until a tile "
                      "holds at most this many results"),
       llvm::cl::init(4096)};
-  PassOptions::Option<bool> partialTiles{
-      *this, "partial-tiles",
-      llvm::cl::desc("fuse-tile-groups: a range without a divisor of more "
-                     "than half the wanted tile is tiled by the wanted tile, "
-                     "the partial last tile peeled into a nest of its own "
-                     "(false: by the largest divisor)"),
-      llvm::cl::init(true)};
+  PassOptions::Option<bool> partialTiles{*this, "partial-tiles",
+                                         llvm::cl::desc(kPartialTilesHelp),
+                                         llvm::cl::init(true)};
   PassOptions::Option<bool> parallel{
       *this, "parallel",
       llvm::cl::desc("Run the tiles of each loop nest on all cores (OpenMP; "
@@ -142,13 +144,9 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "while a matmul has fewer tiles than this (132: one "
                      "block per SM of an H100/H200)"),
       llvm::cl::init(132)};
-  PassOptions::Option<bool> partialTiles{
-      *this, "partial-tiles",
-      llvm::cl::desc("fuse-tile-groups: a range without a divisor of more "
-                     "than half the wanted tile is tiled by the wanted tile, "
-                     "the partial last tile peeled into a nest of its own "
-                     "(false: by the largest divisor)"),
-      llvm::cl::init(true)};
+  PassOptions::Option<bool> partialTiles{*this, "partial-tiles",
+                                         llvm::cl::desc(kPartialTilesHelp),
+                                         llvm::cl::init(true)};
   PassOptions::Option<bool> cooperativeReductions{
       *this, "cooperative-reductions",
       llvm::cl::desc("With distribute: split reductions over few rows among "
