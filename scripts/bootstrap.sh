@@ -20,6 +20,7 @@ PACKAGES=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
           libomp-22-dev   # OpenMP runtime: --fuse-lower-to-cpu=parallel=true
           python3-onnx python3-numpy  # fuse-import (the ONNX importer)
           python3-torch  # fuse-to-torch check (the GPU bench's PyTorch columns)
+          python3-torchvision  # bench/zoo (the model zoo: torchvision models)
           libonnx-testdata)  # ONNX's node tests, run against the importer
 missing=()
 for pkg in "${PACKAGES[@]}"; do

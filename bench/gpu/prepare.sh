@@ -43,6 +43,17 @@ for model in "$ROOT"/examples/*.mlir "$ROOT"/bench/models/*.mlir "$ROOT"/bench/g
     fi
     ;;
   esac
+  # The large row models once more without their rows staged in shared
+  # memory (--fuse-lower-to-nvvm option stage-inputs=false):
+  # <model>_nostage, each op reading the row from global memory, as before
+  # staging; same baselines.
+  case "$model" in */bench/gpu/models/softmax*|*/bench/gpu/models/layernorm*)
+    "$PY" "$ROOT/utils/fuse-compile" "$model" -o "$OUT/${name}_nostage/fused" \
+      --lower-options stage-inputs=false
+    cp -r "$OUT/$name/unfused" "$OUT/${name}_nostage/unfused"
+    cp "$OUT/$name/torch_model.py" "$OUT/${name}_nostage/torch_model.py"
+    ;;
+  esac
   if [ -x "$PTXAS" ]; then
     "$ROOT/build/bin/fuse-opt" "$model" --fuse-ops |
       "$ROOT/build/bin/fuse-opt" --fuse-lower-to-nvvm -o "$OUT/$name/fused/nvvm.mlir"

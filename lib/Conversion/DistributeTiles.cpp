@@ -23,6 +23,10 @@
 //    writes 16-byte vectors when every buffer's address, offset and row
 //    strides allow (checked at run time, the same on all threads), scalars
 //    otherwise.
+//  * An input of the tile that a reduction and other ops read (a softmax or
+//    LayerNorm row) is copied to shared memory once, before its first
+//    reader, and read there: one pass over global memory instead of one
+//    per op.
 //  * A contraction (matmul) stages the slices of both operands its tile
 //    reads in shared memory, chunk by chunk of its reduction, each copied
 //    by the whole block; each thread then accumulates its points from
@@ -1707,6 +1711,168 @@ void distribute(IRRewriter &rewriter, linalg::LinalgOp op,
 }
 
 //===----------------------------------------------------------------------===//
+// Inputs that several ops of a tile read, staged once
+//===----------------------------------------------------------------------===//
+
+/// The buffer `value` is a view of (through subviews, reshapes, casts).
+Value getRootBuffer(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+/// Whether buffers `a` and `b` (roots) may share memory: unless one is a
+/// fresh allocation or they live in different memory spaces (shared memory
+/// against global), two distinct roots (function arguments) may alias.
+bool mayAlias(Value a, Value b) {
+  if (a == b)
+    return true;
+  auto isFresh = [](Value v) {
+    return isa_and_present<memref::AllocOp, memref::AllocaOp, gpu::AllocOp>(
+        v.getDefiningOp());
+  };
+  if (isFresh(a) || isFresh(b))
+    return false;
+  return cast<MemRefType>(a.getType()).getMemorySpace() ==
+         cast<MemRefType>(b.getType()).getMemorySpace();
+}
+
+/// An input of a tile that several of its ops read from global memory: the
+/// ops' operands that read it, and its bytes.
+struct StagedInput {
+  Value buffer;
+  SmallVector<OpOperand *> reads;
+  int64_t bytes;
+};
+
+/// The inputs of the tile in `body` (a launch's body) worth staging in
+/// shared memory, most re-read bytes first: a static buffer in global
+/// memory that at least two of the body's ops read (ops at its top level,
+/// not in a branch), one of them a reduction whose row every thread
+/// reads in turn, and that no op of the tile writes. A softmax or
+/// LayerNorm tile reads its row once per reduction and once more for the
+/// result: three passes over global memory, two of them after a whole-row
+/// pass (and a barrier) that evicts what a thread cached; staged, the row
+/// is read once, with 16-byte loads where aligned, and the passes read
+/// shared memory. Contractions that stage or register-tile their own
+/// operands are not readers here.
+SmallVector<StagedInput>
+getStagedInputs(Block &body,
+                const DenseMap<Operation *, RegisterTiling> &registerTilings,
+                const DenseSet<Operation *> &absorbed) {
+  // Buffers the tile writes.
+  SmallVector<Value> written;
+  body.walk([&](linalg::LinalgOp op) {
+    for (Value init : op.getDpsInits())
+      written.push_back(getRootBuffer(init));
+  });
+  llvm::MapVector<Value, StagedInput> inputs;
+  DenseSet<Value> rejected;
+  for (Operation &op : body) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (!linalgOp || absorbed.contains(linalgOp))
+      continue;
+    bool stagesItself = registerTilings.contains(linalgOp) ||
+                        getStagedReduction(linalgOp).has_value();
+    for (OpOperand *input : linalgOp.getDpsInputOperands()) {
+      Value buffer = input->get();
+      auto type = dyn_cast<MemRefType>(buffer.getType());
+      if (!type || rejected.contains(buffer))
+        continue;
+      if (stagesItself || !type.hasStaticShape() || type.getMemorySpace() ||
+          !type.getElementType().isIntOrFloat() ||
+          type.getElementTypeBitWidth() % 8 != 0 ||
+          llvm::any_of(written, [&](Value w) {
+            return mayAlias(w, getRootBuffer(buffer));
+          })) {
+        rejected.insert(buffer);
+        inputs.erase(buffer);
+        continue;
+      }
+      StagedInput &staged = inputs[buffer];
+      staged.buffer = buffer;
+      staged.bytes = type.getNumElements() * elementBytes(type);
+      staged.reads.push_back(input);
+    }
+  }
+  SmallVector<StagedInput> result;
+  for (auto &[buffer, staged] : inputs) {
+    SmallPtrSet<Operation *, 4> readers;
+    bool reduces = false;
+    for (OpOperand *read : staged.reads) {
+      readers.insert(read->getOwner());
+      reduces |=
+          cast<linalg::LinalgOp>(read->getOwner()).getNumReductionLoops() != 0;
+    }
+    if (readers.size() >= 2 && reduces)
+      result.push_back(std::move(staged));
+  }
+  llvm::stable_sort(result, [](const StagedInput &a, const StagedInput &b) {
+    return a.bytes * static_cast<int64_t>(a.reads.size()) >
+           b.bytes * static_cast<int64_t>(b.reads.size());
+  });
+  return result;
+}
+
+/// Shared memory the ops of `body` take as they are distributed: a staged
+/// contraction's slices, a split reduction's all_reduce buffer (counted
+/// for every reduction that could split).
+int64_t getSharedBytesNeeded(
+    Block &body, const DenseMap<Operation *, RegisterTiling> &registerTilings,
+    const DenseSet<Operation *> &absorbed) {
+  int64_t bytes = 0;
+  body.walk([&](linalg::LinalgOp op) {
+    if (absorbed.contains(op) || registerTilings.contains(op))
+      return;
+    if (std::optional<StagedReduction> reduction = getStagedReduction(op)) {
+      bytes += getStagedBytes(getStagedSlices(op, op.getStaticLoopRanges(),
+                                              reduction->kDim, reduction->chunk,
+                                              /*padRows=*/false));
+      return;
+    }
+    if (getCombiner(op))
+      bytes += fuse::kAllReduceSharedBytes;
+  });
+  return bytes;
+}
+
+/// Stages the inputs getStagedInputs finds in shared buffers of `launch`
+/// while `budget` bytes last (after what the tile's ops need): each is
+/// copied by the block before its first reader (a linalg.copy, distributed
+/// like the other ops) and read from there. Returns the bytes taken.
+int64_t
+stageSharedInputs(IRRewriter &rewriter, gpu::LaunchOp launch,
+                  const DenseMap<Operation *, RegisterTiling> &registerTilings,
+                  const DenseSet<Operation *> &absorbed, int64_t budget) {
+  Block &body = launch.getBody().front();
+  budget -= getSharedBytesNeeded(body, registerTilings, absorbed);
+  auto workgroup = gpu::AddressSpaceAttr::get(
+      rewriter.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+  int64_t taken = 0;
+  for (StagedInput &input : getStagedInputs(body, registerTilings, absorbed)) {
+    int64_t bytes = llvm::alignTo(input.bytes, kSharedAlignment);
+    if (taken + bytes > budget)
+      continue;
+    taken += bytes;
+    auto type = cast<MemRefType>(input.buffer.getType());
+    Value buffer = launch.addWorkgroupAttribution(
+        MemRefType::get(type.getShape(), type.getElementType(),
+                        MemRefLayoutAttrInterface(), workgroup),
+        input.buffer.getLoc());
+    Operation *first = input.reads.front()->getOwner();
+    for (OpOperand *read : input.reads)
+      if (read->getOwner()->isBeforeInBlock(first))
+        first = read->getOwner();
+    rewriter.setInsertionPoint(first);
+    linalg::CopyOp::create(rewriter, input.buffer.getLoc(), input.buffer,
+                           buffer);
+    for (OpOperand *read : input.reads)
+      rewriter.modifyOpInPlace(read->getOwner(), [&] { read->set(buffer); });
+  }
+  return taken;
+}
+
+//===----------------------------------------------------------------------===//
 // Tile loops as launches
 //===----------------------------------------------------------------------===//
 
@@ -1861,6 +2027,12 @@ struct FuseDistributeTilesPass final
     for (memref::DeallocOp dealloc : deallocs)
       rewriter.eraseOp(dealloc);
 
+    // Inputs several ops read, in shared memory with what is left.
+    int64_t sharedBytesLeft = kSharedMemoryBytes - sharedBytes - reservedBytes;
+    if (stageInputs)
+      sharedBytesLeft -= stageSharedInputs(rewriter, launch, registerTilings,
+                                           absorbed, sharedBytesLeft);
+
     // Every structured op shared among the threads.
     ThreadContext threads{launch.getThreadIds().x,
                           launch.getBlockSize().x,
@@ -1869,7 +2041,7 @@ struct FuseDistributeTilesPass final
                           tf32,
                           fma,
                           launch,
-                          kSharedMemoryBytes - sharedBytes - reservedBytes,
+                          sharedBytesLeft,
                           &registerTilings};
     SmallVector<linalg::LinalgOp> ops;
     launch.getBody().walk([&](linalg::LinalgOp op) {

@@ -93,6 +93,7 @@ void mlir::fuse::buildGroupsToGpuLaunches(OpPassManager &pm,
     distributeOptions.cooperativeReductions = options.cooperativeReductions;
     distributeOptions.tf32 = options.tf32;
     distributeOptions.fma = options.fma;
+    distributeOptions.stageInputs = options.stageInputs;
     gpuPm.addPass(createFuseDistributeTilesPass(distributeOptions));
     gpuPm.addPass(createFuseMergeGroupLaunchesPass());
   }

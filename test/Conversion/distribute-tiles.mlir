@@ -2,6 +2,7 @@
 // RUN: fuse-opt %s --split-input-file --fuse-distribute-tiles="cooperative-reductions=false" --canonicalize | FileCheck %s --check-prefix=SEQ
 // RUN: fuse-opt %s --split-input-file --fuse-distribute-tiles="tf32=true" --canonicalize | FileCheck %s --check-prefix=TF32
 // RUN: fuse-opt %s --split-input-file --fuse-distribute-tiles="fma=false" --canonicalize | FileCheck %s --check-prefix=NOFMA
+// RUN: fuse-opt %s --split-input-file --fuse-distribute-tiles="stage-inputs=false" --canonicalize | FileCheck %s --check-prefix=NOSTAGE
 
 // A softmax-style row tile: one block per row (512 tiles), the row's
 // temporaries in shared memory, every op a loop strided by the block size
@@ -11,7 +12,9 @@
 // takes its 4 elements of the row (1024 / 256) in one iteration, into 4
 // accumulators, so that the 4 loads are in flight together; a step past
 // the row's end rereads the first step's element and keeps its
-// accumulator.
+// accumulator. The row is read twice (the maximum, the exponential) but
+// not staged in shared memory: %out, a function argument like %x, may be
+// the same buffer (see @staged_rows).
 // CHECK-LABEL: func.func @row_tile
 //   CHECK-DAG:   %[[C512:[a-z0-9_]+]] = arith.constant 512 : index
 //   CHECK-DAG:   %[[C256:[a-z0-9_]+]] = arith.constant 256 : index
@@ -545,4 +548,129 @@ func.func @shared_budget(%x: memref<128x256xf32>, %w1: memref<256x256xf32>, %w2:
     memref.dealloc %h : memref<64x256xf32>
   }
   return
+}
+
+// -----
+
+// A LayerNorm-like tile of two rows reads its input three times: the sum,
+// the sum of squares, the normalization. Staged: the block copies the rows
+// to shared memory once (16-byte loads where aligned), after the
+// temporaries' initialization and before the first reader, and all three
+// ops read them there. The output is a fresh buffer, so nothing the tile
+// writes can alias %x.
+// CHECK-LABEL: func.func @staged_rows
+//       CHECK:   gpu.launch {{.*}} workgroup(%[[SUM:[a-z0-9_]+]] : memref<2xf32, #gpu.address_space<workgroup>>, %[[SQ:[a-z0-9_]+]] : memref<2xf32, #gpu.address_space<workgroup>>, %[[ROWS:[a-z0-9_]+]] : memref<2x1024xf32, #gpu.address_space<workgroup>>)
+//       CHECK:     %[[X:[a-z0-9_]+]] = memref.subview %{{.*}} [2, 1024]
+//       CHECK:     memref.store {{.*}}, %[[SUM]]
+//       CHECK:     memref.store {{.*}}, %[[SQ]]
+//       CHECK:     gpu.barrier
+//       CHECK:     scf.if
+//       CHECK:       scf.for
+//       CHECK:         %[[V:[a-z0-9_]+]] = vector.load %[[X]]{{.*}} vector<4xf32>
+//       CHECK:         vector.store %[[V]], %[[ROWS]]
+//       CHECK:     } else {
+//       CHECK:         memref.load %[[X]]
+//       CHECK:         memref.store {{.*}}, %[[ROWS]]
+//       CHECK:     gpu.barrier
+//   CHECK-NOT:     %[[X]]{{(\[| )}}
+//       CHECK:     memref.load %[[ROWS]]
+//   CHECK-NOT:     %[[X]]{{(\[| )}}
+//       CHECK:     gpu.all_reduce
+//   CHECK-NOT:     %[[X]]{{(\[| )}}
+//       CHECK:     memref.load %[[ROWS]]
+//   CHECK-NOT:     %[[X]]{{(\[| )}}
+//       CHECK:     gpu.all_reduce
+//   CHECK-NOT:     %[[X]]{{(\[| )}}
+//       CHECK:     vector.load %[[ROWS]]
+//   CHECK-NOT:     %[[X]]{{(\[| )}}
+//       CHECK:     gpu.terminator
+// Without staging each op reads %x on its own.
+// NOSTAGE-LABEL: func.func @staged_rows
+//       NOSTAGE:   gpu.launch {{.*}} workgroup(%{{.*}} : memref<2xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<2xf32, #gpu.address_space<workgroup>>)
+//   NOSTAGE-NOT:   linalg.copy
+//       NOSTAGE:   gpu.all_reduce
+#row = affine_map<(d0, d1) -> (d0, d1)>
+#bcast = affine_map<(d0, d1) -> (d0)>
+func.func @staged_rows(%x: memref<512x1024xf32>) -> memref<512x1024xf32> {
+  %zero = arith.constant 0.0 : f32
+  %out = memref.alloc() : memref<512x1024xf32>
+  scf.forall (%i) = (0) to (512) step (2) {
+    %rows = memref.subview %x[%i, 0] [2, 1024] [1, 1] : memref<512x1024xf32> to memref<2x1024xf32, strided<[1024, 1], offset: ?>>
+    %sum = memref.alloc() : memref<2xf32>
+    linalg.fill ins(%zero : f32) outs(%sum : memref<2xf32>)
+    %sq = memref.alloc() : memref<2xf32>
+    linalg.fill ins(%zero : f32) outs(%sq : memref<2xf32>)
+    linalg.reduce ins(%rows : memref<2x1024xf32, strided<[1024, 1], offset: ?>>) outs(%sum : memref<2xf32>) dimensions = [1]
+      (%in: f32, %init: f32) {
+        %a = arith.addf %in, %init : f32
+        linalg.yield %a : f32
+      }
+    linalg.generic {indexing_maps = [#row, #bcast], iterator_types = ["parallel", "reduction"]} ins(%rows : memref<2x1024xf32, strided<[1024, 1], offset: ?>>) outs(%sq : memref<2xf32>) {
+    ^bb0(%in: f32, %acc: f32):
+      %p = arith.mulf %in, %in : f32
+      %a = arith.addf %p, %acc : f32
+      linalg.yield %a : f32
+    }
+    %dst = memref.subview %out[%i, 0] [2, 1024] [1, 1] : memref<512x1024xf32> to memref<2x1024xf32, strided<[1024, 1], offset: ?>>
+    linalg.generic {indexing_maps = [#row, #bcast, #bcast, #row], iterator_types = ["parallel", "parallel"]} ins(%rows, %sum, %sq : memref<2x1024xf32, strided<[1024, 1], offset: ?>>, memref<2xf32>, memref<2xf32>) outs(%dst : memref<2x1024xf32, strided<[1024, 1], offset: ?>>) {
+    ^bb0(%in: f32, %s: f32, %q: f32, %o: f32):
+      %d = arith.subf %in, %s : f32
+      %r = arith.mulf %d, %q : f32
+      linalg.yield %r : f32
+    }
+    memref.dealloc %sum : memref<2xf32>
+    memref.dealloc %sq : memref<2xf32>
+  }
+  return %out : memref<512x1024xf32>
+}
+
+// -----
+
+// Not staged: only elementwise ops read %x (the second read follows the
+// first within each thread's own elements); and a row of 16384 floats
+// (64 KiB) does not fit in shared memory.
+// CHECK-LABEL: func.func @not_staged
+//       CHECK:   gpu.launch {{.*}} workgroup(%{{.*}} : memref<1x1024xf32, #gpu.address_space<workgroup>>)
+//   CHECK-NOT:   linalg.copy
+//       CHECK:   gpu.launch
+//   CHECK-NOT:     workgroup
+//       CHECK:     gpu.all_reduce
+#row = affine_map<(d0, d1) -> (d0, d1)>
+#bcast = affine_map<(d0, d1) -> (d0)>
+func.func @not_staged(%x: memref<4x1024xf32>, %y: memref<2x16384xf32>) -> (memref<4x1024xf32>, memref<2xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %out = memref.alloc() : memref<4x1024xf32>
+  scf.forall (%i) in (4) {
+    %row = memref.subview %x[%i, 0] [1, 1024] [1, 1] : memref<4x1024xf32> to memref<1x1024xf32, strided<[1024, 1], offset: ?>>
+    %t = memref.alloc() : memref<1x1024xf32>
+    linalg.generic {indexing_maps = [#row, #row], iterator_types = ["parallel", "parallel"]} ins(%row : memref<1x1024xf32, strided<[1024, 1], offset: ?>>) outs(%t : memref<1x1024xf32>) {
+    ^bb0(%in: f32, %o: f32):
+      %e = math.exp %in : f32
+      linalg.yield %e : f32
+    }
+    %dst = memref.subview %out[%i, 0] [1, 1024] [1, 1] : memref<4x1024xf32> to memref<1x1024xf32, strided<[1024, 1], offset: ?>>
+    linalg.generic {indexing_maps = [#row, #row, #row], iterator_types = ["parallel", "parallel"]} ins(%row, %t : memref<1x1024xf32, strided<[1024, 1], offset: ?>>, memref<1x1024xf32>) outs(%dst : memref<1x1024xf32, strided<[1024, 1], offset: ?>>) {
+    ^bb0(%in: f32, %e: f32, %o: f32):
+      %m = arith.mulf %in, %e : f32
+      linalg.yield %m : f32
+    }
+    memref.dealloc %t : memref<1x1024xf32>
+  }
+  %sums = memref.alloc() : memref<2xf32>
+  scf.forall (%i) in (2) {
+    %row = memref.subview %y[%i, 0] [1, 16384] [1, 1] : memref<2x16384xf32> to memref<1x16384xf32, strided<[16384, 1], offset: ?>>
+    %s = memref.subview %sums[%i] [1] [1] : memref<2xf32> to memref<1xf32, strided<[1], offset: ?>>
+    linalg.fill ins(%zero : f32) outs(%s : memref<1xf32, strided<[1], offset: ?>>)
+    linalg.reduce ins(%row : memref<1x16384xf32, strided<[16384, 1], offset: ?>>) outs(%s : memref<1xf32, strided<[1], offset: ?>>) dimensions = [1]
+      (%in: f32, %init: f32) {
+        %a = arith.addf %in, %init : f32
+        linalg.yield %a : f32
+      }
+    linalg.reduce ins(%row : memref<1x16384xf32, strided<[16384, 1], offset: ?>>) outs(%s : memref<1xf32, strided<[1], offset: ?>>) dimensions = [1]
+      (%in: f32, %init: f32) {
+        %a = arith.addf %in, %init : f32
+        linalg.yield %a : f32
+      }
+  }
+  return %out, %sums : memref<4x1024xf32>, memref<2xf32>
 }

@@ -17,6 +17,8 @@
 // RUN: %fuse-diff %examples/transformer_block.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
 // RUN: %fuse-diff %fuse_src/bench/models/softmax_512x1024.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
 // RUN: %fuse-diff %fuse_src/bench/models/layernorm_gelu_256x2048.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
+// RUN: %fuse-diff %fuse_src/bench/models/layernorm_gelu_256x2048.mlir -p "--fuse-ops" --lower="--fuse-test-lower-to-cpu-via-gpu=stage-inputs=false" | FileCheck %s
+// RUN: fuse-opt %fuse_src/bench/models/layernorm_gelu_256x2048.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm --mlir-print-ir-after=fuse-distribute-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWSTAGE
 // RUN: %fuse-diff %fuse_src/bench/models/tokens197_mlp_gelu.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
 // RUN: %fuse-diff %fuse_src/bench/models/tokens197_mlp_gelu.mlir -p "--fuse-ops" | FileCheck %s
 //
@@ -121,6 +123,17 @@
 // POOL: scf.forall {{.*}} -> (tensor<1x8x8x8xf32>, tensor<1x16x16x8xf32>)
 // POOL-NOT: scf.forall (
 // POOL-NOT: lowers to
+// The LayerNorm row (2048 floats) the mean, the variance and the result
+// read is copied to shared memory once, with 16-byte loads, and read there:
+// ROWSTAGE: gpu.launch {{.*}} workgroup({{.*}}, %[[ROW:[a-z0-9_]+]] : memref<1x2048xf32, #gpu.address_space<workgroup>>) {
+// ROWSTAGE: %[[V:[0-9]+]] = vector.load {{.*}} : memref<1x2048xf32, strided<[2048, 1], offset: ?>>, vector<4xf32>
+// ROWSTAGE: vector.store %[[V]], %[[ROW]]
+// ROWSTAGE: gpu.all_reduce
+// ROWSTAGE-NOT: memref<1x2048xf32, strided
+// ROWSTAGE: gpu.all_reduce
+// ROWSTAGE-NOT: = {{(memref|vector).load}} %{{.*}} : memref<1x2048xf32, strided
+// ROWSTAGE: gpu.terminator
+//
 // STAGED: gpu.launch blocks({{.*}}) in ({{.*}} = %c96,{{.*}} workgroup({{.*}} : memref<1x32x33xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<1x32x32xf32, #gpu.address_space<workgroup>>) {
 // STAGED: scf.for {{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32)
 // CONV1: gpu.launch blocks({{.*}}) in ({{.*}} = %c28,{{.*}} workgroup({{.*}} : memref<1x1x14x33xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<32x33xf32, #gpu.address_space<workgroup>>) {

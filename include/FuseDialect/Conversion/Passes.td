@@ -296,6 +296,14 @@ def FuseDistributeTilesPass : Pass<"fuse-distribute-tiles"> {
     inputs' low 13 mantissa bits (relative error about 1e-3 per product;
     PyTorch's `allow_tf32` rounds them instead).
 
+    With `stage-inputs=true` (the default), an input of the tile that a
+    reduction and at least one other op of the tile read (the row of a
+    softmax or LayerNorm: once per reduction, once more for the result) is
+    copied to shared memory once by the whole block, with 16-byte loads
+    where aligned, and the ops read it there: one pass over global memory
+    instead of one per op. It takes the shared memory the temporaries, the
+    staged matmuls and the split reductions leave; values are unchanged.
+
     With `fma=true` (the default, as nvcc's `--fmad`), a staged matmul's
     multiply and add may be fused into one `fma.rn` (`fastmath<contract>`):
     one rounding instead of two, so results differ from the separate IEEE
@@ -319,6 +327,9 @@ def FuseDistributeTilesPass : Pass<"fuse-distribute-tiles"> {
     Option<"fma", "fma", "bool", /*default=*/"true",
            "Let a staged matmul's multiply and add fuse into one fma "
            "(one rounding: differs from IEEE mul then add in the last bits)">,
+    Option<"stageInputs", "stage-inputs", "bool", /*default=*/"true",
+           "Copy a tile's input that a reduction and other ops read (a "
+           "softmax or LayerNorm row) to shared memory once">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",

@@ -164,6 +164,13 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "into one fma (one rounding; differs from IEEE mul "
                      "then add in the last bits; on by default, as nvcc)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> stageInputs{
+      *this, "stage-inputs",
+      llvm::cl::desc("With distribute: copy a tile's input that a reduction "
+                     "and other ops read (a softmax or LayerNorm row) to "
+                     "shared memory once, instead of reading it from global "
+                     "memory once per op"),
+      llvm::cl::init(true)};
 };
 
 /// Steps 1-3 of the GPU lowering: groups to bufferized loop nests, each nest
