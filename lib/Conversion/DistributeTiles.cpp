@@ -30,7 +30,9 @@
 //  * A contraction (matmul) stages the slices of both operands its tile
 //    reads in shared memory, chunk by chunk of its reduction, each copied
 //    by the whole block; each thread then accumulates its points from
-//    shared memory.
+//    shared memory, a micro-tile of them in registers where the tile is
+//    M x N. A convolution is such a matmul (output pixels by filters), its
+//    window loops outside the chunks of channels.
 //  * A reduction whose parallel points would leave most threads idle (a
 //    tile's rows in softmax, LayerNorm, a global pool) is split across the
 //    threads
@@ -69,6 +71,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 
@@ -503,18 +506,18 @@ struct MatmulLoops {
 
 /// The M and N loops of contraction `op` (loop ranges `ranges`, reduction
 /// loop `kDim`) when they are its only loops longer than 1 besides the
-/// reduction: one N and, with `allowFlatM`, any number of M loops (their
-/// points taken as one row index), else exactly one.
-std::optional<MatmulLoops> getMatmulLoops(linalg::LinalgOp op,
-                                          ArrayRef<int64_t> ranges,
-                                          unsigned kDim,
-                                          bool allowFlatM = false) {
+/// reduction (and a convolution's window loops `outer`): one N and, with
+/// `allowFlatM`, any number of M loops (their points taken as one row
+/// index: a convolution's output pixels), else exactly one.
+std::optional<MatmulLoops>
+getMatmulLoops(linalg::LinalgOp op, ArrayRef<int64_t> ranges, unsigned kDim,
+               bool allowFlatM = false, ArrayRef<unsigned> outer = {}) {
   AffineMap a = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
   AffineMap b = op.getMatchingIndexingMap(op.getDpsInputOperand(1));
   SmallVector<unsigned> m;
   std::optional<unsigned> n;
   for (unsigned dim = 0; dim < ranges.size(); ++dim) {
-    if (dim == kDim || ranges[dim] == 1)
+    if (dim == kDim || ranges[dim] == 1 || llvm::is_contained(outer, dim))
       continue;
     bool inA = a.isFunctionOfDim(dim), inB = b.isFunctionOfDim(dim);
     if (inA && !inB)
@@ -706,30 +709,107 @@ UnrolledShare createUnrolledShare(RewriterBase &rewriter, Location loc,
   return share;
 }
 
-/// The reduction of a contraction whose operands can be staged in shared
-/// memory, and the steps of it staged at a time.
+/// The reduction of a contraction or convolution whose operands can be
+/// staged in shared memory: the loop staged a chunk of steps at a time and
+/// the reduction loops outside it (a convolution's window loops, empty for
+/// a matmul).
 struct StagedReduction {
   unsigned kDim;
   int64_t chunk;
+  SmallVector<unsigned> outer;
 };
+
+/// The one loop of `expr` (an index of an operand) besides `outer`, when
+/// `expr` is a sum of loops times constants (plus a constant): nothing if
+/// it has no such loop, failure if it has several or is not such a sum.
+FailureOr<std::optional<unsigned>> getSliceDim(AffineExpr expr,
+                                               ArrayRef<unsigned> outer) {
+  std::optional<unsigned> dim;
+  bool linear = true, single = true;
+  expr.walk([&](AffineExpr e) {
+    if (auto d = dyn_cast<AffineDimExpr>(e)) {
+      if (llvm::is_contained(outer, d.getPosition()))
+        return;
+      single &= !dim || *dim == d.getPosition();
+      dim = d.getPosition();
+      return;
+    }
+    if (auto bin = dyn_cast<AffineBinaryOpExpr>(e))
+      linear &= e.getKind() == AffineExprKind::Add ||
+                (e.getKind() == AffineExprKind::Mul &&
+                 (isa<AffineConstantExpr>(bin.getLHS()) ||
+                  isa<AffineConstantExpr>(bin.getRHS())));
+  });
+  if (!linear || !single)
+    return failure();
+  return dim;
+}
+
+/// The staged loop and window loops of convolution `op` (static loop
+/// ranges): the last reduction loop, when it is the last index of both
+/// inputs (the channels of an NHWC image and of its filter: contiguous),
+/// the other reduction loops before it in loop order (so that each point's
+/// reduction keeps its order), and every input index a sum of at most one
+/// loop besides the window loops (the image's row `oh * stride + kh`).
+std::optional<StagedReduction> getConvolutionReduction(linalg::LinalgOp op) {
+  SmallVector<unsigned> reductionDims;
+  op.getReductionDims(reductionDims);
+  if (reductionDims.empty() ||
+      llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
+    return std::nullopt;
+  unsigned kDim = *llvm::max_element(reductionDims);
+  SmallVector<unsigned> outer;
+  for (unsigned d : reductionDims)
+    if (d != kDim)
+      outer.push_back(d);
+  AffineExpr k = getAffineDimExpr(kDim, op.getContext());
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (map.getNumResults() == 0 || map.getResults().back() != k)
+      return std::nullopt;
+    for (AffineExpr expr : map.getResults())
+      if (failed(getSliceDim(expr, outer)))
+        return std::nullopt;
+  }
+  return StagedReduction{kDim, 0, outer};
+}
 
 /// `op`'s staged reduction, if its operands can be staged: a contraction
 /// with two inputs read through projected permutations, one output, one
-/// reduction loop and static shapes, whose reduction has a chunk: the
-/// largest divisor of its length up to 32, unless only short chunks divide
-/// a long reduction (or there is nothing to reduce).
+/// reduction loop and static shapes, or a convolution of one image and
+/// one filter as getConvolutionReduction says, whose staged loop has a
+/// chunk: the largest divisor of its length up to 32, unless only short
+/// chunks divide a long loop (or there is nothing to reduce).
 std::optional<StagedReduction> getStagedReduction(linalg::LinalgOp op) {
-  if (!linalg::isaContractionOpInterface(op) || op.getNumDpsInits() != 1 ||
-      op.getNumDpsInputs() != 2 || op.getNumReductionLoops() != 1 ||
-      op.hasDynamicShape() ||
+  if (op.getNumDpsInits() != 1 || op.getNumDpsInputs() != 2 ||
       !llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *input) {
-        return isa<MemRefType>(input->get().getType()) &&
-               op.getMatchingIndexingMap(input).isProjectedPermutation();
+        return isa<MemRefType>(input->get().getType());
       }))
     return std::nullopt;
-  SmallVector<unsigned> reductionDims;
-  op.getReductionDims(reductionDims);
-  unsigned kDim = reductionDims.front();
+  std::optional<StagedReduction> reduction;
+  if (linalg::isaContractionOpInterface(op)) {
+    if (op.getNumReductionLoops() != 1 || op.hasDynamicShape() ||
+        !llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+          return op.getMatchingIndexingMap(input).isProjectedPermutation();
+        }))
+      return std::nullopt;
+    SmallVector<unsigned> reductionDims;
+    op.getReductionDims(reductionDims);
+    reduction = StagedReduction{reductionDims.front(), 0, {}};
+  } else if (linalg::isaConvolutionOpInterface(op)) {
+    reduction = getConvolutionReduction(op);
+  }
+  if (!reduction)
+    return std::nullopt;
+  unsigned kDim = reduction->kDim;
+  // The payload would see each step's position in its chunk, not in the
+  // loop (the interfaces' multiply-add bodies read no index: a guard).
+  bool readsStagedIndex = false;
+  op.getBlock()->walk([&](linalg::IndexOp index) {
+    readsStagedIndex |= index.getDim() == kDim;
+  });
+  if (readsStagedIndex)
+    return std::nullopt;
   int64_t numReduced = op.getStaticLoopRanges()[kDim];
   int64_t chunk = 1;
   for (int64_t d = std::min<int64_t>(numReduced, 32); d > 1; --d)
@@ -739,37 +819,48 @@ std::optional<StagedReduction> getStagedReduction(linalg::LinalgOp op) {
     }
   if (numReduced < 2 || (chunk < 4 && numReduced > 32))
     return std::nullopt;
-  return StagedReduction{kDim, chunk};
+  reduction->chunk = chunk;
+  return reduction;
 }
 
 /// A staged slice of each input of `op`: its shape over the input's own
-/// dimensions, the reduction cut to `chunk`, and the shared buffer holding
-/// it. With `padRows`, a buffer whose rows run along the reduction is one
-/// element wider than the slice: threads that read down one of its columns
-/// (consecutive points, the same reduction step) then hit distinct banks
-/// instead of one bank `chunk` words apart.
+/// dimensions, the reduction cut to `chunk`, the loop that indexes it along
+/// each (`map`: for a convolution's image, `oh` where the image is read at
+/// `oh * stride + kh`; the window loops fixed while a slice is used), and
+/// the shared buffer holding it. With `padRows`, a buffer whose rows run
+/// along the reduction is one element wider than the slice: threads that
+/// read down one of its columns (consecutive points, the same reduction
+/// step) then hit distinct banks instead of one bank `chunk` words apart.
 struct StagedSlice {
   SmallVector<int64_t> shape;
+  AffineMap map;
   MemRefType buffer;
 };
 
 SmallVector<StagedSlice> getStagedSlices(linalg::LinalgOp op,
                                          ArrayRef<int64_t> ranges,
-                                         unsigned kDim, int64_t chunk,
-                                         bool padRows) {
+                                         const StagedReduction &reduction,
+                                         int64_t chunk, bool padRows) {
   auto workgroup = gpu::AddressSpaceAttr::get(
       op.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+  MLIRContext *ctx = op.getContext();
+  unsigned kDim = reduction.kDim;
   SmallVector<StagedSlice> slices;
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = op.getMatchingIndexingMap(input);
     StagedSlice slice;
+    SmallVector<AffineExpr> indices;
     for (AffineExpr expr : map.getResults()) {
-      unsigned dim = cast<AffineDimExpr>(expr).getPosition();
-      slice.shape.push_back(dim == kDim ? chunk : ranges[dim]);
+      // Checked by getStagedReduction.
+      std::optional<unsigned> dim = *getSliceDim(expr, reduction.outer);
+      slice.shape.push_back(!dim ? 1 : *dim == kDim ? chunk : ranges[*dim]);
+      indices.push_back(dim ? getAffineDimExpr(*dim, ctx)
+                            : getAffineConstantExpr(0, ctx));
     }
+    slice.map = AffineMap::get(map.getNumDims(), 0, indices, ctx);
     SmallVector<int64_t> bufferShape = slice.shape;
     if (padRows && !bufferShape.empty() &&
-        map.getResults().back() == getAffineDimExpr(kDim, op.getContext()))
+        indices.back() == getAffineDimExpr(kDim, ctx))
       ++bufferShape.back();
     slice.buffer = MemRefType::get(bufferShape,
                                    getElementTypeOrSelf(input->get().getType()),
@@ -815,15 +906,17 @@ SmallVector<Value> createStagedBuffers(RewriterBase &rewriter, Location loc,
 }
 
 /// The block copies the chunk of the reduction starting at `chunkStart`
-/// from each input of `op` into its staged slice (coalesced: consecutive
-/// threads, consecutive elements). A thread takes U elements per iteration
-/// (U = its share, at most 8), all loaded before any is stored, so that the
-/// loads are in flight together; a step past the end copies the first
-/// step's element again (the same value to the same place).
+/// (at window point `outerIvs` of the loops `outer`) from each input of
+/// `op` into its staged slice (coalesced: consecutive threads, consecutive
+/// elements). A thread takes U elements per iteration (U = its share, at
+/// most 8), all loaded before any is stored, so that the loads are in
+/// flight together; a step past the end copies the first step's element
+/// again (the same value to the same place).
 void emitStagedCopy(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
                     unsigned kDim, Value chunkStart, ArrayRef<Value> staged,
-                    ArrayRef<StagedSlice> slices,
-                    const ThreadContext &threads) {
+                    ArrayRef<StagedSlice> slices, const ThreadContext &threads,
+                    ArrayRef<unsigned> outer = {},
+                    ArrayRef<Value> outerIvs = {}) {
   for (auto [input, buffer, slice] :
        llvm::zip(op.getDpsInputOperands(), staged, slices)) {
     AffineMap map = op.getMatchingIndexingMap(input);
@@ -843,10 +936,27 @@ void emitStagedCopy(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
     for (auto [step, inBounds] : copy.steps) {
       SmallVector<Value> local = delinearize(rewriter, loc, step, shape);
       SmallVector<Value> global = local;
-      for (auto [i, expr] : llvm::enumerate(map.getResults()))
-        if (cast<AffineDimExpr>(expr).getPosition() == kDim)
-          global[i] =
-              arith::AddIOp::create(rewriter, loc, local[i], chunkStart);
+      if (slice.map == map) {
+        // Indexed by loops alone (a matmul): the chunk's offset added.
+        for (auto [i, expr] : llvm::enumerate(map.getResults()))
+          if (cast<AffineDimExpr>(expr).getPosition() == kDim)
+            global[i] =
+                arith::AddIOp::create(rewriter, loc, local[i], chunkStart);
+      } else {
+        // The iteration point: the slice's loops at the local indices (the
+        // chunk's offset added), the window loops at `outerIvs`.
+        Value zero = constantIndex(rewriter, loc, 0);
+        SmallVector<Value> ivs(map.getNumDims(), zero);
+        for (auto [d, iv] : llvm::zip(outer, outerIvs))
+          ivs[d] = iv;
+        for (auto [i, expr] : llvm::enumerate(slice.map.getResults()))
+          if (auto dim = dyn_cast<AffineDimExpr>(expr))
+            ivs[dim.getPosition()] =
+                dim.getPosition() == kDim
+                    ? arith::AddIOp::create(rewriter, loc, local[i], chunkStart)
+                    : local[i];
+        global = indicesOf(rewriter, loc, map, ivs);
+      }
       values.push_back(
           memref::LoadOp::create(rewriter, loc, input->get(), global));
       locals.push_back(std::move(local));
@@ -865,9 +975,11 @@ void emitStagedCopy(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
 LogicalResult stageContraction(IRRewriter &rewriter, linalg::LinalgOp op,
                                ThreadContext &threads) {
   std::optional<StagedReduction> reduction = getStagedReduction(op);
-  if (!reduction)
+  // (Convolutions only register-tiled.)
+  if (!reduction || !reduction->outer.empty())
     return failure();
-  auto [kDim, chunk] = *reduction;
+  unsigned kDim = reduction->kDim;
+  int64_t chunk = reduction->chunk;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   int64_t numReduced = ranges[kDim];
@@ -876,7 +988,7 @@ LogicalResult stageContraction(IRRewriter &rewriter, linalg::LinalgOp op,
     if (iterator == utils::IteratorType::parallel)
       numPoints *= range;
   SmallVector<StagedSlice> slices =
-      getStagedSlices(op, ranges, kDim, chunk, /*padRows=*/false);
+      getStagedSlices(op, ranges, *reduction, chunk, /*padRows=*/false);
   int64_t bytes = getStagedBytes(slices);
   if (bytes > threads.sharedBytesLeft)
     return failure();
@@ -973,9 +1085,11 @@ LogicalResult stageContraction(IRRewriter &rewriter, linalg::LinalgOp op,
 /// elementwise op is applied to them before anything is stored: the
 /// temporary is never written.
 struct RegisterTiling {
-  /// The M loops (taken as one row index), N, and the reduction loop.
+  /// The M loops (taken as one row index), N, the staged reduction loop and
+  /// the reduction loops outside it (a convolution's window).
   SmallVector<unsigned> m;
   unsigned n, kDim;
+  SmallVector<unsigned> outer;
   int64_t tm, tn, chunk;
   SmallVector<StagedSlice> slices;
   int64_t stagedBytes;
@@ -1094,14 +1208,18 @@ std::optional<RegisterTiling> getRegisterTiling(linalg::LinalgOp op,
                                                 int64_t blockSize, bool tf32) {
   std::optional<StagedReduction> reduction = getStagedReduction(op);
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (!reduction || getMmaLoops(op, ranges, reduction->kDim, reduction->chunk,
-                                tf32, blockSize))
+  // (A matmul that tensor cores take is not register-tiled; they take no
+  // convolution.)
+  if (!reduction || (reduction->outer.empty() &&
+                     getMmaLoops(op, ranges, reduction->kDim, reduction->chunk,
+                                 tf32, blockSize)))
     return std::nullopt;
   RegisterTiling tiling;
   tiling.kDim = reduction->kDim;
   tiling.chunk = reduction->chunk;
-  std::optional<MatmulLoops> loops =
-      getMatmulLoops(op, ranges, tiling.kDim, /*allowFlatM=*/true);
+  tiling.outer = reduction->outer;
+  std::optional<MatmulLoops> loops = getMatmulLoops(
+      op, ranges, tiling.kDim, /*allowFlatM=*/true, tiling.outer);
   if (!loops)
     return std::nullopt;
   tiling.m = loops->m;
@@ -1125,9 +1243,22 @@ std::optional<RegisterTiling> getRegisterTiling(linalg::LinalgOp op,
     return std::nullopt;
   tiling.tm = best->first;
   tiling.tn = best->second;
-  tiling.slices =
-      getStagedSlices(op, ranges, tiling.kDim, tiling.chunk, /*padRows=*/true);
-  tiling.stagedBytes = getStagedBytes(tiling.slices);
+  // A convolution's chunks take slices that fit in half the shared memory
+  // (its filter slice holds every output channel of the tile: 512 channels
+  // of 32 steps would take 66 KiB), the rest left to its padded window.
+  while (true) {
+    tiling.slices = getStagedSlices(op, ranges, *reduction, tiling.chunk,
+                                    /*padRows=*/true);
+    tiling.stagedBytes = getStagedBytes(tiling.slices);
+    if (tiling.outer.empty() || tiling.stagedBytes <= kSharedMemoryBytes / 2)
+      break;
+    int64_t chunk = tiling.chunk - 1;
+    while (chunk > 1 && ranges[tiling.kDim] % chunk != 0)
+      --chunk;
+    if (chunk < 2)
+      return std::nullopt;
+    tiling.chunk = chunk;
+  }
   findAbsorbedEnds(op, tiling);
   return tiling;
 }
@@ -1180,8 +1311,12 @@ void emitRegisterTiled(IRRewriter &rewriter, linalg::LinalgOp op,
         mSizes));
   for (int64_t j = 0; j < tiling.tn; ++j)
     colIndex.push_back(arith::AddIOp::create(rewriter, loc, x, c(j * cols)));
+  // The window point of the chunk being computed (inside the chunk loop).
+  SmallVector<Value> outerIvs;
   auto pointAt = [&](int64_t i, int64_t j, Value k) {
     SmallVector<Value> ivs(ranges.size(), c(0));
+    for (auto [d, index] : llvm::zip(tiling.outer, outerIvs))
+      ivs[d] = index;
     for (auto [d, index] : llvm::zip(tiling.m, rowIvs[i]))
       ivs[d] = index;
     ivs[tiling.n] = colIndex[j];
@@ -1221,11 +1356,27 @@ void emitRegisterTiled(IRRewriter &rewriter, linalg::LinalgOp op,
           emitPayload(rewriter, loc, tiling.initializer, ivs, {Value()})[0]);
     }
 
-  auto chunks = scf::ForOp::create(rewriter, loc, c(0), c(ranges[tiling.kDim]),
-                                   c(tiling.chunk), accs);
+  // The chunks of the staged loop, for each window point in order (a
+  // convolution's kh, kw: the order of each point's reduction is kept).
+  int64_t numReduced = ranges[tiling.kDim], windowPoints = 1;
+  for (unsigned d : tiling.outer)
+    windowPoints *= ranges[d];
+  auto chunks = scf::ForOp::create(
+      rewriter, loc, c(0), c(numReduced * windowPoints), c(tiling.chunk), accs);
   rewriter.setInsertionPointToStart(chunks.getBody());
-  emitStagedCopy(rewriter, loc, op, tiling.kDim, chunks.getInductionVar(),
-                 staged, tiling.slices, threads);
+  Value chunkStart = chunks.getInductionVar();
+  if (!tiling.outer.empty()) {
+    SmallVector<Value> windowSizes = llvm::map_to_vector(
+        tiling.outer, [&](unsigned d) { return c(ranges[d]); });
+    outerIvs = delinearize(
+        rewriter, loc,
+        arith::DivUIOp::create(rewriter, loc, chunkStart, c(numReduced)),
+        windowSizes);
+    chunkStart =
+        arith::RemUIOp::create(rewriter, loc, chunkStart, c(numReduced));
+  }
+  emitStagedCopy(rewriter, loc, op, tiling.kDim, chunkStart, staged,
+                 tiling.slices, threads, tiling.outer, outerIvs);
   gpu::BarrierOp::create(rewriter, loc);
   // The chunk's steps: TM elements of the first input and TN of the second
   // from shared memory, then the TM x TN payloads.
@@ -1235,8 +1386,7 @@ void emitRegisterTiled(IRRewriter &rewriter, linalg::LinalgOp op,
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(steps.getBody());
     Value k = steps.getInductionVar();
-    AffineMap aMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
-    AffineMap bMap = op.getMatchingIndexingMap(op.getDpsInputOperand(1));
+    AffineMap aMap = tiling.slices[0].map, bMap = tiling.slices[1].map;
     SmallVector<Value> as, bs;
     for (int64_t i = 0; i < tiling.tm; ++i)
       as.push_back(memref::LoadOp::create(
@@ -1276,6 +1426,7 @@ void emitRegisterTiled(IRRewriter &rewriter, linalg::LinalgOp op,
   gpu::BarrierOp::create(rewriter, loc);
   scf::YieldOp::create(rewriter, loc, results);
   rewriter.setInsertionPointAfter(chunks);
+  outerIvs.clear();
 
   // The accumulators stored, through the epilogue when absorbed.
   if (active) {
@@ -1721,20 +1872,28 @@ Value getRootBuffer(Value value) {
   return value;
 }
 
-/// Whether buffers `a` and `b` (roots) may share memory: unless one is a
-/// fresh allocation or they live in different memory spaces (shared memory
-/// against global), two distinct roots (function arguments) may alias.
+/// Whether buffers `a` and `b` (roots) may share memory. They do not when
+/// they live in different memory spaces (shared memory against global), or
+/// when one is a fresh allocation and the other a buffer known not to be
+/// derived from it (another allocation, a function argument, a global);
+/// two function arguments may alias, and so may anything the view walk
+/// stopped at (a branch result).
 bool mayAlias(Value a, Value b) {
   if (a == b)
     return true;
+  if (cast<BaseMemRefType>(a.getType()).getMemorySpace() !=
+      cast<BaseMemRefType>(b.getType()).getMemorySpace())
+    return false;
   auto isFresh = [](Value v) {
     return isa_and_present<memref::AllocOp, memref::AllocaOp, gpu::AllocOp>(
         v.getDefiningOp());
   };
-  if (isFresh(a) || isFresh(b))
-    return false;
-  return cast<MemRefType>(a.getType()).getMemorySpace() ==
-         cast<MemRefType>(b.getType()).getMemorySpace();
+  auto isKnown = [&](Value v) {
+    if (auto arg = dyn_cast<BlockArgument>(v))
+      return isa<FunctionOpInterface>(arg.getOwner()->getParentOp());
+    return isFresh(v) || v.getDefiningOp<memref::GetGlobalOp>();
+  };
+  return !((isFresh(a) && isKnown(b)) || (isFresh(b) && isKnown(a)));
 }
 
 /// An input of a tile that several of its ops read from global memory: the
@@ -1772,8 +1931,9 @@ getStagedInputs(Block &body,
     auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
     if (!linalgOp || absorbed.contains(linalgOp))
       continue;
+    std::optional<StagedReduction> reduction = getStagedReduction(linalgOp);
     bool stagesItself = registerTilings.contains(linalgOp) ||
-                        getStagedReduction(linalgOp).has_value();
+                        (reduction && reduction->outer.empty());
     for (OpOperand *input : linalgOp.getDpsInputOperands()) {
       Value buffer = input->get();
       auto type = dyn_cast<MemRefType>(buffer.getType());
@@ -1824,9 +1984,10 @@ int64_t getSharedBytesNeeded(
   body.walk([&](linalg::LinalgOp op) {
     if (absorbed.contains(op) || registerTilings.contains(op))
       return;
-    if (std::optional<StagedReduction> reduction = getStagedReduction(op)) {
+    if (std::optional<StagedReduction> reduction = getStagedReduction(op);
+        reduction && reduction->outer.empty()) {
       bytes += getStagedBytes(getStagedSlices(op, op.getStaticLoopRanges(),
-                                              reduction->kDim, reduction->chunk,
+                                              *reduction, reduction->chunk,
                                               /*padRows=*/false));
       return;
     }

@@ -674,3 +674,53 @@ func.func @not_staged(%x: memref<4x1024xf32>, %y: memref<2x16384xf32>) -> (memre
   }
   return %out, %sums : memref<4x1024xf32>, memref<2xf32>
 }
+
+// -----
+
+// A 3x3 convolution, stride 2, as an implicit GEMM: M = the tile's 2x8
+// output pixels, N = 16 filters, K = 3 x 3 x 8 taken as 9 window points
+// (kh, kw) of one chunk of 8 channels each. Per chunk the block stages
+// the image's pixels at (2 oh + kh, 2 ow + kw) and the filter's slice at
+// (kh, kw) in shared memory (rows padded to 9), then each thread
+// accumulates its output point from them; the order of each point's
+// reduction (kh, kw, c) is unchanged.
+// CHECK-LABEL: func.func @conv_register_tiled
+//       CHECK:   gpu.launch {{.*}} workgroup(%[[A:[a-z0-9_]+]] : memref<1x2x8x9xf32, #gpu.address_space<workgroup>>, %[[B:[a-z0-9_]+]] : memref<16x1x1x9xf32, #gpu.address_space<workgroup>>)
+//       CHECK:     %[[WIN:[a-z0-9_]+]] = memref.subview %{{.*}} [1, 5, 17, 8]
+//       CHECK:     %[[AS:[a-z0-9_]+]] = memref.subview %[[A]][0, 0, 0, 0] [1, 2, 8, 8]
+//       CHECK:     %[[BS:[a-z0-9_]+]] = memref.subview %[[B]][0, 0, 0, 0] [16, 1, 1, 8]
+//       CHECK:     scf.for %[[J:[a-z0-9_]+]] = %c0 to %c72 step %c8 iter_args
+//       CHECK:       %[[WP:[a-z0-9_]+]] = arith.divui %[[J]], %c8
+//       CHECK:       %[[KW:[a-z0-9_]+]] = arith.remui %[[WP]], %c3
+//       CHECK:       %[[KH:[a-z0-9_]+]] = arith.divui %[[WP]], %c3
+//       CHECK:       %[[C0:[a-z0-9_]+]] = arith.remui %[[J]], %c8
+//       CHECK:       scf.for
+//       CHECK:         %[[C:[a-z0-9_]+]] = arith.addi %{{.*}}, %[[C0]]
+//       CHECK:         %[[OH2:[a-z0-9_]+]] = arith.muli %[[OH:[a-z0-9_]+]], %c2
+//       CHECK:         %[[H:[a-z0-9_]+]] = arith.addi %[[OH2]], %[[KH]]
+//       CHECK:         %[[OW2:[a-z0-9_]+]] = arith.muli %[[OW:[a-z0-9_]+]], %c2
+//       CHECK:         %[[W:[a-z0-9_]+]] = arith.addi %[[OW2]], %[[KW]]
+//       CHECK:         %[[V:[a-z0-9_]+]] = memref.load %[[WIN]][%c0, %[[H]], %[[W]], %[[C]]]
+//       CHECK:         memref.store %[[V]], %[[AS]][%c0, %[[OH]], %[[OW]], %{{.*}}]
+//       CHECK:       scf.for
+//       CHECK:         memref.load %{{.*}}[%{{.*}}, %[[KH]], %[[KW]], %{{.*}}] : memref<16x3x3x8xf32>
+//       CHECK:         memref.store %{{.*}}, %[[BS]]
+//       CHECK:       gpu.barrier
+//       CHECK:       scf.for %{{.*}} = %c0 to %c8 step %c1 iter_args
+//       CHECK:         memref.load %[[AS]]
+//       CHECK:         memref.load %[[BS]]
+//       CHECK:         arith.mulf
+//       CHECK:         arith.addf
+//       CHECK:       gpu.barrier
+//   CHECK-NOT:   linalg.conv_2d_nhwc_fhwc
+func.func @conv_register_tiled(%x: memref<1x17x17x8xf32>, %w: memref<16x3x3x8xf32>) -> memref<1x8x8x16xf32> {
+  %out = memref.alloc() : memref<1x8x8x16xf32>
+  scf.forall (%i) = (0) to (8) step (2) {
+    %r = affine.apply affine_map<(d0) -> (d0 * 2)>(%i)
+    %win = memref.subview %x[0, %r, 0, 0] [1, 5, 17, 8] [1, 1, 1, 1] : memref<1x17x17x8xf32> to memref<1x5x17x8xf32, strided<[2312, 136, 8, 1], offset: ?>>
+    %dst = memref.subview %out[0, %i, 0, 0] [1, 2, 8, 16] [1, 1, 1, 1] : memref<1x8x8x16xf32> to memref<1x2x8x16xf32, strided<[1024, 128, 16, 1], offset: ?>>
+    linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%win, %w : memref<1x5x17x8xf32, strided<[2312, 136, 8, 1], offset: ?>>, memref<16x3x3x8xf32>) outs(%dst : memref<1x2x8x16xf32, strided<[1024, 128, 16, 1], offset: ?>>)
+  }
+  return %out : memref<1x8x8x16xf32>
+}
+

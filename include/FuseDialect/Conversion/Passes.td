@@ -279,7 +279,11 @@ def FuseDistributeTilesPass : Pass<"fuse-distribute-tiles"> {
     TM + TN staged elements per TM x TN multiply-adds; when its output is a
     temporary that a fill initializes and one elementwise op reads (bias,
     activation), the accumulators start from the fill value and the
-    elementwise op is applied to them before the only store. A reduction
+    elementwise op is applied to them before the only store. A KxK
+    convolution (NHWC image, FHWC filter) is register-tiled the same way as
+    an implicit GEMM: output pixels by filters, its window loops outside
+    the chunks of channels, each chunk staging the image's pixels at that
+    window point and the filter's slice. A reduction
     whose parallel points
     would leave most threads idle (the rows of a softmax, LayerNorm or global
     pool tile) is split among the threads: each reduces a strided share from
