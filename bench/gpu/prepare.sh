@@ -54,6 +54,15 @@ for model in "$ROOT"/examples/*.mlir "$ROOT"/bench/models/*.mlir "$ROOT"/bench/g
     cp "$OUT/$name/torch_model.py" "$OUT/${name}_nostage/torch_model.py"
     ;;
   esac
+  # The convolution model once more with its convolution on the plain path
+  # (a thread per output point; option implicit-gemm=false).
+  case "$model" in */bench/gpu/models/conv*)
+    "$PY" "$ROOT/utils/fuse-compile" "$model" -o "$OUT/${name}_noigemm/fused" \
+      --lower-options implicit-gemm=false
+    cp -r "$OUT/$name/unfused" "$OUT/${name}_noigemm/unfused"
+    cp "$OUT/$name/torch_model.py" "$OUT/${name}_noigemm/torch_model.py"
+    ;;
+  esac
   if [ -x "$PTXAS" ]; then
     "$ROOT/build/bin/fuse-opt" "$model" --fuse-ops |
       "$ROOT/build/bin/fuse-opt" --fuse-lower-to-nvvm -o "$OUT/$name/fused/nvvm.mlir"

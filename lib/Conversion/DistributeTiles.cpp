@@ -1205,8 +1205,11 @@ void findAbsorbedEnds(linalg::LinalgOp op, RegisterTiling &tiling) {
 /// such micro-tile is taken (the most threads busy), the squarest among
 /// equals (the fewest loads).
 std::optional<RegisterTiling> getRegisterTiling(linalg::LinalgOp op,
-                                                int64_t blockSize, bool tf32) {
+                                                int64_t blockSize, bool tf32,
+                                                bool convolutions) {
   std::optional<StagedReduction> reduction = getStagedReduction(op);
+  if (reduction && !reduction->outer.empty() && !convolutions)
+    return std::nullopt;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   // (A matmul that tensor cores take is not register-tiled; they take no
   // convolution.)
@@ -2074,7 +2077,7 @@ struct FuseDistributeTilesPass final
     int64_t reservedBytes = 0;
     loop.getBody()->walk([&](linalg::LinalgOp op) {
       std::optional<RegisterTiling> tiling =
-          getRegisterTiling(op, blockSize, tf32);
+          getRegisterTiling(op, blockSize, tf32, implicitGemm);
       if (!tiling || reservedBytes + tiling->stagedBytes > kSharedMemoryBytes)
         return;
       reservedBytes += tiling->stagedBytes;

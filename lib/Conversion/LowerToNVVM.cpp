@@ -94,6 +94,7 @@ void mlir::fuse::buildGroupsToGpuLaunches(OpPassManager &pm,
     distributeOptions.tf32 = options.tf32;
     distributeOptions.fma = options.fma;
     distributeOptions.stageInputs = options.stageInputs;
+    distributeOptions.implicitGemm = options.implicitGemm;
     gpuPm.addPass(createFuseDistributeTilesPass(distributeOptions));
     gpuPm.addPass(createFuseMergeGroupLaunchesPass());
   }

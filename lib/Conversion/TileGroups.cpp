@@ -951,9 +951,21 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
                     [](int64_t d) { return d != 1; });
     return shape;
   };
+  // A convolution with output channels (not depthwise) is a matmul of its
+  // output pixels by its filters (an implicit GEMM on the GPU path).
+  auto isMatmulLike = [](linalg::LinalgOp op) {
+    if (linalg::isaContractionOpInterface(op))
+      return true;
+    if (!linalg::isaConvolutionOpInterface(op))
+      return false;
+    FailureOr<linalg::ConvolutionDimensions> dims =
+        linalg::inferConvolutionDims(op);
+    return succeeded(dims) && !dims->outputChannel.empty() &&
+           dims->depth.empty();
+  };
   group.getBody().walk([&](linalg::LinalgOp op) {
     bool isContraction =
-        linalg::isaContractionOpInterface(op) && op->getNumResults() == 1 &&
+        isMatmulLike(op) && op->getNumResults() == 1 &&
         root->getNumResults() == 1 &&
         (op->getResult(0).getType() == root->getResult(0).getType() ||
          (cast<ShapedType>(op->getResult(0).getType()).hasStaticShape() &&

@@ -39,14 +39,19 @@
 // RUN: %fuse-diff %S/Inputs/conv1x1.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
 // RUN: %fuse-diff %S/Inputs/conv1x1.mlir -p "--fuse-ops" | FileCheck %s
 // RUN: fuse-opt %S/Inputs/conv1x1.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm --mlir-print-ir-after=fuse-distribute-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=CONV1
-// 3x3 convolutions as implicit GEMMs, register-tiled: per window point
-// (kh, kw) and chunk of 16 channels the image's pixels and the filter's
-// slice are staged, 2x2 and 2x1 micro-tiles; one padded, the other with
-// stride 2. With fma=false the results equal the unfused program's
-// exactly: each point's reduction keeps its order.
+// 3x3 convolutions as implicit GEMMs: tiled like matmuls, output columns
+// by filters (a row of 12 pixels by 32 filters, 12 blocks; 6 by 24), and
+// register-tiled: per window point (kh, kw) and chunk of 16 channels the
+// image's pixels and the filter's slice are staged (1x2 and 1x1
+// micro-tiles); one padded, the other with stride 2. With fma=false the
+// results equal the unfused program's exactly: each point's reduction
+// keeps its order. With implicit-gemm=false the convolutions keep the
+// plain path (nothing staged).
 // RUN: %fuse-diff %S/Inputs/conv3x3.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
 // RUN: %fuse-diff %S/Inputs/conv3x3.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu=fma=false | FileCheck %s --check-prefix=EXACT
 // RUN: fuse-opt %S/Inputs/conv3x3.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm --mlir-print-ir-after=fuse-distribute-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=CONV3
+// RUN: fuse-opt %S/Inputs/conv3x3.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm=implicit-gemm=false --mlir-print-ir-after=fuse-distribute-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOIGEMM
+// RUN: %fuse-diff %S/Inputs/conv3x3.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu=implicit-gemm=false | FileCheck %s
 // A group whose two tile loops are independent (horizontally fused 1x1
 // convolutions, one result NCHW) is one launch: the first loop's blocks,
 // then the second's, each block branching on its index.
@@ -145,12 +150,16 @@
 // STAGED: gpu.launch blocks({{.*}}) in ({{.*}} = %c96,{{.*}} workgroup({{.*}} : memref<1x32x33xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<1x32x32xf32, #gpu.address_space<workgroup>>) {
 // STAGED: scf.for {{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32)
 // EXACT: fuse-diff: OK 2 outputs, 5472 values, max abs err 0, max rel err 0
-// CONV3: gpu.launch {{.*}} workgroup({{.*}} : memref<1x4x14x16xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<1x2x12x17xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<32x1x1x17xf32, #gpu.address_space<workgroup>>) {
-// CONV3: scf.for {{.*}} to %c144 step %c16{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32) {
+// CONV3: gpu.launch blocks({{.*}}) in ({{.*}} = %c12,{{.*}} workgroup({{.*}} : memref<1x3x14x16xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<1x1x12x17xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<32x1x1x17xf32, #gpu.address_space<workgroup>>) {
+// CONV3: scf.for {{.*}} to %c144{{[_0-9]*}} step %c16{{[_0-9]*}} iter_args({{.*}}) -> (f32, f32) {
 // CONV3-NOT: linalg.conv_2d
-// CONV3: gpu.launch {{.*}} workgroup({{.*}} : memref<1x3x6x17xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<24x1x1x17xf32, #gpu.address_space<workgroup>>) {
-// CONV3: scf.for {{.*}} to %c144 step %c16{{.*}} iter_args({{.*}}) -> (f32, f32) {
+// CONV3: gpu.launch blocks({{.*}}) in ({{.*}} = %c6,{{.*}} workgroup({{.*}} : memref<1x1x6x17xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<24x1x1x17xf32, #gpu.address_space<workgroup>>) {
+// CONV3: scf.for {{.*}} to %c144{{[_0-9]*}} step %c16{{[_0-9]*}} iter_args({{.*}}) -> (f32) {
 // CONV3-NOT: linalg.conv_2d
+// NOIGEMM: gpu.launch blocks({{.*}}) in ({{.*}} = %c12,{{.*}} workgroup({{.*}} : memref<1x3x14x16xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<1x1x12x32xf32, #gpu.address_space<workgroup>>) {
+// NOIGEMM-NOT: x17xf32
+// NOIGEMM: gpu.launch blocks({{.*}}) in ({{.*}} = %c6,{{.*}} workgroup({{.*}} : memref<1x3x13x16xf32, #gpu.address_space<workgroup>>) {
+// NOIGEMM-NOT: x17xf32
 // CONV1: gpu.launch blocks({{.*}}) in ({{.*}} = %c28,{{.*}} workgroup({{.*}} : memref<1x1x14x33xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<32x33xf32, #gpu.address_space<workgroup>>) {
 // CONV1: scf.for {{.*}} iter_args({{.*}}) -> (f32, f32) {
 // PARTIAL: %[[WHOLE:.*]] = memref.subview %[[OUT:.*]][0, 0, 0] [1, 192, 768]

@@ -47,8 +47,10 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
     TilingInterface tile-and-fuse driver. A 1x1 convolution with unit
     strides and dilations becomes a contraction over channels (filter
     collapsed to F x C) first. With `contraction-tile`, a matmul
-    root (or an epilogue over a matmul's result) is tiled in squares of its
-    two innermost parallel loops instead, the side halved down to 32 while
+    root (or an epilogue over a matmul's result; a convolution with output
+    channels counts as a matmul of its pixels by its filters, a depthwise
+    one does not) is tiled in squares of its two innermost parallel loops
+    instead, the side halved down to 32 while
     there are fewer than `contraction-tiles` tiles; when one side has no
     good divisor (and partial tiles are off), the other widens (up to four
     sides) as far as enough tiles remain. A range with no divisor of more than half the wanted
@@ -331,6 +333,10 @@ def FuseDistributeTilesPass : Pass<"fuse-distribute-tiles"> {
     Option<"fma", "fma", "bool", /*default=*/"true",
            "Let a staged matmul's multiply and add fuse into one fma "
            "(one rounding: differs from IEEE mul then add in the last bits)">,
+    Option<"implicitGemm", "implicit-gemm", "bool", /*default=*/"true",
+           "Register-tile convolutions with output channels as matmuls of "
+           "output pixels by filters (false: a thread per output point, "
+           "the filter read from global memory)">,
     Option<"stageInputs", "stage-inputs", "bool", /*default=*/"true",
            "Copy a tile's input that a reduction and other ops read (a "
            "softmax or LayerNorm row) to shared memory once">,

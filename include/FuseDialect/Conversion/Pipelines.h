@@ -164,6 +164,11 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "into one fma (one rounding; differs from IEEE mul "
                      "then add in the last bits; on by default, as nvcc)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> implicitGemm{
+      *this, "implicit-gemm",
+      llvm::cl::desc("With distribute: register-tile convolutions with "
+                     "output channels as matmuls of output pixels by filters"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> stageInputs{
       *this, "stage-inputs",
       llvm::cl::desc("With distribute: copy a tile's input that a reduction "
