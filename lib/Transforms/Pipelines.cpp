@@ -35,6 +35,10 @@ void mlir::fuse::buildFuseOpsPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(
         createFuseAlgebraicSimplifyPass(simplifyOptions));
     pm.addPass(createCSEPass());
+    // Ops whose results are read through one static slice compute only
+    // that slice (ViT's class token: its last LayerNorm and MLP matmul for
+    // one token instead of 197).
+    pm.addNestedPass<func::FuncOp>(createFuseSliceProducersPass());
   }
   // 4. TensorRT-style vertical fusion: BatchNorm scales and shifts into the
   //    conv/matmul weights.

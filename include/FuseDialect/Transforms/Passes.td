@@ -253,6 +253,32 @@ def FuseHorizontalPass : Pass<"fuse-horizontal"> {
   ];
 }
 
+def FuseSliceProducersPass : Pass<"fuse-slice-producers"> {
+  let summary = "Compute only the part of a result that a static slice reads";
+  let description = [{
+    Moves a static `tosa.slice` above the op that computes its input when
+    every user of that result takes the same slice, so that the op
+    computes only that part: an elementwise op on slices of its operands
+    (broadcast dimensions whole), a reduction on a slice that keeps the
+    reduced axis whole, a matmul on the rows of A and the columns of B it
+    reads, a transpose on the permuted slice. A `tosa.gather` whose constant
+    indices pick one contiguous range in every batch becomes such a slice.
+    Repeated to a fixed point, a classifier that reads one token of a
+    transformer's output (ViT's class token) computes its last LayerNorm,
+    residual add and MLP matmul for that token only. Values are unchanged:
+    each remaining element is computed from the same elements by the same
+    ops.
+
+    ```mlir
+    %m = tosa.matmul %x, %w, %zp, %zp : (tensor<1x197x3072xf32>, ...) -> tensor<1x197x768xf32>
+    %r = tosa.gather %m, %idx : (tensor<1x197x768xf32>, tensor<1x1xi32>) -> tensor<1x1x768xf32>
+    ```
+
+    becomes a slice of one row of `%x` and a 1x3072 by 3072x768 matmul.
+  }];
+  let dependentDialects = ["::mlir::tosa::TosaDialect"];
+}
+
 def FuseEliminateConcatPass : Pass<"fuse-eliminate-concat"> {
   let summary = "Let concat producers write straight into their slice";
   let description = [{

@@ -1,0 +1,246 @@
+//===- SliceProducers.cpp - Compute only the part of a result that is read ===//
+//
+// A classifier that reads one token of a transformer's output (ViT's class
+// token: `gather(layernorm(x + mlp(x)), [0])`) computes every token and
+// keeps one. This pass moves static slices towards the values they cut, so
+// that the ops between compute only the part that is read:
+//
+//   slice(f(a, b))            -> f(slice(a), slice(b))       elementwise
+//   slice(reduce(a, axis k))  -> reduce(slice(a))            k not cut
+//   slice(matmul(a, b))       -> matmul(slice(a), slice(b))  rows, columns
+//   slice(transpose(a))       -> transpose(slice(a))
+//
+// A gather whose constant indices pick the same contiguous range in every
+// batch is such a slice first. The slice moves only when every user of the
+// op's result takes the same slice (else the op still computes the whole
+// result for the others), and then all of them are replaced. Operands a
+// dimension broadcasts (size 1 where the result has more) keep that
+// dimension whole. Every rewrite computes the same values: each element of
+// the result is computed from the same elements by the same ops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuseDialect/Transforms/Passes.h"
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#define DEBUG_TYPE "fuse-slice-producers"
+
+namespace mlir::fuse {
+#define GEN_PASS_DEF_FUSESLICEPRODUCERSPASS
+#include "FuseDialect/Transforms/Passes.h.inc"
+} // namespace mlir::fuse
+
+using namespace mlir;
+
+namespace {
+
+/// A static box of a ranked tensor: first index and size per dimension.
+struct Box {
+  SmallVector<int64_t> start, size;
+  bool operator==(const Box &other) const {
+    return start == other.start && size == other.size;
+  }
+};
+
+/// The box `slice` takes, when its start and size are constant shapes.
+std::optional<Box> getBox(tosa::SliceOp slice) {
+  Box box;
+  if (!tosa::getConstShapeValues(slice.getStart().getDefiningOp(), box.start) ||
+      !tosa::getConstShapeValues(slice.getSize().getDefiningOp(), box.size))
+    return std::nullopt;
+  return box;
+}
+
+Value createSlice(PatternRewriter &rewriter, Location loc, Value input,
+                  const Box &box) {
+  auto type = cast<RankedTensorType>(input.getType());
+  if (ArrayRef<int64_t>(box.size) == type.getShape())
+    return input;
+  auto shape = [&](ArrayRef<int64_t> values) {
+    return tosa::getTosaConstShape(rewriter, loc, values);
+  };
+  return tosa::SliceOp::create(
+      rewriter, loc, RankedTensorType::get(box.size, type.getElementType()),
+      input, shape(box.start), shape(box.size));
+}
+
+/// The box of operand `type` that an elementwise op reads for `box` of its
+/// result (of shape `resultShape`): the same, but whole along dimensions
+/// the operand broadcasts. Operands of another rank (tosa.mul's shift) are
+/// not sliced.
+std::optional<Box> getOperandBox(RankedTensorType type,
+                                 ArrayRef<int64_t> resultShape,
+                                 const Box &box) {
+  if (type.getRank() != static_cast<int64_t>(resultShape.size()))
+    return std::nullopt;
+  Box operandBox = box;
+  for (auto [d, size] : llvm::enumerate(type.getShape()))
+    if (size == 1 && resultShape[d] != 1) {
+      operandBox.start[d] = 0;
+      operandBox.size[d] = 1;
+    }
+  return operandBox;
+}
+
+/// Whether every user of `value` is a slice taking `box`.
+bool allUsersTake(Value value, const Box &box) {
+  return llvm::all_of(value.getUsers(), [&](Operation *user) {
+    auto slice = dyn_cast<tosa::SliceOp>(user);
+    std::optional<Box> other = slice ? getBox(slice) : std::nullopt;
+    return other && *other == box;
+  });
+}
+
+/// slice(op(...)) -> op(slice(...)) for the ops listed in the file header,
+/// when every user of the op's result takes the same static slice.
+struct SliceOfProducer final : OpRewritePattern<tosa::SliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tosa::SliceOp slice,
+                                PatternRewriter &rewriter) const override {
+    Value input = slice.getInput1();
+    Operation *producer = input.getDefiningOp();
+    auto type = dyn_cast<RankedTensorType>(input.getType());
+    std::optional<Box> box = getBox(slice);
+    if (!producer || producer->getNumResults() != 1 || !type ||
+        !type.hasStaticShape() || !box ||
+        ArrayRef<int64_t>(box->size) == type.getShape() ||
+        !allUsersTake(input, *box))
+      return rewriter.notifyMatchFailure(slice, "not a single static slice");
+    if (llvm::any_of(producer->getOperandTypes(), [](Type t) {
+          auto ranked = dyn_cast<RankedTensorType>(t);
+          return !ranked || !ranked.hasStaticShape();
+        }))
+      return rewriter.notifyMatchFailure(slice, "dynamic operand");
+    Location loc = producer->getLoc();
+    rewriter.setInsertionPoint(producer);
+    auto sliceType = RankedTensorType::get(box->size, type.getElementType());
+    Operation *sliced = nullptr;
+
+    // (tosa.mul, tosa.negate and tosa.cast are elementwise too; their
+    // shift and zero points are rank-1 operands the rule below keeps.)
+    if (producer->hasTrait<OpTrait::tosa::TosaElementwiseOperator>() ||
+        producer->hasTrait<OpTrait::ResultsBroadcastableShape>() ||
+        isa<tosa::MulOp, tosa::NegateOp, tosa::CastOp>(producer)) {
+      SmallVector<Value> operands;
+      for (Value operand : producer->getOperands()) {
+        std::optional<Box> operandBox = getOperandBox(
+            cast<RankedTensorType>(operand.getType()), type.getShape(), *box);
+        operands.push_back(
+            operandBox ? createSlice(rewriter, loc, operand, *operandBox)
+                       : operand);
+      }
+      OperationState state(loc, producer->getName(), operands, {sliceType},
+                           producer->getAttrs());
+      sliced = rewriter.create(state);
+    } else if (isa<tosa::ReduceSumOp, tosa::ReduceMaxOp, tosa::ReduceMinOp,
+                   tosa::ReduceProductOp, tosa::ReduceAllOp, tosa::ReduceAnyOp>(
+                   producer)) {
+      auto axis = producer->getAttrOfType<IntegerAttr>("axis");
+      Value operand = producer->getOperand(0);
+      auto operandType = cast<RankedTensorType>(operand.getType());
+      if (!axis || axis.getInt() < 0 || axis.getInt() >= type.getRank())
+        return rewriter.notifyMatchFailure(slice, "bad axis");
+      Box operandBox = *box;
+      operandBox.start[axis.getInt()] = 0;
+      operandBox.size[axis.getInt()] = operandType.getDimSize(axis.getInt());
+      OperationState state(loc, producer->getName(),
+                           {createSlice(rewriter, loc, operand, operandBox)},
+                           {sliceType}, producer->getAttrs());
+      sliced = rewriter.create(state);
+    } else if (auto matmul = dyn_cast<tosa::MatMulOp>(producer)) {
+      // [B, M, K] x [B, K, N]: rows cut A, columns cut B, the batch both
+      // (unless one broadcasts it).
+      auto aType = cast<RankedTensorType>(matmul.getA().getType());
+      auto bType = cast<RankedTensorType>(matmul.getB().getType());
+      if (aType.getRank() != 3 || bType.getRank() != 3)
+        return rewriter.notifyMatchFailure(slice, "not a 3-d matmul");
+      Box aBox{{box->start[0], box->start[1], 0},
+               {box->size[0], box->size[1], aType.getDimSize(2)}};
+      Box bBox{{box->start[0], 0, box->start[2]},
+               {box->size[0], bType.getDimSize(1), box->size[2]}};
+      for (auto [operandBox, operandType] :
+           {std::make_pair(&aBox, aType), std::make_pair(&bBox, bType)})
+        if (operandType.getDimSize(0) == 1 && type.getDimSize(0) != 1) {
+          operandBox->start[0] = 0;
+          operandBox->size[0] = 1;
+        }
+      sliced = tosa::MatMulOp::create(
+          rewriter, loc, sliceType,
+          createSlice(rewriter, loc, matmul.getA(), aBox),
+          createSlice(rewriter, loc, matmul.getB(), bBox), matmul.getAZp(),
+          matmul.getBZp());
+    } else if (auto transpose = dyn_cast<tosa::TransposeOp>(producer)) {
+      ArrayRef<int32_t> perms = transpose.getPerms();
+      Box operandBox = *box;
+      for (auto [d, p] : llvm::enumerate(perms)) {
+        operandBox.start[p] = box->start[d];
+        operandBox.size[p] = box->size[d];
+      }
+      sliced = tosa::TransposeOp::create(
+          rewriter, loc, sliceType,
+          createSlice(rewriter, loc, transpose.getInput1(), operandBox),
+          transpose.getPermsAttr());
+    } else {
+      return rewriter.notifyMatchFailure(slice, "producer not sliceable");
+    }
+    // Every user took this slice.
+    for (Operation *user : llvm::to_vector(input.getUsers()))
+      rewriter.replaceOp(user, sliced->getResults());
+    rewriter.eraseOp(producer);
+    return success();
+  }
+};
+
+/// gather(values, indices) -> slice(values) when the constant indices pick
+/// the same contiguous range in every batch: [N, K, C] values, [N, W]
+/// indices s, s + 1, ..., s + W - 1.
+struct GatherAsSlice final : OpRewritePattern<tosa::GatherOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tosa::GatherOp gather,
+                                PatternRewriter &rewriter) const override {
+    auto values = dyn_cast<RankedTensorType>(gather.getValues().getType());
+    auto result = dyn_cast<RankedTensorType>(gather.getType());
+    DenseIntElementsAttr indices;
+    if (!values || !result || !values.hasStaticShape() ||
+        !result.hasStaticShape() || values.getRank() != 3 ||
+        !matchPattern(gather.getIndices(), m_Constant(&indices)))
+      return rewriter.notifyMatchFailure(gather, "not constant indices");
+    int64_t batches = values.getDimSize(0), width = result.getDimSize(1);
+    SmallVector<int64_t> flat =
+        llvm::map_to_vector(indices.getValues<APInt>(),
+                            [](const APInt &v) { return v.getSExtValue(); });
+    if (width == 0 || static_cast<int64_t>(flat.size()) != batches * width)
+      return rewriter.notifyMatchFailure(gather, "unexpected index shape");
+    int64_t first = flat.front();
+    for (int64_t n = 0; n < batches; ++n)
+      for (int64_t w = 0; w < width; ++w)
+        if (flat[n * width + w] != first + w)
+          return rewriter.notifyMatchFailure(gather, "not a range");
+    if (first < 0 || first + width > values.getDimSize(1))
+      return rewriter.notifyMatchFailure(gather, "out of range");
+    Box box{{0, first, 0}, {batches, width, values.getDimSize(2)}};
+    rewriter.replaceOp(gather, createSlice(rewriter, gather.getLoc(),
+                                           gather.getValues(), box));
+    return success();
+  }
+};
+
+struct FuseSliceProducersPass final
+    : fuse::impl::FuseSliceProducersPassBase<FuseSliceProducersPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<SliceOfProducer, GatherAsSlice>(&getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
