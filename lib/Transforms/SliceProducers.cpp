@@ -47,11 +47,27 @@ struct Box {
   }
 };
 
-/// The box `slice` takes, when its start and size are constant shapes.
+/// The box `slice` takes, when its start and size are constant shapes
+/// inside its input's static shape (a size of -1: to the end) and its
+/// result has that box's static type.
 std::optional<Box> getBox(tosa::SliceOp slice) {
+  auto type = dyn_cast<RankedTensorType>(slice.getInput1().getType());
+  auto resultType = dyn_cast<RankedTensorType>(slice.getType());
   Box box;
-  if (!tosa::getConstShapeValues(slice.getStart().getDefiningOp(), box.start) ||
-      !tosa::getConstShapeValues(slice.getSize().getDefiningOp(), box.size))
+  if (!type || !type.hasStaticShape() || type.getEncoding() || !resultType ||
+      !tosa::getConstShapeValues(slice.getStart().getDefiningOp(), box.start) ||
+      !tosa::getConstShapeValues(slice.getSize().getDefiningOp(), box.size) ||
+      static_cast<int64_t>(box.start.size()) != type.getRank() ||
+      static_cast<int64_t>(box.size.size()) != type.getRank())
+    return std::nullopt;
+  for (auto [start, size, dim] :
+       llvm::zip(box.start, box.size, type.getShape())) {
+    if (size == -1)
+      size = dim - start;
+    if (start < 0 || size <= 0 || start + size > dim)
+      return std::nullopt;
+  }
+  if (resultType != RankedTensorType::get(box.size, type.getElementType()))
     return std::nullopt;
   return box;
 }
@@ -105,6 +121,8 @@ struct SliceOfProducer final : OpRewritePattern<tosa::SliceOp> {
                                 PatternRewriter &rewriter) const override {
     Value input = slice.getInput1();
     Operation *producer = input.getDefiningOp();
+    if (producer && !isa<tosa::TosaDialect>(producer->getDialect()))
+      return rewriter.notifyMatchFailure(slice, "not a TOSA producer");
     auto type = dyn_cast<RankedTensorType>(input.getType());
     std::optional<Box> box = getBox(slice);
     if (!producer || producer->getNumResults() != 1 || !type ||
@@ -216,7 +234,8 @@ struct GatherAsSlice final : OpRewritePattern<tosa::GatherOp> {
     SmallVector<int64_t> flat =
         llvm::map_to_vector(indices.getValues<APInt>(),
                             [](const APInt &v) { return v.getSExtValue(); });
-    if (width == 0 || static_cast<int64_t>(flat.size()) != batches * width)
+    if (flat.empty() || width == 0 ||
+        static_cast<int64_t>(flat.size()) != batches * width)
       return rewriter.notifyMatchFailure(gather, "unexpected index shape");
     int64_t first = flat.front();
     for (int64_t n = 0; n < batches; ++n)

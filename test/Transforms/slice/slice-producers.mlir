@@ -1,7 +1,7 @@
 // RUN: fuse-opt %s --pass-pipeline="builtin.module(func.func(fuse-slice-producers),canonicalize,cse)" | FileCheck %s
-// RUN: %fuse-diff %s --entry class_token,shared_result,different_slices,transposed,gather_not_a_range -p "--pass-pipeline=builtin.module(func.func(fuse-slice-producers))" --lower="--fuse-lower-to-cpu='reassociate=false approximate-math=false'" | FileCheck %s --check-prefix=NUM
+// RUN: %fuse-diff %s --entry class_token,shared_result,different_slices,transposed,gather_not_a_range,matmul_columns -p "--pass-pipeline=builtin.module(func.func(fuse-slice-producers))" --lower="--fuse-lower-to-cpu='reassociate=false approximate-math=false'" | FileCheck %s --check-prefix=NUM
 // RUN: %fuse-diff %s --entry class_token,transposed -p "--fuse-ops" | FileCheck %s --check-prefix=NUM2
-// NUM: fuse-diff: OK 7 outputs, {{.*}} max abs err 0, max rel err 0
+// NUM: fuse-diff: OK 8 outputs, {{.*}} max abs err 0, max rel err 0
 // NUM2: fuse-diff: OK 2 outputs
 
 // A classifier reading one token (ViT's class token): the gather of row 0
@@ -82,4 +82,17 @@ func.func @gather_not_a_range(%x: tensor<1x5x6xf32>) -> tensor<1x2x6xf32> {
   %idx = "tosa.const"() <{values = dense<[[0, 2]]> : tensor<1x2xi32>}> : () -> tensor<1x2xi32>
   %g = tosa.gather %x, %idx : (tensor<1x5x6xf32>, tensor<1x2xi32>) -> tensor<1x2x6xf32>
   return %g : tensor<1x2x6xf32>
+}
+
+// The columns of a matmul cut B only.
+// CHECK-LABEL: func.func @matmul_columns
+//       CHECK:   %[[W:[0-9]+]] = tosa.slice %{{.*}} : (tensor<1x8x6xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<1x8x2xf32>
+//       CHECK:   tosa.matmul %{{.*}}, %[[W]], {{.*}} -> tensor<1x5x2xf32>
+func.func @matmul_columns(%x: tensor<1x5x8xf32>, %w: tensor<1x8x6xf32>) -> tensor<1x5x2xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %m = tosa.matmul %x, %w, %zp, %zp : (tensor<1x5x8xf32>, tensor<1x8x6xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x5x6xf32>
+  %start = tosa.const_shape {values = dense<[0, 0, 3]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %size = tosa.const_shape {values = dense<[1, 5, 2]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %s = tosa.slice %m, %start, %size : (tensor<1x5x6xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<1x5x2xf32>
+  return %s : tensor<1x5x2xf32>
 }
