@@ -1,7 +1,7 @@
 // RUN: fuse-opt %s --pass-pipeline="builtin.module(func.func(fuse-slice-producers),canonicalize,cse)" | FileCheck %s
-// RUN: %fuse-diff %s --entry class_token,shared_result,different_slices,transposed,gather_not_a_range,matmul_columns -p "--pass-pipeline=builtin.module(func.func(fuse-slice-producers))" --lower="--fuse-lower-to-cpu='reassociate=false approximate-math=false'" | FileCheck %s --check-prefix=NUM
+// RUN: %fuse-diff %s --entry class_token,shared_result,different_slices,transposed,gather_not_a_range,matmul_columns,mixed_elementwise,batched_gather -p "--pass-pipeline=builtin.module(func.func(fuse-slice-producers))" --lower="--fuse-lower-to-cpu='reassociate=false approximate-math=false'" | FileCheck %s --check-prefix=NUM
 // RUN: %fuse-diff %s --entry class_token,transposed -p "--fuse-ops" | FileCheck %s --check-prefix=NUM2
-// NUM: fuse-diff: OK 8 outputs, {{.*}} max abs err 0, max rel err 0
+// NUM: fuse-diff: OK 10 outputs, {{.*}} max abs err 0, max rel err 0
 // NUM2: fuse-diff: OK 2 outputs
 
 // A classifier reading one token (ViT's class token): the gather of row 0
@@ -95,4 +95,41 @@ func.func @matmul_columns(%x: tensor<1x5x8xf32>, %w: tensor<1x8x6xf32>) -> tenso
   %size = tosa.const_shape {values = dense<[1, 5, 2]> : tensor<3xindex>} : () -> !tosa.shape<3>
   %s = tosa.slice %m, %start, %size : (tensor<1x5x6xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<1x5x2xf32>
   return %s : tensor<1x5x2xf32>
+}
+
+// Elementwise ops of other result types and operand counts: a comparison
+// (i1), a select, a negate (its zero points stay whole), a cast; and a
+// reduction along the first axis, which the slice keeps whole.
+// CHECK-LABEL: func.func @mixed_elementwise
+//   CHECK-DAG:   tosa.slice %{{.*}} : (tensor<4x8xf32>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<4x2xf32>
+//   CHECK-DAG:   tosa.reduce_max %{{.*}} {axis = 0 : i32} : (tensor<4x2xf32>) -> tensor<1x2xf32>
+//   CHECK-DAG:   tosa.greater %{{.*}} : (tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<1x2xi1>
+//   CHECK-DAG:   tosa.negate %{{.*}} : (tensor<1x2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2xf32>
+//       CHECK:   tosa.select %{{.*}} : (tensor<1x2xi1>, tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<1x2xf32>
+//       CHECK:   tosa.cast %{{.*}} : (tensor<1x2xf32>) -> tensor<1x2xi32>
+//   CHECK-NOT:   tensor<1x8x
+func.func @mixed_elementwise(%x: tensor<4x8xf32>, %y: tensor<1x8xf32>) -> tensor<1x2xi32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %m = tosa.reduce_max %x {axis = 0 : i32} : (tensor<4x8xf32>) -> tensor<1x8xf32>
+  %g = tosa.greater %m, %y : (tensor<1x8xf32>, tensor<1x8xf32>) -> tensor<1x8xi1>
+  %n = tosa.negate %y, %zp, %zp : (tensor<1x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8xf32>
+  %s = tosa.select %g, %m, %n : (tensor<1x8xi1>, tensor<1x8xf32>, tensor<1x8xf32>) -> tensor<1x8xf32>
+  %c = tosa.cast %s : (tensor<1x8xf32>) -> tensor<1x8xi32>
+  %start = tosa.const_shape {values = dense<[0, 5]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %size = tosa.const_shape {values = dense<[1, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %r = tosa.slice %c, %start, %size : (tensor<1x8xi32>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x2xi32>
+  return %r : tensor<1x2xi32>
+}
+
+// A gather of the same range (rows 1..2, i64 indices) in both batches is a
+// slice of both batches; the exp above it then computes those rows only.
+// CHECK-LABEL: func.func @batched_gather
+//   CHECK-NOT:   tosa.gather
+//       CHECK:   %[[S:[0-9]+]] = tosa.slice %{{.*}} : (tensor<2x5x3xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<2x2x3xf32>
+//       CHECK:   tosa.exp %[[S]] : (tensor<2x2x3xf32>) -> tensor<2x2x3xf32>
+func.func @batched_gather(%x: tensor<2x5x3xf32>) -> tensor<2x2x3xf32> {
+  %idx = "tosa.const"() <{values = dense<[[1, 2], [1, 2]]> : tensor<2x2xi64>}> : () -> tensor<2x2xi64>
+  %e = tosa.exp %x : (tensor<2x5x3xf32>) -> tensor<2x5x3xf32>
+  %g = tosa.gather %e, %idx : (tensor<2x5x3xf32>, tensor<2x2xi64>) -> tensor<2x2x3xf32>
+  return %g : tensor<2x2x3xf32>
 }
