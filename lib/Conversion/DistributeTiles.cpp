@@ -935,28 +935,20 @@ void emitStagedCopy(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
     SmallVector<Value> values;
     for (auto [step, inBounds] : copy.steps) {
       SmallVector<Value> local = delinearize(rewriter, loc, step, shape);
-      SmallVector<Value> global = local;
-      if (slice.map == map) {
-        // Indexed by loops alone (a matmul): the chunk's offset added.
-        for (auto [i, expr] : llvm::enumerate(map.getResults()))
-          if (cast<AffineDimExpr>(expr).getPosition() == kDim)
-            global[i] =
-                arith::AddIOp::create(rewriter, loc, local[i], chunkStart);
-      } else {
-        // The iteration point: the slice's loops at the local indices (the
-        // chunk's offset added), the window loops at `outerIvs`.
-        Value zero = constantIndex(rewriter, loc, 0);
-        SmallVector<Value> ivs(map.getNumDims(), zero);
-        for (auto [d, iv] : llvm::zip(outer, outerIvs))
-          ivs[d] = iv;
-        for (auto [i, expr] : llvm::enumerate(slice.map.getResults()))
-          if (auto dim = dyn_cast<AffineDimExpr>(expr))
-            ivs[dim.getPosition()] =
-                dim.getPosition() == kDim
-                    ? arith::AddIOp::create(rewriter, loc, local[i], chunkStart)
-                    : local[i];
-        global = indicesOf(rewriter, loc, map, ivs);
-      }
+      // The iteration point: the slice's loops at the local indices (the
+      // chunk's offset added), the window loops at `outerIvs`; the input's
+      // indices there (a matmul's are the point's own loops). Loops the
+      // input does not read stay unset.
+      SmallVector<Value> ivs(map.getNumDims());
+      for (auto [d, iv] : llvm::zip(outer, outerIvs))
+        ivs[d] = iv;
+      for (auto [i, expr] : llvm::enumerate(slice.map.getResults()))
+        if (auto dim = dyn_cast<AffineDimExpr>(expr))
+          ivs[dim.getPosition()] =
+              dim.getPosition() == kDim
+                  ? arith::AddIOp::create(rewriter, loc, local[i], chunkStart)
+                  : local[i];
+      SmallVector<Value> global = indicesOf(rewriter, loc, map, ivs);
       values.push_back(
           memref::LoadOp::create(rewriter, loc, input->get(), global));
       locals.push_back(std::move(local));
@@ -1104,12 +1096,18 @@ struct RegisterTiling {
 /// to 64 registers a thread by `nvvm.minctasm`).
 constexpr int64_t kMaxAccumulators = 16;
 
+/// The buffer `value` is a view of (through subviews, reshapes, casts).
+Value getRootBuffer(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
 /// Whether `value` is a buffer from outside the tile loop (an argument, a
 /// constant, or a view of one): nothing in a tile writes it before the
 /// group's results.
 bool isFromOutsideTile(Value value, Operation *tileLoop) {
-  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
-    value = view.getViewSource();
+  value = getRootBuffer(value);
   return !tileLoop->isAncestor(value.getParentRegion()->getParentOp());
 }
 
@@ -1867,13 +1865,6 @@ void distribute(IRRewriter &rewriter, linalg::LinalgOp op,
 //===----------------------------------------------------------------------===//
 // Inputs that several ops of a tile read, staged once
 //===----------------------------------------------------------------------===//
-
-/// The buffer `value` is a view of (through subviews, reshapes, casts).
-Value getRootBuffer(Value value) {
-  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
-    value = view.getViewSource();
-  return value;
-}
 
 /// Whether buffers `a` and `b` (roots) may share memory. They do not when
 /// they live in different memory spaces (shared memory against global), or
