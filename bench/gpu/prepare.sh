@@ -17,6 +17,27 @@ PTXAS="$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)"
 rm -rf "$OUT"
 mkdir -p "$OUT"
 cp "$ROOT/bench/gpu/run.sh" "$ROOT/bench/gpu/report.py" "$OUT/"
+# The kernels' registers and spills (ptxas -v) of MODEL lowered with
+# --fuse-lower-to-nvvm options OPTIONS (key=value ...), into DIR/ptxas.txt.
+ptxas_report() {
+  local model="$1" dir="$2" options="${3:-}"
+  [ -x "$PTXAS" ] || return 0
+  "$ROOT/build/bin/fuse-opt" "$model" --fuse-ops |
+    "$ROOT/build/bin/fuse-opt" "--fuse-lower-to-nvvm${options:+=$options}" -o "$dir/nvvm.mlir"
+  "$PY" "$ROOT/utils/fuse-extract-ptx" --ptxas "$PTXAS" \
+    "$dir/nvvm.mlir" "$dir/ptx" | grep registers > "$dir/ptxas.txt" || true
+  rm -f "$dir/nvvm.mlir"
+}
+# MODEL (named NAME) compiled once more as <NAME>_SUFFIX, fused with the
+# fuse-compile arguments that follow, against the same baselines (the
+# IEEE f32 unfused program, the same PyTorch program).
+variant() {
+  local model="$1" name="$2" suffix="$3"
+  shift 3
+  "$PY" "$ROOT/utils/fuse-compile" "$model" -o "$OUT/${name}_$suffix/fused" "$@"
+  cp -r "$OUT/$name/unfused" "$OUT/${name}_$suffix/unfused"
+  cp "$OUT/$name/torch_model.py" "$OUT/${name}_$suffix/torch_model.py"
+}
 for model in "$ROOT"/examples/*.mlir "$ROOT"/bench/models/*.mlir "$ROOT"/bench/gpu/models/*.mlir; do
   name="$(basename "$model" .mlir)"
   for variant in fused unfused; do
@@ -29,47 +50,24 @@ for model in "$ROOT"/examples/*.mlir "$ROOT"/bench/models/*.mlir "$ROOT"/bench/g
   # --fuse-lower-to-nvvm option tf32): <model>_tf32, compared with PyTorch
   # allowed TF32 too (run.sh) and with the IEEE f32 unfused program.
   case "$name" in gemm*|matmul*|tokens*)
-    "$PY" "$ROOT/utils/fuse-compile" "$model" -o "$OUT/${name}_tf32/fused" --tf32
-    # The baseline stays the IEEE f32 unfused program.
-    cp -r "$OUT/$name/unfused" "$OUT/${name}_tf32/unfused"
-    cp "$OUT/$name/torch_model.py" "$OUT/${name}_tf32/torch_model.py"
-    if [ -x "$PTXAS" ]; then
-      "$ROOT/build/bin/fuse-opt" "$model" --fuse-ops |
-        "$ROOT/build/bin/fuse-opt" --fuse-lower-to-nvvm=tf32=true -o "$OUT/${name}_tf32/fused/nvvm.mlir"
-      "$PY" "$ROOT/utils/fuse-extract-ptx" --ptxas "$PTXAS" \
-        "$OUT/${name}_tf32/fused/nvvm.mlir" "$OUT/${name}_tf32/fused/ptx" | grep registers \
-        > "$OUT/${name}_tf32/fused/ptxas.txt" || true
-      rm -f "$OUT/${name}_tf32/fused/nvvm.mlir"
-    fi
+    variant "$model" "$name" tf32 --tf32
+    ptxas_report "$model" "$OUT/${name}_tf32/fused" tf32=true
     ;;
   esac
   # The large row models once more without their rows staged in shared
   # memory (--fuse-lower-to-nvvm option stage-inputs=false):
   # <model>_nostage, each op reading the row from global memory, as before
-  # staging; same baselines.
+  # staging.
   case "$model" in */bench/gpu/models/softmax*|*/bench/gpu/models/layernorm*)
-    "$PY" "$ROOT/utils/fuse-compile" "$model" -o "$OUT/${name}_nostage/fused" \
-      --lower-options stage-inputs=false
-    cp -r "$OUT/$name/unfused" "$OUT/${name}_nostage/unfused"
-    cp "$OUT/$name/torch_model.py" "$OUT/${name}_nostage/torch_model.py"
+    variant "$model" "$name" nostage --lower-options stage-inputs=false
     ;;
   esac
   # The convolution model once more with its convolution on the plain path
   # (a thread per output point; option implicit-gemm=false).
   case "$model" in */bench/gpu/models/conv*)
-    "$PY" "$ROOT/utils/fuse-compile" "$model" -o "$OUT/${name}_noigemm/fused" \
-      --lower-options implicit-gemm=false
-    cp -r "$OUT/$name/unfused" "$OUT/${name}_noigemm/unfused"
-    cp "$OUT/$name/torch_model.py" "$OUT/${name}_noigemm/torch_model.py"
+    variant "$model" "$name" noigemm --lower-options implicit-gemm=false
     ;;
   esac
-  if [ -x "$PTXAS" ]; then
-    "$ROOT/build/bin/fuse-opt" "$model" --fuse-ops |
-      "$ROOT/build/bin/fuse-opt" --fuse-lower-to-nvvm -o "$OUT/$name/fused/nvvm.mlir"
-    "$PY" "$ROOT/utils/fuse-extract-ptx" --ptxas "$PTXAS" \
-      "$OUT/$name/fused/nvvm.mlir" "$OUT/$name/fused/ptx" | grep registers \
-      > "$OUT/$name/fused/ptxas.txt" || true
-    rm -f "$OUT/$name/fused/nvvm.mlir"
-  fi
+  ptxas_report "$model" "$OUT/$name/fused"
 done
 du -sh "$OUT"
