@@ -121,13 +121,15 @@ struct SliceOfProducer final : OpRewritePattern<tosa::SliceOp> {
                                 PatternRewriter &rewriter) const override {
     Value input = slice.getInput1();
     Operation *producer = input.getDefiningOp();
-    if (producer && !isa<tosa::TosaDialect>(producer->getDialect()))
+    if (!producer || !isa<tosa::TosaDialect>(producer->getDialect()) ||
+        producer->getNumResults() != 1)
       return rewriter.notifyMatchFailure(slice, "not a TOSA producer");
-    auto type = dyn_cast<RankedTensorType>(input.getType());
     std::optional<Box> box = getBox(slice);
-    if (!producer || producer->getNumResults() != 1 || !type ||
-        !type.hasStaticShape() || !box ||
-        ArrayRef<int64_t>(box->size) == type.getShape() ||
+    if (!box)
+      return rewriter.notifyMatchFailure(slice, "not a static slice");
+    // (A box implies a static input.)
+    auto type = cast<RankedTensorType>(input.getType());
+    if (ArrayRef<int64_t>(box->size) == type.getShape() ||
         !allUsersTake(input, *box))
       return rewriter.notifyMatchFailure(slice, "not a single static slice");
     if (llvm::any_of(producer->getOperandTypes(), [](Type t) {
