@@ -20,8 +20,10 @@
 #include "TileLoops.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 
@@ -168,4 +170,182 @@ FailureOr<scf::ForallOp> fuse::foldInsertsIntoNest(RewriterBase &rewriter,
     rewriter.eraseOp(insert);
   rewriter.eraseOp(loop);
   return nest;
+}
+
+//===----------------------------------------------------------------------===//
+// Collapsed results
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The box of the collapsed tensor that `insert`'s tile covers: per group of
+/// dimensions, the tile must be units before some dimension j and whole
+/// after it (then its elements are consecutive in the group's collapsed
+/// dimension). Offsets are computed before `insert`'s loop terminator.
+std::optional<std::pair<SmallVector<OpFoldResult>, SmallVector<int64_t>>>
+getCollapsedBox(RewriterBase &rewriter, tensor::ParallelInsertSliceOp insert,
+                ArrayRef<int64_t> shape,
+                ArrayRef<ReassociationIndices> groups) {
+  std::optional<SmallVector<int64_t>> sizes =
+      getConstantIntValues(insert.getMixedSizes());
+  if (!sizes)
+    return std::nullopt;
+  SmallVector<OpFoldResult> offsets = insert.getMixedOffsets();
+  SmallVector<OpFoldResult> collapsedOffsets;
+  SmallVector<int64_t> collapsedSizes;
+  Location loc = insert.getLoc();
+  for (const ReassociationIndices &group : groups) {
+    // The first dimension of the group (from the outside) that is not a
+    // unit of the tile; all after it must be whole.
+    unsigned j = group.size() - 1;
+    for (auto [k, d] : llvm::enumerate(group))
+      if ((*sizes)[d] != 1) {
+        j = k;
+        break;
+      }
+    int64_t size = 1;
+    for (auto [k, d] : llvm::enumerate(group)) {
+      if (k > j &&
+          ((*sizes)[d] != shape[d] || !isConstantIntValue(offsets[d], 0)))
+        return std::nullopt;
+      size *= (*sizes)[d];
+    }
+    // offset = sum over the group of offset_d * (product of later extents).
+    AffineExpr expr = rewriter.getAffineConstantExpr(0);
+    int64_t stride = 1;
+    SmallVector<OpFoldResult> operands;
+    for (int64_t k = group.size() - 1; k >= 0; --k) {
+      expr = expr + rewriter.getAffineDimExpr(operands.size()) * stride;
+      operands.push_back(offsets[group[k]]);
+      stride *= shape[group[k]];
+    }
+    collapsedOffsets.push_back(affine::makeComposedFoldedAffineApply(
+        rewriter, loc, AffineMap::get(operands.size(), 0, expr), operands));
+    collapsedSizes.push_back(size);
+  }
+  return std::make_pair(collapsedOffsets, collapsedSizes);
+}
+
+} // namespace
+
+bool fuse::foldCollapsesIntoNest(RewriterBase &rewriter, scf::ForallOp loop) {
+  bool folded = false;
+  for (unsigned i = 0; i < loop.getNumResults(); ++i) {
+    Value result = loop.getResult(i);
+    auto collapse =
+        result.hasOneUse()
+            ? dyn_cast<tensor::CollapseShapeOp>(*result.getUsers().begin())
+            : tensor::CollapseShapeOp();
+    auto empty = loop.getOutputs()[i].getDefiningOp<tensor::EmptyOp>();
+    auto type = cast<RankedTensorType>(result.getType());
+    if (!collapse || !empty || !type.hasStaticShape() ||
+        !collapse.getResultType().hasStaticShape())
+      continue;
+    BlockArgument output = loop.getRegionIterArgs()[i];
+    SmallVector<tensor::ParallelInsertSliceOp> inserts;
+    SmallVector<tensor::ExtractSliceOp> destinations;
+    bool onlyWritten = llvm::all_of(output.getUses(), [&](OpOperand &use) {
+      // A tile's destination (what tile-and-fuse passes as outs) holds
+      // nothing yet: the shared output starts empty.
+      if (auto extract = dyn_cast<tensor::ExtractSliceOp>(use.getOwner())) {
+        destinations.push_back(extract);
+        return extract.getType().hasStaticShape();
+      }
+      auto insert = dyn_cast<tensor::ParallelInsertSliceOp>(use.getOwner());
+      if (!insert || insert.getDest() != output ||
+          insert.getSourceType().getRank() != type.getRank() ||
+          !llvm::all_of(insert.getMixedStrides(), [](OpFoldResult s) {
+            return isConstantIntValue(s, 1);
+          }))
+        return false;
+      inserts.push_back(insert);
+      return true;
+    });
+    if (!onlyWritten || inserts.empty())
+      continue;
+    SmallVector<ReassociationIndices> groups =
+        collapse.getReassociationIndices();
+    // Every tile's box first: nothing changes unless all of them fold.
+    rewriter.setInsertionPoint(loop.getTerminator());
+    SmallVector<std::pair<SmallVector<OpFoldResult>, SmallVector<int64_t>>>
+        boxes;
+    for (tensor::ParallelInsertSliceOp insert : inserts) {
+      auto box = getCollapsedBox(rewriter, insert, type.getShape(), groups);
+      if (!box)
+        break;
+      boxes.push_back(std::move(*box));
+    }
+    if (boxes.size() != inserts.size())
+      continue;
+
+    for (tensor::ExtractSliceOp extract : destinations) {
+      rewriter.setInsertionPoint(extract);
+      rewriter.replaceOpWithNewOp<tensor::EmptyOp>(
+          extract, extract.getType().getShape(),
+          extract.getType().getElementType());
+    }
+    RankedTensorType collapsedType = collapse.getResultType();
+    rewriter.setInsertionPoint(loop);
+    Value newEmpty = tensor::EmptyOp::create(rewriter, empty.getLoc(),
+                                             collapsedType.getShape(),
+                                             collapsedType.getElementType());
+    rewriter.modifyOpInPlace(loop, [&] {
+      loop.getOutputsMutable()[i].set(newEmpty);
+      output.setType(collapsedType);
+      result.setType(collapsedType);
+    });
+    for (auto [insert, box] : llvm::zip(inserts, boxes)) {
+      rewriter.setInsertionPoint(loop.getTerminator());
+      auto tileType =
+          RankedTensorType::get(box.second, collapsedType.getElementType());
+      Value tile = tensor::CollapseShapeOp::create(
+          rewriter, insert.getLoc(), tileType, insert.getSource(), groups);
+      rewriter.setInsertionPoint(insert);
+      SmallVector<OpFoldResult> sizes =
+          getAsIndexOpFoldResult(rewriter.getContext(), box.second);
+      SmallVector<OpFoldResult> strides(sizes.size(), rewriter.getIndexAttr(1));
+      tensor::ParallelInsertSliceOp::create(rewriter, insert.getLoc(), tile,
+                                            output, box.first, sizes, strides);
+      rewriter.eraseOp(insert);
+    }
+    rewriter.replaceOp(collapse, result);
+    folded = true;
+  }
+  return folded;
+}
+
+//===----------------------------------------------------------------------===//
+// Copies of parts
+//===----------------------------------------------------------------------===//
+
+SmallVector<Operation *>
+fuse::makeCopiesOfUncomputedParts(RewriterBase &rewriter, Block &block) {
+  auto isUncomputed = [&](Value value) {
+    while (Operation *def = value.getDefiningOp()) {
+      if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def)) {
+        value = def->getOperand(0);
+        continue;
+      }
+      return matchPattern(value, m_Constant());
+    }
+    return cast<BlockArgument>(value).getOwner() == &block;
+  };
+  SmallVector<Operation *> copies;
+  for (auto insert : llvm::to_vector(block.getOps<tensor::InsertSliceOp>())) {
+    Value source = insert.getSource();
+    if (!isUncomputed(source) || !insert.getSourceType().hasStaticShape())
+      continue;
+    // Into an empty tensor, like every nest: bufferization then writes the
+    // copy's tiles in place of the insert.
+    rewriter.setInsertionPoint(insert);
+    RankedTensorType type = insert.getSourceType();
+    Value empty = tensor::EmptyOp::create(
+        rewriter, insert.getLoc(), type.getShape(), type.getElementType());
+    auto copy =
+        linalg::CopyOp::create(rewriter, insert.getLoc(), source, empty);
+    rewriter.modifyOpInPlace(
+        insert, [&] { insert.getSourceMutable().set(copy.getResult(0)); });
+    copies.push_back(copy);
+  }
+  return copies;
 }

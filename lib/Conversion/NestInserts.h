@@ -31,6 +31,26 @@ namespace mlir::fuse {
 FailureOr<scf::ForallOp> foldInsertsIntoNest(RewriterBase &rewriter,
                                              scf::ForallOp loop);
 
+/// A result of `loop` whose only reader is a `tensor.collapse_shape` (a
+/// patch grid flattened to tokens) is written collapsed: each tile's insert
+/// into the shared output becomes an insert of the collapsed tile at its
+/// place in the collapsed tensor, so that the view no longer stands between
+/// the nest and the tensor its result goes into. Applies when the result's
+/// destination is an empty tensor, the shared output is only written (by
+/// inserts of full rank, unit strides), and every tile is contiguous in
+/// each collapsed group of dimensions (units before one dimension, the rest
+/// whole). Returns whether a result was folded.
+bool foldCollapsesIntoNest(RewriterBase &rewriter, scf::ForallOp loop);
+
+/// The inserts of the group body `block` whose source is not computed in
+/// it (a constant or a block argument, possibly through views: a concat's
+/// constant class token, an input part) become a `linalg.copy` into the
+/// destination's box, to be tiled as a nest of its own. Otherwise
+/// bufferization copies them outside every nest (on the GPU path, a copy on
+/// the host into memory the kernels use). Returns the copies.
+SmallVector<Operation *> makeCopiesOfUncomputedParts(RewriterBase &rewriter,
+                                                     Block &block);
+
 } // namespace mlir::fuse
 
 #endif // FUSEDIALECT_LIB_CONVERSION_NESTINSERTS_H

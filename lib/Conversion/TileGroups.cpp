@@ -1418,7 +1418,13 @@ struct FuseTileGroupsPass final
       }
       // After CSE, which would give merged nests one destination again.
       mergeSiblingNests(rewriter, group);
+      // Parts of a concat that no nest computes are copied by nests too.
+      (void)makeCopiesOfUncomputedParts(rewriter, group.getBodyBlock());
       tileLeftovers(rewriter, group, policy);
+      // Results flattened after their nest are written flattened.
+      for (auto nest :
+           llvm::to_vector(group.getBodyBlock().getOps<scf::ForallOp>()))
+        (void)foldCollapsesIntoNest(rewriter, nest);
       // Nests whose results are parts of a larger tensor write it.
       for (auto nest :
            llvm::to_vector(group.getBodyBlock().getOps<scf::ForallOp>()))
@@ -1428,6 +1434,18 @@ struct FuseTileGroupsPass final
       for (auto nest :
            llvm::to_vector(group.getBodyBlock().getOps<scf::ForallOp>()))
         (void)peelPartialTiles(rewriter, nest, *canonicalization);
+      // A nest whose result only an insert reads runs right before it, so
+      // that the tensor inserted into exists where the nest starts and
+      // bufferization writes the nest's tiles there (else the result is
+      // written apart and copied: a host copy on the GPU path).
+      for (auto nest :
+           llvm::to_vector(group.getBodyBlock().getOps<scf::ForallOp>()))
+        if (nest->hasOneUse())
+          if (auto insert =
+                  dyn_cast<tensor::InsertSliceOp>(*nest->user_begin()))
+            if (insert.getSource() == nest->getResult(0) &&
+                insert->getBlock() == nest->getBlock())
+              rewriter.moveOpBefore(nest, insert);
       // Dead producers go (their tiles now live in the loop nest); slices
       // of empty tensors become tile-sized empty tensors, so temporaries
       // are per tile.

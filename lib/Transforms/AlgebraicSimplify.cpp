@@ -30,6 +30,10 @@ struct FuseAlgebraicSimplifyPass final
   using Base::Base;
 
   void runOnOperation() override {
+    if (!rules) {
+      (void)foldConstantElementwiseOps(getOperation());
+      return;
+    }
     AlgebraicSimplifyOptions options;
     options.strict = strict;
     options.ignoreCost = ignoreCost;

@@ -80,6 +80,15 @@ void mlir::fuse::buildFuseOpsPipeline(OpPassManager &pm,
           createFuseAlgebraicSimplifyPass(simplifyOptions));
     }
     pm.addPass(createCanonicalizerPass());
+    // What the canonicalizer made constant (upstream folds x * 0 to 0) is
+    // folded into its readers, as the next run's first step would.
+    if (options.simplify) {
+      FuseAlgebraicSimplifyPassOptions foldOptions;
+      foldOptions.rules = false;
+      pm.addNestedPass<func::FuncOp>(
+          createFuseAlgebraicSimplifyPass(foldOptions));
+      pm.addPass(createCanonicalizerPass());
+    }
     pm.addPass(createCSEPass());
     pm.addPass(createFuseAnnotateMappingPass());
   }

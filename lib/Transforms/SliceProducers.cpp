@@ -15,11 +15,25 @@
 // op's result takes the same slice (else the op still computes the whole
 // result for the others), and then all of them are replaced. Operands a
 // dimension broadcasts (size 1 where the result has more) keep that
-// dimension whole. Every rewrite computes the same values: each element of
-// the result is computed from the same elements by the same ops.
+// dimension whole.
+//
+// The same boxes move an elementwise op below a concat that only it reads,
+// so that each part is computed by its own producer's kernel and the concat
+// becomes in-place writes (fuse-eliminate-concat):
+//
+//   f(concat(a, b), c)        -> concat(f(a, slice(c)), f(b, slice(c)))
+//
+// A part that is constant then folds: ViT's position embedding added to
+// [class token; patches] is a constant row and an add in the patch
+// convolution's epilogue. Slices of constants fold, and elementwise ops of
+// constants fold as in fuse-algebraic-simplify.
+//
+// Every rewrite computes the same values: each element of the result is
+// computed from the same elements by the same ops.
 //
 //===----------------------------------------------------------------------===//
 
+#include "FuseDialect/Transforms/AlgebraicSimplify.h"
 #include "FuseDialect/Transforms/Passes.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -72,11 +86,28 @@ std::optional<Box> getBox(tosa::SliceOp slice) {
   return box;
 }
 
+/// `box` of `input`; a box inside one part of a concat is taken from that
+/// part.
 Value createSlice(PatternRewriter &rewriter, Location loc, Value input,
-                  const Box &box) {
+                  Box box) {
   auto type = cast<RankedTensorType>(input.getType());
   if (ArrayRef<int64_t>(box.size) == type.getShape())
     return input;
+  if (auto concat = input.getDefiningOp<tosa::ConcatOp>()) {
+    int64_t axis = concat.getAxis(), offset = 0;
+    for (Value part : concat.getInput1()) {
+      auto partType = dyn_cast<RankedTensorType>(part.getType());
+      if (!partType || !partType.hasStaticShape())
+        break;
+      int64_t size = partType.getDimSize(axis);
+      if (box.start[axis] >= offset &&
+          box.start[axis] + box.size[axis] <= offset + size) {
+        box.start[axis] -= offset;
+        return createSlice(rewriter, loc, part, box);
+      }
+      offset += size;
+    }
+  }
   auto shape = [&](ArrayRef<int64_t> values) {
     return tosa::getTosaConstShape(rewriter, loc, values);
   };
@@ -101,6 +132,16 @@ std::optional<Box> getOperandBox(RankedTensorType type,
       operandBox.size[d] = 1;
     }
   return operandBox;
+}
+
+/// Whether `op` computes each element of its result from the same element
+/// of each operand (up to broadcasting). tosa.mul, tosa.negate and
+/// tosa.cast are elementwise too; their shift and zero points are rank-1
+/// operands getOperandBox keeps whole.
+bool isElementwise(Operation *op) {
+  return op->hasTrait<OpTrait::tosa::TosaElementwiseOperator>() ||
+         op->hasTrait<OpTrait::ResultsBroadcastableShape>() ||
+         isa<tosa::MulOp, tosa::NegateOp, tosa::CastOp>(op);
 }
 
 /// Whether every user of `value` is a slice taking `box`.
@@ -142,11 +183,7 @@ struct SliceOfProducer final : OpRewritePattern<tosa::SliceOp> {
     auto sliceType = RankedTensorType::get(box->size, type.getElementType());
     Operation *sliced = nullptr;
 
-    // (tosa.mul, tosa.negate and tosa.cast are elementwise too; their
-    // shift and zero points are rank-1 operands the rule below keeps.)
-    if (producer->hasTrait<OpTrait::tosa::TosaElementwiseOperator>() ||
-        producer->hasTrait<OpTrait::ResultsBroadcastableShape>() ||
-        isa<tosa::MulOp, tosa::NegateOp, tosa::CastOp>(producer)) {
+    if (isElementwise(producer)) {
       SmallVector<Value> operands;
       for (Value operand : producer->getOperands()) {
         std::optional<Box> operandBox = getOperandBox(
@@ -253,14 +290,149 @@ struct GatherAsSlice final : OpRewritePattern<tosa::GatherOp> {
   }
 };
 
+/// f(concat(a, b), c) -> concat(f(a, slice(c)), f(b, slice(c))) for an
+/// elementwise f that is the concat's only user (it may read it more than
+/// once). Each part of the result is computed from the same elements by the
+/// same op.
+struct ElementwiseOfConcat final : OpRewritePattern<tosa::ConcatOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tosa::ConcatOp concat,
+                                PatternRewriter &rewriter) const override {
+    auto concatType = dyn_cast<RankedTensorType>(concat.getType());
+    if (!concatType || !concatType.hasStaticShape() ||
+        concat.getInput1().size() < 2 || concat->getUsers().empty())
+      return rewriter.notifyMatchFailure(concat, "not a static concat");
+    Operation *user = *concat->getUsers().begin();
+    if (llvm::any_of(concat->getUsers(),
+                     [&](Operation *other) { return other != user; }) ||
+        !isElementwise(user) || user->getNumResults() != 1)
+      return rewriter.notifyMatchFailure(concat, "not one elementwise user");
+    auto type = dyn_cast<RankedTensorType>(user->getResult(0).getType());
+    int64_t axis = concat.getAxis();
+    if (!type || !type.hasStaticShape() || type.getEncoding() ||
+        type.getRank() != concatType.getRank() ||
+        type.getDimSize(axis) != concatType.getDimSize(axis) ||
+        llvm::any_of(user->getOperandTypes(), [](Type t) {
+          auto ranked = dyn_cast<RankedTensorType>(t);
+          return !ranked || !ranked.hasStaticShape();
+        }))
+      return rewriter.notifyMatchFailure(concat, "not a static result");
+
+    Location loc = user->getLoc();
+    rewriter.setInsertionPoint(user);
+    SmallVector<Value> parts;
+    // A part the concat repeats (concat(x, x)) is computed once when the
+    // op reads the same values for both (no operand cut along the axis).
+    DenseMap<std::pair<Value, int64_t>, SmallVector<Value>> created;
+    int64_t offset = 0;
+    for (Value input : concat.getInput1()) {
+      int64_t size = cast<RankedTensorType>(input.getType()).getDimSize(axis);
+      Box box{SmallVector<int64_t>(type.getRank(), 0),
+              llvm::to_vector(type.getShape())};
+      box.start[axis] = offset;
+      box.size[axis] = size;
+      SmallVector<Value> operands;
+      for (Value operand : user->getOperands()) {
+        if (operand == concat.getResult()) {
+          operands.push_back(input);
+          continue;
+        }
+        std::optional<Box> operandBox = getOperandBox(
+            cast<RankedTensorType>(operand.getType()), type.getShape(), box);
+        operands.push_back(
+            operandBox ? createSlice(rewriter, loc, operand, *operandBox)
+                       : operand);
+      }
+      offset += size;
+      bool repeated = false;
+      for (Value part : created[{input, size}])
+        if (Operation *op = part.getDefiningOp();
+            llvm::equal(op->getOperands(), operands)) {
+          parts.push_back(part);
+          repeated = true;
+          break;
+        }
+      if (repeated)
+        continue;
+      OperationState state(
+          loc, user->getName(), operands,
+          {RankedTensorType::get(box.size, type.getElementType())},
+          user->getAttrs());
+      parts.push_back(rewriter.create(state)->getResult(0));
+      created[{input, size}].push_back(parts.back());
+    }
+    rewriter.replaceOpWithNewOp<tosa::ConcatOp>(user, type, parts, axis);
+    return success();
+  }
+};
+
+/// slice(constant) -> constant. Where the constant has other readers both
+/// are kept, but no more than the slice is stored twice: --fuse-ops gives
+/// every group its own copy of the constants it reads, and bufferization
+/// stores equal constants once.
+struct SliceOfConstant final : OpRewritePattern<tosa::SliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tosa::SliceOp slice,
+                                PatternRewriter &rewriter) const override {
+    DenseElementsAttr values;
+    Value input = slice.getInput1();
+    std::optional<Box> box = getBox(slice);
+    if (!box || !matchPattern(input, m_Constant(&values)) || values.isSplat())
+      return rewriter.notifyMatchFailure(slice, "not a dense constant");
+    // i1 elements are packed in bits; other widths are whole bytes.
+    auto type = cast<RankedTensorType>(input.getType());
+    unsigned bitWidth = type.getElementTypeBitWidth();
+    if (bitWidth % 8 != 0 || !type.getElementType().isIntOrFloat())
+      return rewriter.notifyMatchFailure(slice, "packed elements");
+    if (cast<RankedTensorType>(slice.getType()).getNumElements() > (1 << 22))
+      return rewriter.notifyMatchFailure(slice, "too large");
+
+    // Copy rows of the innermost dimension from the raw little-endian
+    // buffer (row-major, no padding for whole-byte elements).
+    ArrayRef<char> raw = values.getRawData();
+    int64_t bytes = bitWidth / 8, rank = type.getRank();
+    ArrayRef<int64_t> shape = type.getShape();
+    SmallVector<int64_t> strides(rank, 1);
+    for (int64_t d = rank - 2; d >= 0; --d)
+      strides[d] = strides[d + 1] * shape[d + 1];
+    auto resultType = cast<RankedTensorType>(slice.getType());
+    std::vector<char> data;
+    data.reserve(resultType.getNumElements() * bytes);
+    int64_t rowSize = rank ? box->size[rank - 1] : 1;
+    SmallVector<int64_t> index(std::max<int64_t>(rank - 1, 0), 0);
+    for (int64_t row = 0, rows = resultType.getNumElements() / rowSize;
+         row < rows; ++row) {
+      int64_t offset = rank ? box->start[rank - 1] : 0;
+      for (int64_t d = 0; d + 1 < rank; ++d)
+        offset += (box->start[d] + index[d]) * strides[d];
+      data.insert(data.end(), raw.begin() + offset * bytes,
+                  raw.begin() + (offset + rowSize) * bytes);
+      for (int64_t d = rank - 2; d >= 0; --d) {
+        if (++index[d] < box->size[d])
+          break;
+        index[d] = 0;
+      }
+    }
+    rewriter.replaceOpWithNewOp<tosa::ConstOp>(
+        slice, resultType,
+        DenseElementsAttr::getFromRawBuffer(resultType, data));
+    return success();
+  }
+};
+
 struct FuseSliceProducersPass final
     : fuse::impl::FuseSliceProducersPassBase<FuseSliceProducersPass> {
   using Base::Base;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<SliceOfProducer, GatherAsSlice>(&getContext());
+    patterns.add<SliceOfProducer, GatherAsSlice, ElementwiseOfConcat,
+                 SliceOfConstant>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
+    // Parts of constants computed with constants are constants.
+    fuse::foldConstantElementwiseOps(getOperation());
   }
 };
 

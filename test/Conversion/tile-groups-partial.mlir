@@ -1,8 +1,8 @@
 // RUN: fuse-opt %s --split-input-file --fuse-tile-groups="contraction-tile=8" -canonicalize -cse | FileCheck %s
 // RUN: fuse-opt %s --split-input-file --fuse-tile-groups="contraction-tile=8 partial-tiles=false" | FileCheck %s --check-prefix=WHOLE
-// RUN: %fuse-diff %s -p "--fuse-tile-groups=contraction-tile=8" --entry matmul_both_partial,rows_and_yielded,concat_parts,matmul_two_results | FileCheck %s --check-prefix=NUM
-// RUN: %fuse-diff %s -p "--fuse-tile-groups=contraction-tile=8" --entry matmul_both_partial,rows_and_yielded,concat_parts,matmul_two_results --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s --check-prefix=NUM
-// NUM: fuse-diff: OK 6 outputs
+// RUN: %fuse-diff %s -p "--fuse-tile-groups=contraction-tile=8" --entry matmul_both_partial,rows_and_yielded,concat_parts,matmul_two_results,flattened_part | FileCheck %s --check-prefix=NUM
+// RUN: %fuse-diff %s -p "--fuse-tile-groups=contraction-tile=8" --entry matmul_both_partial,rows_and_yielded,concat_parts,matmul_two_results,flattened_part --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s --check-prefix=NUM
+// NUM: fuse-diff: OK 7 outputs
 
 // Partial boundary tiles. A loop whose range has no divisor of more than
 // half the wanted tile is tiled by the wanted tile; the whole tiles and the
@@ -84,7 +84,8 @@ func.func @rows_and_yielded(%x: tensor<13x32xf32>) -> (tensor<13x32xf32>, tensor
 // A concat of a computed part and an input: the part's nests write
 // straight into the concat (the part's box of the concat composed with the
 // peeled box), one slice of the result per nest, which bufferization writes
-// in place.
+// in place. The input part is copied by a nest of its own (not by a copy
+// outside every nest, which on the GPU path would run on the host).
 // CHECK-LABEL: func.func @concat_parts
 //       CHECK:   fuse.group
 //       CHECK:   ^bb0(%{{.*}}: tensor<13x32xf32>, %[[B:.*]]: tensor<13x32xf32>):
@@ -94,7 +95,11 @@ func.func @rows_and_yielded(%x: tensor<13x32xf32>) -> (tensor<13x32xf32>, tensor
 //       CHECK:     %[[S1:.*]] = tensor.extract_slice %[[I0]][8, 0] [5, 32] [1, 1]
 //       CHECK:     %[[N1:.*]] = scf.forall (%{{.*}}) = (8) to (13) step (8) shared_outs(%{{.*}} = %[[S1]]) -> (tensor<5x32xf32>)
 //       CHECK:     %[[I1:.*]] = tensor.insert_slice %[[N1]] into %[[I0]][8, 0] [5, 32] [1, 1]
-//       CHECK:     %[[R:.*]] = tensor.insert_slice %[[B]] into %[[I1]][13, 0] [13, 32] [1, 1]
+//       CHECK:     %[[E2:.*]] = tensor.empty() : tensor<13x32xf32>
+//       CHECK:     %[[N2:.*]] = scf.forall (%[[I:.*]]) in (13) shared_outs(%{{.*}} = %[[E2]]) -> (tensor<13x32xf32>)
+//       CHECK:       %[[ROW:.*]] = tensor.extract_slice %[[B]][%[[I]], 0] [1, 32] [1, 1]
+//       CHECK:       linalg.copy ins(%[[ROW]] : tensor<1x32xf32>)
+//       CHECK:     %[[R:.*]] = tensor.insert_slice %[[N2]] into %[[I1]][13, 0] [13, 32] [1, 1]
 //       CHECK:     fuse.yield %[[R]]
 func.func @concat_parts(%x: tensor<13x32xf32>, %y: tensor<13x32xf32>) -> tensor<26x32xf32> {
   %r = fuse.group ins(%x, %y : tensor<13x32xf32>, tensor<13x32xf32>) -> (tensor<26x32xf32>) {
@@ -130,4 +135,33 @@ func.func @matmul_two_results(%x: tensor<1x13x24xf32>, %w: tensor<1x24x22xf32>, 
     fuse.yield %y, %s : tensor<1x13x22xf32>, tensor<1x13x22xf32>
   }
   return %r#0, %r#1 : tensor<1x13x22xf32>, tensor<1x13x22xf32>
+}
+
+// -----
+
+// A part of a concat that is a computed result flattened (patches to
+// tokens): the nest writes its tiles flattened, into a destination of the
+// flattened shape, so that nothing stands between it and the concat
+// (bufferization writes it in place). Rows of 3 pixels are contiguous
+// tokens 3*i to 3*i+2.
+// CHECK-LABEL: func.func @flattened_part
+//       CHECK:   fuse.group
+//       CHECK:     %[[E:.*]] = tensor.empty() : tensor<1x6x8xf32>
+//       CHECK:     %[[N:.*]] = scf.forall (%[[I:.*]]) in (2) shared_outs(%[[O:.*]] = %[[E]]) -> (tensor<1x6x8xf32>)
+//       CHECK:       %[[T:.*]] = linalg.generic
+//   CHECK-DAG:       %[[C:.*]] = tensor.collapse_shape %[[T]] {{\[\[}}0], [1, 2], [3]] : tensor<1x1x3x8xf32> into tensor<1x3x8xf32>
+//   CHECK-DAG:       %[[R:.*]] = affine.apply #{{.*}}(%[[I]])
+//       CHECK:       tensor.parallel_insert_slice %[[C]] into %[[O]][0, %[[R]], 0] [1, 3, 8] [1, 1, 1]
+//   CHECK-NOT:     tensor.collapse_shape
+//       CHECK:     tensor.insert_slice %[[N]] into %{{.*}}[0, 2, 0] [1, 6, 8] [1, 1, 1]
+func.func @flattened_part(%x: tensor<1x2x3x8xf32>, %y: tensor<1x2x8xf32>) -> tensor<1x8x8xf32> {
+  %r = fuse.group ins(%x, %y : tensor<1x2x3x8xf32>, tensor<1x2x8xf32>) -> (tensor<1x8x8xf32>) {
+  ^bb0(%a: tensor<1x2x3x8xf32>, %b: tensor<1x2x8xf32>):
+    %e = tosa.exp %a : (tensor<1x2x3x8xf32>) -> tensor<1x2x3x8xf32>
+    %s = tosa.const_shape {values = dense<[1, 6, 8]> : tensor<3xindex>} : () -> !tosa.shape<3>
+    %f = tosa.reshape %e, %s : (tensor<1x2x3x8xf32>, !tosa.shape<3>) -> tensor<1x6x8xf32>
+    %c = tosa.concat %b, %f {axis = 1 : i32} : (tensor<1x2x8xf32>, tensor<1x6x8xf32>) -> tensor<1x8x8xf32>
+    fuse.yield %c : tensor<1x8x8xf32>
+  }
+  return %r : tensor<1x8x8xf32>
 }

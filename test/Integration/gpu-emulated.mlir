@@ -65,6 +65,26 @@
 // HORIZ:           arith.subi %[[BX]]
 // HORIZ:       } {fuse.group_nest =
 // HORIZ-NOT:   gpu.launch blocks
+// ViT's embedding (Inputs/patch-embedding.mlir): one group, one launch,
+// nothing on the host. The launch copies the folded class-token row into
+// row 0 of the result and writes the convolution's tiles, flattened to
+// tokens, into rows 1-4; before, the group was two launches with the
+// concat built by copies on the host between them.
+// RUN: %fuse-diff %S/Inputs/patch-embedding.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
+// RUN: %fuse-diff %S/Inputs/patch-embedding.mlir -p "--fuse-ops" | FileCheck %s
+// RUN: fuse-opt %S/Inputs/patch-embedding.mlir --fuse-ops | fuse-opt --fuse-test-lower-to-cpu-via-gpu --mlir-print-ir-before=fuse-test-serialize-launches -o /dev/null 2>&1 | FileCheck %s --check-prefix=EMBED
+// EMBED-LABEL: func.func @model
+//       EMBED:   %[[OUT:.*]] = memref.alloc() {{.*}} : memref<1x5x16xf32>
+//   EMBED-DAG:   %[[ROW0:.*]] = memref.subview %[[OUT]][0, 0, 0] [1, 1, 16]
+//   EMBED-DAG:   %[[ROWS:.*]] = memref.subview %[[OUT]][0, 1, 0] [1, 4, 16]
+//   EMBED-NOT:   scf.for
+//       EMBED:   gpu.launch
+//       EMBED:     store {{.*}}, %[[ROW0]]
+//       EMBED:     memref.subview %[[ROWS]]
+//       EMBED:   } {fuse.group_nest = 0 : i64}
+//   EMBED-NOT:   scf.for
+//   EMBED-NOT:   gpu.launch
+//       EMBED:   return %[[OUT]]
 // Groups whose nests read one another before this: a fused QKV projection
 // (ViT) whose Q is split into heads, and two ShuffleNetV2 units (concat and
 // channel shuffle). Each group is now one launch: 4 groups, 4 launches;

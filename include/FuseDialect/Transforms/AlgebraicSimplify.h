@@ -55,6 +55,15 @@ struct AlgebraicSimplifyStats {
 AlgebraicSimplifyStats simplifyAlgebraically(Operation *scope,
                                              const AlgebraicSimplifyOptions &options);
 
+/// Replaces the elementwise ops under `scope` all of whose operands are
+/// float constants by constants (chains fold in one walk, in program order),
+/// as the simplifier does before its first round; returns how many folded.
+/// Each element is evaluated in double precision and rounded once to the
+/// element type: for +, -, *, / and sqrt the value the op computes; for
+/// transcendental functions a value that may differ from the lowered op's
+/// in the last bit.
+int64_t foldConstantElementwiseOps(Operation *scope);
+
 /// The cost of every op under `scope` that the algebra domains price.
 algebra::OpCost computeAlgebraicCost(Operation *scope);
 

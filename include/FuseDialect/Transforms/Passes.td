@@ -99,7 +99,10 @@ def FuseAlgebraicSimplifyPass : Pass<"fuse-algebraic-simplify"> {
     Option<"maxIterations", "max-iterations", "unsigned", /*default=*/"1000",
            "Upper bound on rewrite rounds">,
     Option<"report", "report", "bool", /*default=*/"false",
-           "Print rules fired per family and cost saved to stderr">
+           "Print rules fired per family and cost saved to stderr">,
+    Option<"rules", "rules", "bool", /*default=*/"true",
+           "Apply the rules (false: only fold elementwise ops whose operands "
+           "are all constants)">
   ];
   let statistics = [
     Statistic<"numAssociative", "associative", "Associative rules fired">,
@@ -275,6 +278,15 @@ def FuseSliceProducersPass : Pass<"fuse-slice-producers"> {
     ```
 
     becomes a slice of one row of `%x` and a 1x3072 by 3072x768 matmul.
+
+    An elementwise op that is a concat's only reader moves below it, each
+    part computed with its slice of the other operands:
+    `f(concat(a, b), c)` becomes `concat(f(a, c0), f(b, c1))`, so that each
+    part is computed by its producer's kernel and the concat becomes
+    in-place writes. Slices of constants fold, and so do elementwise ops
+    whose operands are all constants (as in fuse-algebraic-simplify): ViT's
+    position embedding added to [class token; patches] becomes a constant
+    row and an add in the patch convolution's epilogue.
   }];
   let dependentDialects = ["::mlir::tosa::TosaDialect"];
 }

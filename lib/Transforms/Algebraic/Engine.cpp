@@ -696,9 +696,9 @@ void eraseDeadOps(Operation *scope) {
   }
 }
 
-/// Replaces elementwise ops all of whose operands are constants by
-/// constants, to a fixpoint (chains fold in one walk, in program order).
-int64_t foldConstantOps(Operation *scope) {
+} // namespace
+
+int64_t mlir::fuse::foldConstantElementwiseOps(Operation *scope) {
   int64_t folded = 0;
   SmallVector<Operation *> ops;
   scope->walk([&](Operation *op) { ops.push_back(op); });
@@ -729,8 +729,6 @@ int64_t foldConstantOps(Operation *scope) {
   return folded;
 }
 
-} // namespace
-
 //===----------------------------------------------------------------------===//
 // Driver
 //===----------------------------------------------------------------------===//
@@ -744,7 +742,7 @@ mlir::fuse::simplifyAlgebraically(Operation *scope,
   // Dead ops would count as users and hide profitable rewrites.
   eraseDeadOps(scope);
   if (options.onlyRules.empty())
-    stats.folded = foldConstantOps(scope);
+    stats.folded = foldConstantElementwiseOps(scope);
   // Rounds after a change look only at the ops near it (the previous round's
   // dirty set); when such a round finds nothing, one full scan decides
   // whether the fixpoint is reached.
@@ -790,8 +788,15 @@ mlir::fuse::simplifyAlgebraically(Operation *scope,
     if (options.ignoreCost)
       break;
     if (!changed) {
-      if (fullScan)
-        break;
+      // At the fixpoint, ops the rewrites left with only constant operands
+      // (x - x became 0) fold, and the rules get another full scan.
+      if (fullScan) {
+        int64_t folded =
+            options.onlyRules.empty() ? foldConstantElementwiseOps(scope) : 0;
+        stats.folded += folded;
+        if (!folded)
+          break;
+      }
       fullScan = true;
       continue;
     }
