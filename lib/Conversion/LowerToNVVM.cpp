@@ -38,6 +38,7 @@
 #include "FuseDialect/Conversion/Passes.h"
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
@@ -45,31 +46,61 @@
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
-#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
-#include "mlir/Dialect/MemRef/Transforms/Passes.h"
-#include "llvm/Support/FileSystem.h"
-#include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/TosaToArith/TosaToArith.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Conversion/TosaToSCF/TosaToSCF.h"
 #include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
-#include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
 
 using namespace mlir;
 using namespace mlir::fuse;
+
+/// Whether a temporary may become a per-thread stack buffer: statically
+/// shaped, at most 64 KiB, and never yielded out of a region. Upstream's
+/// promotion skips an allocation with a deallocation of its own, but not
+/// one whose deallocation is that of a value merging it with others (a
+/// branch of a partial tile's `scf.if` yielding it): the merged value would
+/// still be freed, and freeing a stack buffer corrupts the heap.
+static bool isPromotableToStack(Value alloc) {
+  auto type = dyn_cast<MemRefType>(alloc.getType());
+  Operation *def = alloc.getDefiningOp();
+  if (!type || !type.hasStaticShape() || !isa_and_present<memref::AllocOp>(def))
+    return false;
+  unsigned bits =
+      DataLayout::closest(def).getTypeSizeInBits(type.getElementType());
+  if (type.getNumElements() * bits > (int64_t{1} << 16) * 8)
+    return false;
+  SmallVector<Value> worklist = {alloc};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      if (user->hasTrait<OpTrait::IsTerminator>())
+        return false;
+      if (isa<ViewLikeOpInterface, memref::CastOp>(user))
+        llvm::append_range(worklist, user->getResults());
+    }
+  }
+  return true;
+}
 
 void mlir::fuse::buildGroupsToGpuLaunches(OpPassManager &pm,
                                           const LowerToNVVMOptions &options) {
@@ -101,9 +132,8 @@ void mlir::fuse::buildGroupsToGpuLaunches(OpPassManager &pm,
   gpuPm.addPass(createForallToParallelLoopPass());
   gpuPm.addPass(createFuseLinearizeTileLoopsPass());
   gpuPm.addPass(createConvertLinalgToLoopsPass());
-  bufferization::PromoteBuffersToStackPassOptions stackOptions;
-  stackOptions.maxAllocSizeInBytes = 1 << 16;
-  gpuPm.addPass(bufferization::createPromoteBuffersToStackPass(stackOptions));
+  gpuPm.addPass(
+      bufferization::createPromoteBuffersToStackPass(isPromotableToStack));
   gpuPm.addPass(createParallelLoopTilingPass(
       {static_cast<int64_t>(options.blockSize)}, /*noMinMaxBounds=*/true));
   // No canonicalization here: it would merge the two levels back into one.
