@@ -43,6 +43,10 @@ void mlir::fuse::buildFuseOpsPipeline(OpPassManager &pm,
   // 4. TensorRT-style vertical fusion: BatchNorm scales and shifts into the
   //    conv/matmul weights.
   pm.addNestedPass<func::FuncOp>(createFuseFoldConvAffinePass());
+  //    Channel shuffles read by a contraction with constant weights are
+  //    moved into the weights (ShuffleNetV2's last unit).
+  if (options.layout)
+    pm.addNestedPass<func::FuncOp>(createFusePermuteWeightsPass());
   // 5. Horizontal fusion: same-input convs/matmuls become one wider op.
   pm.addNestedPass<func::FuncOp>(createFuseHorizontalPass());
   // 6. Concats become inserts that their producers' kernels do in place.

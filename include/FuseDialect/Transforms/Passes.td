@@ -256,6 +256,25 @@ def FuseHorizontalPass : Pass<"fuse-horizontal"> {
   ];
 }
 
+def FusePermuteWeightsPass : Pass<"fuse-permute-weights"> {
+  let summary = "Move a permutation of a contraction's reduced dimension "
+                "into its constant operand";
+  let description = [{
+    A convolution whose input channels, or a matmul whose K dimension, are
+    permuted by data movement (ShuffleNet's channel shuffle: reshape,
+    transpose, reshape) while the other operand is a constant reads the
+    data unpermuted, and the constant is permuted at compile time instead:
+    `conv2d(shuffle(x), w)` becomes `conv2d(x, w')` with
+    `w'[f, kh, kw, c] = w[f, kh, kw, q(c)]`, q the inverse permutation. The
+    chain of reshapes and transposes is evaluated on element indices; it
+    must be a transpose of its source followed by one fixed permutation of
+    the reduced dimension. The transpose stays (an index change for the
+    layout passes). The contraction adds the same products in another
+    order (rounding may differ in the last bits).
+  }];
+  let dependentDialects = ["::mlir::tosa::TosaDialect"];
+}
+
 def FuseSliceProducersPass : Pass<"fuse-slice-producers"> {
   let summary = "Compute only the part of a result that a static slice reads";
   let description = [{

@@ -51,8 +51,10 @@ struct FuseOpsOptions : public PassPipelineOptions<FuseOpsOptions> {
 ///   0. canonicalize (upstream folds),
 ///   1. local layout clean-up (transposes sink and cancel),
 ///   2. annotate mapping types (`--fuse-annotate-mapping`),
-///   3. algebraic simplification (`--fuse-algebraic-simplify`),
-///   4. fold BatchNorm into conv/matmul weights,
+///   3. algebraic simplification (`--fuse-algebraic-simplify`), slices and
+///      concats moved to what computes them (`--fuse-slice-producers`),
+///   4. fold BatchNorm into conv/matmul weights, and channel shuffles
+///      (`--fuse-permute-weights`),
 ///   5. merge same-input convs/matmuls, 6. turn concats into in-place inserts,
 ///   7. plan and form `fuse.group` kernels (`--fuse-form-groups`),
 ///   8. turn transposes at kernel boundaries into index changes.

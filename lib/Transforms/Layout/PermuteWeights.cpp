@@ -1,0 +1,275 @@
+//===- PermuteWeights.cpp - Channel permutations into constant weights ----===//
+//
+// A contraction sums over its reduced dimension, so the order of that
+// dimension does not matter as long as both operands agree on it. When one
+// operand is data movement that permutes the reduced dimension (ShuffleNet's
+// channel shuffle, `reshape -> transpose -> reshape`, before a 1x1
+// convolution) and the other is a constant, the permutation moves into the
+// constant at compile time, and the contraction reads the data unshuffled:
+//
+//   conv2d(shuffle(x), w)     -> conv2d(x, w')    w'[f, .., c] = w[f, .., q(c)]
+//   matmul(shuffle(a), b)     -> matmul(a, b')    b'[k, n]     = b[q(k), n]
+//
+// where q is the inverse of the shuffle's permutation. The data movement is
+// found by evaluating the chain of reshapes and transposes on element
+// indices: the chain from x to the operand must be a plain transpose of x
+// followed by one fixed permutation of the reduced dimension (the same for
+// every other index). The transpose is kept (the layout passes make it an
+// index change of the contraction); the reshapes and the shuffle go.
+//
+// Values are unchanged up to the order of the additions: the contraction
+// adds the same products, in the order of the unshuffled channels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuseDialect/Transforms/Passes.h"
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#define DEBUG_TYPE "fuse-permute-weights"
+
+namespace mlir::fuse {
+#define GEN_PASS_DEF_FUSEPERMUTEWEIGHTSPASS
+#include "FuseDialect/Transforms/Passes.h.inc"
+} // namespace mlir::fuse
+
+using namespace mlir;
+
+namespace {
+
+/// Elements of the tensors the index evaluation walks, at most.
+constexpr int64_t kMaxElements = 1 << 22;
+
+/// Row-major strides of `shape`.
+SmallVector<int64_t> getStrides(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+/// `data` (row-major, of `shape`) transposed: result dimension d is input
+/// dimension perms[d].
+SmallVector<int64_t> transpose(ArrayRef<int64_t> data, ArrayRef<int64_t> shape,
+                               ArrayRef<int32_t> perms) {
+  SmallVector<int64_t> inStrides = getStrides(shape);
+  SmallVector<int64_t> outShape;
+  for (int32_t p : perms)
+    outShape.push_back(shape[p]);
+  SmallVector<int64_t> result;
+  result.reserve(data.size());
+  SmallVector<int64_t> index(perms.size(), 0);
+  for (size_t n = 0; n < data.size(); ++n) {
+    int64_t offset = 0;
+    for (auto [d, p] : llvm::enumerate(perms))
+      offset += index[d] * inStrides[p];
+    result.push_back(data[offset]);
+    for (int64_t d = static_cast<int64_t>(perms.size()) - 1; d >= 0; --d) {
+      if (++index[d] < outShape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  return result;
+}
+
+/// The reshapes and transposes that compute `value` from the first value
+/// that is neither, in program order, and that value. Static shapes only;
+/// each op of the chain read once (else the shuffle would still be computed
+/// for its other readers, and they are usually not contractions: the
+/// depthwise convolution beside ShuffleNet's downsampling 1x1 convolution).
+std::optional<std::pair<Value, SmallVector<Operation *>>>
+getDataMovement(Value value) {
+  SmallVector<Operation *> chain;
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isa<tosa::ReshapeOp, tosa::TransposeOp>(def) || !value.hasOneUse())
+      break;
+    auto type = dyn_cast<RankedTensorType>(def->getOperand(0).getType());
+    if (!type || !type.hasStaticShape() || type.getNumElements() > kMaxElements)
+      return std::nullopt;
+    chain.push_back(def);
+    value = def->getOperand(0);
+  }
+  if (chain.empty())
+    return std::nullopt;
+  std::reverse(chain.begin(), chain.end());
+  return std::make_pair(value, chain);
+}
+
+/// A transpose of a source followed by a permutation of one dimension.
+struct Shuffle {
+  SmallVector<int32_t> perms;       ///< the transpose (identity: none)
+  SmallVector<int64_t> permutation; ///< operand index c reads c' = p[c]
+};
+
+/// Whether `chain` (from `source`, rank r) computes a transpose of `source`
+/// whose dimension `axis` is then permuted, and which.
+std::optional<Shuffle> matchShuffle(Value source, ArrayRef<Operation *> chain,
+                                    int64_t axis) {
+  auto sourceType = cast<RankedTensorType>(source.getType());
+  auto resultType =
+      dyn_cast<RankedTensorType>(chain.back()->getResult(0).getType());
+  if (!resultType || !resultType.hasStaticShape() ||
+      resultType.getRank() != sourceType.getRank())
+    return std::nullopt;
+  // Where each element of the chain's result comes from (a flat index of
+  // the source).
+  SmallVector<int64_t> data(sourceType.getNumElements());
+  std::iota(data.begin(), data.end(), 0);
+  SmallVector<int64_t> shape = llvm::to_vector(sourceType.getShape());
+  for (Operation *op : chain) {
+    if (auto t = dyn_cast<tosa::TransposeOp>(op)) {
+      data = transpose(data, shape, t.getPerms());
+    }
+    shape = llvm::to_vector(
+        cast<RankedTensorType>(op->getResult(0).getType()).getShape());
+  }
+  int64_t rank = resultType.getRank();
+  ArrayRef<int64_t> resultShape = resultType.getShape();
+  SmallVector<int32_t> perms(rank);
+  std::iota(perms.begin(), perms.end(), 0);
+  // Every transpose whose shape matches the result's, identity first (a
+  // few: dimensions of one extent are interchangeable).
+  int64_t tried = 0;
+  do {
+    if (llvm::any_of(llvm::seq<int64_t>(0, rank), [&](int64_t d) {
+          return sourceType.getDimSize(perms[d]) != resultShape[d];
+        }))
+      continue;
+    if (++tried > 24)
+      break;
+    SmallVector<int64_t> moved = transpose(
+        llvm::to_vector(llvm::seq<int64_t>(0, sourceType.getNumElements())),
+        sourceType.getShape(), perms);
+    // The permutation from the first line along `axis`, then checked on
+    // every element.
+    SmallVector<int64_t> strides = getStrides(resultShape);
+    int64_t extent = resultShape[axis], stride = strides[axis];
+    DenseMap<int64_t, int64_t> position;
+    for (int64_t c = 0; c < extent; ++c)
+      position[moved[c * stride]] = c;
+    Shuffle shuffle{perms, SmallVector<int64_t>(extent)};
+    bool ok = true;
+    for (int64_t c = 0; c < extent && ok; ++c) {
+      auto it = position.find(data[c * stride]);
+      ok = it != position.end();
+      if (ok)
+        shuffle.permutation[c] = it->second;
+    }
+    for (int64_t n = 0, e = data.size(); n < e && ok; ++n) {
+      int64_t c = (n / stride) % extent;
+      ok = data[n] == moved[n + (shuffle.permutation[c] - c) * stride];
+    }
+    if (ok)
+      return shuffle;
+  } while (std::next_permutation(perms.begin(), perms.end()));
+  return std::nullopt;
+}
+
+/// `values` with dimension `axis` reordered: index c of the result is index
+/// q[c] of `values`.
+DenseElementsAttr permuteAxis(DenseElementsAttr values, int64_t axis,
+                              ArrayRef<int64_t> q) {
+  auto type = cast<RankedTensorType>(values.getType());
+  int64_t bytes = type.getElementTypeBitWidth() / 8;
+  ArrayRef<char> raw = values.getRawData();
+  SmallVector<int64_t> strides = getStrides(type.getShape());
+  int64_t extent = type.getDimSize(axis), stride = strides[axis];
+  std::vector<char> data(raw.size());
+  for (int64_t n = 0, e = type.getNumElements(); n < e; ++n) {
+    int64_t c = (n / stride) % extent;
+    int64_t from = n + (q[c] - c) * stride;
+    std::copy_n(raw.begin() + from * bytes, bytes, data.begin() + n * bytes);
+  }
+  return DenseElementsAttr::getFromRawBuffer(type, data);
+}
+
+/// Rewrites `op`'s operand `index` (a shuffle along `axis`) to the shuffle's
+/// source, transposed, and its constant operand `weightIndex` permuted
+/// along `weightAxis`.
+LogicalResult unshuffle(PatternRewriter &rewriter, Operation *op,
+                        unsigned index, int64_t axis, unsigned weightIndex,
+                        int64_t weightAxis) {
+  DenseElementsAttr weights;
+  if (!matchPattern(op->getOperand(weightIndex), m_Constant(&weights)) ||
+      weights.isSplat())
+    return failure();
+  auto weightType = cast<RankedTensorType>(weights.getType());
+  if (!weightType.hasStaticShape() ||
+      weightType.getElementTypeBitWidth() % 8 != 0 ||
+      !weightType.getElementType().isIntOrFloat())
+    return failure();
+  auto movement = getDataMovement(op->getOperand(index));
+  if (!movement)
+    return failure();
+  auto [source, chain] = *movement;
+  std::optional<Shuffle> shuffle = matchShuffle(source, chain, axis);
+  // The identity permutation is a plain transpose: the layout passes' case.
+  if (!shuffle ||
+      llvm::equal(shuffle->permutation,
+                  llvm::seq<int64_t>(0, shuffle->permutation.size())) ||
+      weightType.getDimSize(weightAxis) !=
+          static_cast<int64_t>(shuffle->permutation.size()))
+    return failure();
+  // Operand channel c reads source channel p[c]: the weight of source
+  // channel c' is the operand's weight at q[c'] = p^-1[c'].
+  SmallVector<int64_t> inverse(shuffle->permutation.size());
+  for (auto [c, p] : llvm::enumerate(shuffle->permutation))
+    inverse[p] = c;
+
+  Location loc = op->getLoc();
+  rewriter.setInsertionPoint(op);
+  Value input = source;
+  if (!llvm::equal(shuffle->perms,
+                   llvm::seq<int32_t>(0, shuffle->perms.size())))
+    input = tosa::TransposeOp::create(
+        rewriter, loc, op->getOperand(index).getType(), source,
+        rewriter.getDenseI32ArrayAttr(shuffle->perms));
+  Value permuted = tosa::ConstOp::create(
+      rewriter, loc, weightType, permuteAxis(weights, weightAxis, inverse));
+  rewriter.modifyOpInPlace(op, [&] {
+    op->setOperand(index, input);
+    op->setOperand(weightIndex, permuted);
+  });
+  return success();
+}
+
+/// conv2d(shuffle(x), w): the input's channels (NHWC, last) against the
+/// filter's (FHWC, last).
+struct UnshuffleConvInput final : OpRewritePattern<tosa::Conv2DOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tosa::Conv2DOp conv,
+                                PatternRewriter &rewriter) const override {
+    return unshuffle(rewriter, conv, /*index=*/0, /*axis=*/3,
+                     /*weightIndex=*/1, /*weightAxis=*/3);
+  }
+};
+
+/// matmul(shuffle(a), b) and matmul(a, shuffle(b)): K is A's last
+/// dimension and B's middle one.
+struct UnshuffleMatmulOperand final : OpRewritePattern<tosa::MatMulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tosa::MatMulOp matmul,
+                                PatternRewriter &rewriter) const override {
+    if (succeeded(unshuffle(rewriter, matmul, 0, 2, 1, 1)))
+      return success();
+    return unshuffle(rewriter, matmul, 1, 1, 0, 2);
+  }
+};
+
+struct FusePermuteWeightsPass final
+    : fuse::impl::FusePermuteWeightsPassBase<FusePermuteWeightsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<UnshuffleConvInput, UnshuffleMatmulOperand>(&getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
