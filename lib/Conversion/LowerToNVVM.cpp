@@ -54,6 +54,7 @@
 #include "mlir/Conversion/TosaToSCF/TosaToSCF.h"
 #include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -64,6 +65,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Pass/PassManager.h"
@@ -75,7 +78,8 @@ using namespace mlir;
 using namespace mlir::fuse;
 
 /// Whether a temporary may become a per-thread stack buffer: statically
-/// shaped, at most 64 KiB, and never yielded out of a region. Upstream's
+/// shaped, at most 64 KiB, and never merged with other buffers (yielded
+/// out of a region, passed into a loop or a call, selected). Upstream's
 /// promotion skips an allocation with a deallocation of its own, but not
 /// one whose deallocation is that of a value merging it with others (a
 /// branch of a partial tile's `scf.if` yielding it): the merged value would
@@ -93,7 +97,8 @@ static bool isPromotableToStack(Value alloc) {
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
     for (Operation *user : value.getUsers()) {
-      if (user->hasTrait<OpTrait::IsTerminator>())
+      if (user->hasTrait<OpTrait::IsTerminator>() ||
+          isa<RegionBranchOpInterface, CallOpInterface, arith::SelectOp>(user))
         return false;
       if (isa<ViewLikeOpInterface, memref::CastOp>(user))
         llvm::append_range(worklist, user->getResults());

@@ -299,9 +299,14 @@ struct ElementwiseOfConcat final : OpRewritePattern<tosa::ConcatOp> {
 
   LogicalResult matchAndRewrite(tosa::ConcatOp concat,
                                 PatternRewriter &rewriter) const override {
+    auto isStatic = [](Type t) {
+      auto ranked = dyn_cast<RankedTensorType>(t);
+      return ranked && ranked.hasStaticShape();
+    };
     auto concatType = dyn_cast<RankedTensorType>(concat.getType());
     if (!concatType || !concatType.hasStaticShape() ||
-        concat.getInput1().size() < 2 || concat->getUsers().empty())
+        concat.getInput1().size() < 2 || concat->getUsers().empty() ||
+        !llvm::all_of(concat.getInput1().getTypes(), isStatic))
       return rewriter.notifyMatchFailure(concat, "not a static concat");
     Operation *user = *concat->getUsers().begin();
     if (llvm::any_of(concat->getUsers(),
@@ -381,11 +386,14 @@ struct SliceOfConstant final : OpRewritePattern<tosa::SliceOp> {
     std::optional<Box> box = getBox(slice);
     if (!box || !matchPattern(input, m_Constant(&values)) || values.isSplat())
       return rewriter.notifyMatchFailure(slice, "not a dense constant");
-    // i1 elements are packed in bits; other widths are whole bytes.
+    // Plain integers and floats (not quantized types, whose constants hold
+    // their storage type); i1 elements are packed in bits, other widths
+    // are whole bytes.
     auto type = cast<RankedTensorType>(input.getType());
+    if (!type.getElementType().isIntOrFloat() || values.getType() != type ||
+        type.getElementTypeBitWidth() % 8 != 0)
+      return rewriter.notifyMatchFailure(slice, "not plain whole bytes");
     unsigned bitWidth = type.getElementTypeBitWidth();
-    if (bitWidth % 8 != 0 || !type.getElementType().isIntOrFloat())
-      return rewriter.notifyMatchFailure(slice, "packed elements");
     if (cast<RankedTensorType>(slice.getType()).getNumElements() > (1 << 22))
       return rewriter.notifyMatchFailure(slice, "too large");
 

@@ -267,10 +267,13 @@ def FusePermuteWeightsPass : Pass<"fuse-permute-weights"> {
     `conv2d(shuffle(x), w)` becomes `conv2d(x, w')` with
     `w'[f, kh, kw, c] = w[f, kh, kw, q(c)]`, q the inverse permutation. The
     chain of reshapes and transposes is evaluated on element indices; it
-    must be a transpose of its source followed by one fixed permutation of
-    the reduced dimension. The transpose stays (an index change for the
-    layout passes). The contraction adds the same products in another
-    order (rounding may differ in the last bits).
+    must be a view of its source (reshaped to the operand's shape, or
+    transposed) followed by one fixed permutation of the reduced dimension,
+    and nothing else may read it. The view stays (a reshape is free, a
+    transpose becomes an index change for the layout passes): VGG's
+    classifier reads its NHWC features flattened as they are instead of in
+    NCHW order. The contraction adds the same products in another order
+    (rounding may differ in the last bits).
   }];
   let dependentDialects = ["::mlir::tosa::TosaDialect"];
 }

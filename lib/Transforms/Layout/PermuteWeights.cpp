@@ -12,10 +12,13 @@
 //
 // where q is the inverse of the shuffle's permutation. The data movement is
 // found by evaluating the chain of reshapes and transposes on element
-// indices: the chain from x to the operand must be a plain transpose of x
-// followed by one fixed permutation of the reduced dimension (the same for
-// every other index). The transpose is kept (the layout passes make it an
-// index change of the contraction); the reshapes and the shuffle go.
+// indices: the chain from x to the operand must be a view of x (x reshaped
+// to the operand's shape, or a plain transpose of x) followed by one fixed
+// permutation of the reduced dimension (the same for every other index).
+// The view is kept (a reshape is free; the layout passes make a transpose
+// an index change of the contraction); the shuffle goes. VGG's classifier
+// reads NHWC features flattened in NCHW order (transpose, reshape): it now
+// reads them flattened as they are, with its weight's rows permuted.
 //
 // Values are unchanged up to the order of the additions: the contraction
 // adds the same products, in the order of the unshuffled channels.
@@ -25,6 +28,7 @@
 #include "FuseDialect/Transforms/Passes.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -100,21 +104,26 @@ getDataMovement(Value value) {
   return std::make_pair(value, chain);
 }
 
-/// A transpose of a source followed by a permutation of one dimension.
+/// A view of a source (a transpose, or a reshape of the source itself)
+/// followed by a permutation of one dimension.
 struct Shuffle {
   SmallVector<int32_t> perms;       ///< the transpose (identity: none)
+  bool reshape = false;             ///< the source reshaped, not transposed
   SmallVector<int64_t> permutation; ///< operand index c reads c' = p[c]
 };
 
-/// Whether `chain` (from `source`, rank r) computes a transpose of `source`
-/// whose dimension `axis` is then permuted, and which.
+/// Whether `chain` (from `source`) computes a view of `source` whose
+/// dimension `axis` is then permuted, and which: the source reshaped to the
+/// result's shape (VGG's NCHW flatten of NHWC data before its classifier),
+/// or transposed to it (ShuffleNet's channel shuffle before an NHWC
+/// convolution).
 std::optional<Shuffle> matchShuffle(Value source, ArrayRef<Operation *> chain,
                                     int64_t axis) {
   auto sourceType = cast<RankedTensorType>(source.getType());
   auto resultType =
       dyn_cast<RankedTensorType>(chain.back()->getResult(0).getType());
   if (!resultType || !resultType.hasStaticShape() ||
-      resultType.getRank() != sourceType.getRank())
+      resultType.getNumElements() != sourceType.getNumElements())
     return std::nullopt;
   // Where each element of the chain's result comes from (a flat index of
   // the source).
@@ -128,18 +137,26 @@ std::optional<Shuffle> matchShuffle(Value source, ArrayRef<Operation *> chain,
     shape = llvm::to_vector(
         cast<RankedTensorType>(op->getResult(0).getType()).getShape());
   }
-  int64_t rank = resultType.getRank();
+  int64_t rank = sourceType.getRank();
   ArrayRef<int64_t> resultShape = resultType.getShape();
   SmallVector<int32_t> perms(rank);
   std::iota(perms.begin(), perms.end(), 0);
-  // Every transpose whose shape matches the result's, identity first (a
-  // few: dimensions of one extent are interchangeable).
+  // The source itself (reshaped if its shape differs), then every
+  // transpose whose shape is the result's (a few: dimensions of one extent
+  // are interchangeable).
   int64_t tried = 0;
+  bool identity = true;
   do {
-    if (llvm::any_of(llvm::seq<int64_t>(0, rank), [&](int64_t d) {
-          return sourceType.getDimSize(perms[d]) != resultShape[d];
-        }))
+    bool reshape = false;
+    if (identity) {
+      reshape = sourceType.getShape() != resultShape;
+      identity = false;
+    } else if (rank != resultType.getRank() ||
+               llvm::any_of(llvm::seq<int64_t>(0, rank), [&](int64_t d) {
+                 return sourceType.getDimSize(perms[d]) != resultShape[d];
+               })) {
       continue;
+    }
     if (++tried > 24)
       break;
     SmallVector<int64_t> moved = transpose(
@@ -152,7 +169,7 @@ std::optional<Shuffle> matchShuffle(Value source, ArrayRef<Operation *> chain,
     DenseMap<int64_t, int64_t> position;
     for (int64_t c = 0; c < extent; ++c)
       position[moved[c * stride]] = c;
-    Shuffle shuffle{perms, SmallVector<int64_t>(extent)};
+    Shuffle shuffle{perms, reshape, SmallVector<int64_t>(extent)};
     bool ok = true;
     for (int64_t c = 0; c < extent && ok; ++c) {
       auto it = position.find(data[c * stride]);
@@ -198,8 +215,10 @@ LogicalResult unshuffle(PatternRewriter &rewriter, Operation *op,
   if (!matchPattern(op->getOperand(weightIndex), m_Constant(&weights)) ||
       weights.isSplat())
     return failure();
+  // (A quantized operand's constant holds its storage type: left alone.)
   auto weightType = cast<RankedTensorType>(weights.getType());
-  if (!weightType.hasStaticShape() ||
+  if (weightType != op->getOperand(weightIndex).getType() ||
+      !weightType.hasStaticShape() ||
       weightType.getElementTypeBitWidth() % 8 != 0 ||
       !weightType.getElementType().isIntOrFloat())
     return failure();
@@ -223,11 +242,17 @@ LogicalResult unshuffle(PatternRewriter &rewriter, Operation *op,
 
   Location loc = op->getLoc();
   rewriter.setInsertionPoint(op);
+  Type type = op->getOperand(index).getType();
   Value input = source;
-  if (!llvm::equal(shuffle->perms,
-                   llvm::seq<int32_t>(0, shuffle->perms.size())))
+  if (shuffle->reshape)
+    input = tosa::ReshapeOp::create(
+        rewriter, loc, type, source,
+        tosa::getTosaConstShape(rewriter, loc,
+                                cast<RankedTensorType>(type).getShape()));
+  else if (!llvm::equal(shuffle->perms,
+                        llvm::seq<int32_t>(0, shuffle->perms.size())))
     input = tosa::TransposeOp::create(
-        rewriter, loc, op->getOperand(index).getType(), source,
+        rewriter, loc, type, source,
         rewriter.getDenseI32ArrayAttr(shuffle->perms));
   Value permuted = tosa::ConstOp::create(
       rewriter, loc, weightType, permuteAxis(weights, weightAxis, inverse));

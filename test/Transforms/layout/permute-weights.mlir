@@ -1,7 +1,7 @@
 // RUN: fuse-opt %s --pass-pipeline="builtin.module(func.func(fuse-permute-weights),canonicalize,cse)" | FileCheck %s
-// RUN: %fuse-diff %s --entry channel_shuffle_conv,shuffled_k_matmul,shuffled_b_matmul,shared_shuffle,depthwise,not_a_shuffle,mixed -p "--pass-pipeline=builtin.module(func.func(fuse-permute-weights))" | FileCheck %s --check-prefix=NUM
-// RUN: %fuse-diff %s --entry channel_shuffle_conv,shuffled_k_matmul,shuffled_b_matmul,shared_shuffle,depthwise,not_a_shuffle,mixed -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
-// NUM: fuse-diff: OK 8 outputs
+// RUN: %fuse-diff %s --entry channel_shuffle_conv,shuffled_k_matmul,shuffled_b_matmul,shared_shuffle,depthwise,not_a_shuffle,mixed,flatten_classifier -p "--pass-pipeline=builtin.module(func.func(fuse-permute-weights))" | FileCheck %s --check-prefix=NUM
+// RUN: %fuse-diff %s --entry channel_shuffle_conv,shuffled_k_matmul,shuffled_b_matmul,shared_shuffle,depthwise,not_a_shuffle,mixed,flatten_classifier -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
+// NUM: fuse-diff: OK 9 outputs
 
 // ShuffleNetV2's channel shuffle (2 groups of 4 channels, NCHW) before a
 // 1x1 convolution (NHWC): the convolution reads x only transposed, and
@@ -64,6 +64,26 @@ func.func @shuffled_b_matmul(%b: tensor<1x4x3xf32>) -> tensor<1x1x3xf32> {
   %k = tosa.reshape %t, %s3 : (tensor<1x2x2x3xf32>, !tosa.shape<3>) -> tensor<1x4x3xf32>
   %m = tosa.matmul %a, %k, %zp, %zp : (tensor<1x1x4xf32>, tensor<1x4x3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x3xf32>
   return %m : tensor<1x1x3xf32>
+}
+
+// VGG's classifier: NHWC features flattened in NCHW order (a transpose
+// then a reshape) before a matmul. The matmul reads the NHWC data
+// flattened as it is (a view), and the weight's rows are permuted: row
+// (h * 2 + w) * 3 + c of the new weight is row c * 4 + h * 2 + w of the old.
+// CHECK-LABEL: func.func @flatten_classifier
+//  CHECK-SAME: (%[[X:.*]]: tensor<1x2x2x3xf32>)
+//       CHECK:   %[[B:.*]] = "tosa.const"() <{values = dense<{{\[\[\[}}0.000000e+00], [4.000000e+00], [8.000000e+00], [1.000000e+00], [5.000000e+00], [9.000000e+00], [2.000000e+00], [6.000000e+00], [1.000000e+01], [3.000000e+00], [7.000000e+00], [1.100000e+01]]]> : tensor<1x12x1xf32>}>
+//   CHECK-NOT:   tosa.transpose
+//       CHECK:   %[[R:.*]] = tosa.reshape %[[X]]
+//       CHECK:   tosa.matmul %[[R]], %[[B]]
+func.func @flatten_classifier(%x: tensor<1x2x2x3xf32>) -> tensor<1x1x1xf32> {
+  %b = "tosa.const"() <{values = dense<[[[0.0], [1.0], [2.0], [3.0], [4.0], [5.0], [6.0], [7.0], [8.0], [9.0], [10.0], [11.0]]]> : tensor<1x12x1xf32>}> : () -> tensor<1x12x1xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %s = tosa.const_shape {values = dense<[1, 1, 12]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %t = tosa.transpose %x {perms = array<i32: 0, 3, 1, 2>} : (tensor<1x2x2x3xf32>) -> tensor<1x3x2x2xf32>
+  %r = tosa.reshape %t, %s : (tensor<1x3x2x2xf32>, !tosa.shape<3>) -> tensor<1x1x12xf32>
+  %m = tosa.matmul %r, %b, %zp, %zp : (tensor<1x1x12xf32>, tensor<1x12x1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x1xf32>
+  return %m : tensor<1x1x1xf32>
 }
 
 // Left alone: the shuffled tensor has another reader (the shuffle would

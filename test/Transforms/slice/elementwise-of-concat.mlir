@@ -115,3 +115,14 @@ func.func @broadcast_across(%x: tensor<1x1xf32>, %y: tensor<1x2xf32>, %z: tensor
   %a = tosa.add %c, %z : (tensor<1x3xf32>, tensor<3x3xf32>) -> tensor<3x3xf32>
   return %a : tensor<3x3xf32>
 }
+
+// Left alone: a part of dynamic size (its place along the axis is not
+// known).
+// CHECK-LABEL: func.func @dynamic_part
+//       CHECK:   %[[C:.*]] = tosa.concat
+//       CHECK:   tosa.add %[[C]]
+func.func @dynamic_part(%a: tensor<?x4xf32>, %b: tensor<2x4xf32>, %d: tensor<5x4xf32>) -> tensor<5x4xf32> {
+  %c = tosa.concat %a, %b {axis = 0 : i32} : (tensor<?x4xf32>, tensor<2x4xf32>) -> tensor<5x4xf32>
+  %r = tosa.add %c, %d : (tensor<5x4xf32>, tensor<5x4xf32>) -> tensor<5x4xf32>
+  return %r : tensor<5x4xf32>
+}
