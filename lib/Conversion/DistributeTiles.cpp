@@ -2031,6 +2031,64 @@ stageSharedInputs(IRRewriter &rewriter, gpu::LaunchOp launch,
 // Tile loops as launches
 //===----------------------------------------------------------------------===//
 
+/// Whether `op` touches no memory (index arithmetic, views): a barrier
+/// separates nothing across it.
+bool touchesNoMemory(Operation *op) {
+  return isa<ViewLikeOpInterface, memref::ExtractAlignedPointerAsIndexOp,
+             memref::ExtractStridedMetadataOp>(op) ||
+         (op->getNumRegions() == 0 && isMemoryEffectFree(op));
+}
+
+/// Whether every path through `op` ends with a barrier that no memory
+/// access follows: a barrier; a branch whose two paths do; a loop that runs
+/// at least once and whose body does.
+bool endsWithBarrier(Operation *op);
+
+/// Whether the last op of `block` before its terminator that touches
+/// memory ends with a barrier.
+bool blockEndsWithBarrier(Block &block) {
+  for (Operation &op : llvm::reverse(block.without_terminator())) {
+    if (touchesNoMemory(&op))
+      continue;
+    return endsWithBarrier(&op);
+  }
+  return false;
+}
+
+bool endsWithBarrier(Operation *op) {
+  if (isa<gpu::BarrierOp>(op))
+    return true;
+  if (auto branch = dyn_cast<scf::IfOp>(op))
+    return !branch.getElseRegion().empty() &&
+           blockEndsWithBarrier(*branch.thenBlock()) &&
+           blockEndsWithBarrier(*branch.elseBlock());
+  if (auto loop = dyn_cast<scf::ForOp>(op)) {
+    std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+    std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+    return lb && ub && *lb < *ub && blockEndsWithBarrier(*loop.getBody());
+  }
+  return false;
+}
+
+/// Erases the barriers of `launch` that follow another barrier with no
+/// memory access between: after a loop or a branch that ends with one (a
+/// chunk loop's closing barrier, then the epilogue's), the second waits for
+/// nothing.
+void eraseRedundantBarriers(gpu::LaunchOp launch) {
+  SmallVector<gpu::BarrierOp> redundant;
+  launch.getBody().walk([&](gpu::BarrierOp barrier) {
+    for (Operation *op = barrier->getPrevNode(); op; op = op->getPrevNode()) {
+      if (touchesNoMemory(op))
+        continue;
+      if (endsWithBarrier(op))
+        redundant.push_back(barrier);
+      return;
+    }
+  });
+  for (gpu::BarrierOp barrier : redundant)
+    barrier->erase();
+}
+
 struct FuseDistributeTilesPass final
     : fuse::impl::FuseDistributeTilesPassBase<FuseDistributeTilesPass> {
   using Base::Base;
@@ -2045,6 +2103,8 @@ struct FuseDistributeTilesPass final
     IRRewriter rewriter(&getContext());
     for (scf::ForallOp loop : loops)
       (void)distributeLoop(rewriter, loop);
+    getOperation()->walk(
+        [](gpu::LaunchOp launch) { eraseRedundantBarriers(launch); });
   }
 
   LogicalResult distributeLoop(IRRewriter &rewriter, scf::ForallOp loop) {

@@ -321,7 +321,8 @@ func.func @staged_matmul_negated(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %
 // A tile over a batch of two matmuls has three non-unit parallel loops: it
 // is not register-tiled. Its operands are staged (unpadded) chunk by chunk
 // and each thread steps 4 of its points together, their accumulators
-// loaded from the temporary and stored back every chunk.
+// loaded from the temporary and stored back every chunk. The chunk loop
+// (two chunks) ends with a barrier, so none is needed after it.
 // CHECK-LABEL: func.func @staged_batch_matmul
 //       CHECK:   gpu.launch {{.*}} workgroup(%[[ACC:[a-z0-9_]+]] : memref<2x16x32xf32, #gpu.address_space<workgroup>>, %[[SA:[a-z0-9_]+]] : memref<2x16x32xf32, #gpu.address_space<workgroup>>, %[[SB:[a-z0-9_]+]] : memref<2x32x32xf32, #gpu.address_space<workgroup>>)
 //       CHECK:     scf.for %[[K0:[a-z0-9_]+]] = %{{.*}} to %c64 step %c32 {
@@ -341,7 +342,8 @@ func.func @staged_matmul_negated(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %
 //       CHECK:         memref.store %[[SUMS]]#0, %[[ACC]]
 //       CHECK:         memref.store %[[SUMS]]#3, %[[ACC]]
 //       CHECK:       gpu.barrier
-//       CHECK:     gpu.barrier
+//  CHECK-NEXT:     }
+//   CHECK-NOT:     gpu.barrier
 //       CHECK:     scf.for
 //       CHECK:       memref.load %[[ACC]]
 //       CHECK:     gpu.terminator
