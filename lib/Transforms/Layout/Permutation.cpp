@@ -52,7 +52,7 @@ RankedTensorType mlir::fuse::permuteType(RankedTensorType type,
 bool mlir::fuse::isParameterOperand(Operation *op, unsigned operandNumber) {
   if (isa<tosa::MulOp>(op))
     return operandNumber == 2;
-  if (isa<tosa::NegateOp>(op))
+  if (isa<tosa::NegateOp, tosa::PadOp>(op))
     return operandNumber != 0;
   return false;
 }

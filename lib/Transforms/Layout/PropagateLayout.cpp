@@ -9,8 +9,11 @@
 // whole regions instead.
 //
 // 1. Regions. Layout-agnostic ops are elementwise ops (broadcasting equal-
-//    rank operands), casts and reductions: they compute the same thing in
-//    any dimension order, reductions with their axis renamed. Their tensor
+//    rank operands), casts, reductions and concats: they compute the same
+//    thing in any dimension order, reductions and concats with their axis
+//    renamed, pads with their amounts permuted (Inception's and U-Net's
+//    channel concats and the pads before Inception's average pools stay
+//    NHWC between NHWC convolutions). Their tensor
 //    values, joined through these ops, form regions. Everything else is a
 //    fixed-layout boundary: the anchors (convolutions, matmuls: TOSA fixes
 //    their layout, NHWC/OHWI and [N,M,K]x[N,K,N'], which is the one their
@@ -39,9 +42,11 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/SetVector.h"
@@ -75,12 +80,17 @@ bool isReduction(Operation *op) {
 }
 
 /// Ops that compute the same values in any dimension order of their data
-/// operands and result (reductions with the axis renamed).
+/// operands and result (reductions and concats with the axis renamed, pads
+/// with their amounts permuted).
 bool isLayoutAgnostic(Operation *op) {
   if (op->getNumResults() != 1 || op->getNumRegions() != 0)
     return false;
-  if (!isRankPreservingElementwise(op) && !isa<tosa::CastOp>(op) &&
-      !isReduction(op))
+  SmallVector<int64_t> padding;
+  if (auto pad = dyn_cast<tosa::PadOp>(op))
+    if (!tosa::getConstShapeValues(pad.getPadding().getDefiningOp(), padding))
+      return false;
+  if (!isRankPreservingElementwise(op) &&
+      !isa<tosa::CastOp, tosa::ConcatOp, tosa::PadOp>(op) && !isReduction(op))
     return false;
   auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   if (!type || !type.hasStaticShape() || type.getRank() < 2)
@@ -322,9 +332,20 @@ void rewriteRegion(Region &region, ArrayRef<int64_t> q) {
     Operation *clone = builder.clone(*op, permuted);
     auto type = cast<RankedTensorType>(op->getResult(0).getType());
     clone->getResult(0).setType(permuteType(type, q));
-    if (isReduction(op)) {
+    if (isReduction(op) || isa<tosa::ConcatOp>(op)) {
       int64_t axis = op->getAttrOfType<IntegerAttr>("axis").getInt();
       clone->setAttr("axis", builder.getI32IntegerAttr(qInverse[axis]));
+    }
+    if (auto pad = dyn_cast<tosa::PadOp>(clone)) {
+      // Dimension i of the permuted pad is dimension q[i] of the original.
+      SmallVector<int64_t> padding, permutedPadding;
+      (void)tosa::getConstShapeValues(pad.getPadding().getDefiningOp(),
+                                      padding);
+      for (int64_t d : q)
+        permutedPadding.append({padding[2 * d], padding[2 * d + 1]});
+      ImplicitLocOpBuilder shapeBuilder(pad.getLoc(), pad);
+      pad.getPaddingMutable().assign(
+          tosa::getTosaConstShape(shapeBuilder, permutedPadding));
     }
     permuted.map(op->getResult(0), clone->getResult(0));
   }

@@ -1,6 +1,6 @@
 // RUN: fuse-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(fuse-propagate-layout))" | FileCheck %s
-// RUN: %fuse-diff %s -p "--pass-pipeline=builtin.module(func.func(fuse-propagate-layout))" --entry residual,channel_reduction,two_layouts,to_argument,squeeze_excite | FileCheck %s --check-prefix=NUM
-// NUM: fuse-diff: OK 7 outputs
+// RUN: %fuse-diff %s -p "--pass-pipeline=builtin.module(func.func(fuse-propagate-layout))" --entry residual,channel_reduction,two_layouts,to_argument,squeeze_excite,concat_and_pad | FileCheck %s --check-prefix=NUM
+// NUM: fuse-diff: OK 8 outputs
 
 // An NCHW residual block: each conv wrapped in transposes, BatchNorm and ReLU
 // in NCHW, the skip connection reading the NCHW argument. The whole region
@@ -188,4 +188,36 @@ func.func @to_scalar(%x: tensor<1x1xf32>) -> tensor<f32> {
   %shape = tosa.const_shape {values = dense<> : tensor<0xindex>} : () -> !tosa.shape<0>
   %r = tosa.reshape %t, %shape : (tensor<1x1xf32>, !tosa.shape<0>) -> tensor<f32>
   return %r : tensor<f32>
+}
+
+// -----
+
+// An Inception-style block in NCHW: two conv branches concatenated along
+// the channels, and a pad (the average-pool branch's explicit padding)
+// before a pool. Concats and pads are in the region: the concat's axis
+// becomes 3 and the pad's amounts move with their dimensions, so the whole
+// block stays NHWC and no transpose is left.
+// CHECK-LABEL: func.func @concat_and_pad
+//       CHECK:   %[[A:.*]] = tosa.conv2d
+//       CHECK:   %[[B:.*]] = tosa.conv2d
+//       CHECK:   %[[C:.*]] = tosa.concat %[[A]], %[[B]] {axis = 3 : i32} : (tensor<1x3x3x2xf32>, tensor<1x3x3x2xf32>) -> tensor<1x3x3x4xf32>
+//       CHECK:   %[[S:.*]] = tosa.const_shape {values = dense<[0, 0, 1, 1, 1, 1, 0, 0]> : tensor<8xindex>}
+//       CHECK:   %[[P:.*]] = tosa.pad %[[C]], %[[S]], %{{.*}} : (tensor<1x3x3x4xf32>, !tosa.shape<8>, tensor<1xf32>) -> tensor<1x5x5x4xf32>
+//       CHECK:   tosa.avg_pool2d %[[P]]
+//   CHECK-NOT:   tosa.transpose
+func.func @concat_and_pad(%x: tensor<1x3x3x4xf32>) -> tensor<1x3x3x4xf32> {
+  %w = "tosa.const"() <{values = dense<0.1> : tensor<2x1x1x4xf32>}> : () -> tensor<2x1x1x4xf32>
+  %b = "tosa.const"() <{values = dense<0.0> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %c0 = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x3x3x4xf32>, tensor<2x1x1x4xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x3x3x2xf32>
+  %c1 = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x3x3x4xf32>, tensor<2x1x1x4xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x3x3x2xf32>
+  %u0 = tosa.transpose %c0 {perms = array<i32: 0, 3, 1, 2>} : (tensor<1x3x3x2xf32>) -> tensor<1x2x3x3xf32>
+  %u1 = tosa.transpose %c1 {perms = array<i32: 0, 3, 1, 2>} : (tensor<1x3x3x2xf32>) -> tensor<1x2x3x3xf32>
+  %cat = tosa.concat %u0, %u1 {axis = 1 : i32} : (tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>) -> tensor<1x4x3x3xf32>
+  %padding = tosa.const_shape {values = dense<[0, 0, 0, 0, 1, 1, 1, 1]> : tensor<8xindex>} : () -> !tosa.shape<8>
+  %pv = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %p = tosa.pad %cat, %padding, %pv : (tensor<1x4x3x3xf32>, !tosa.shape<8>, tensor<1xf32>) -> tensor<1x4x5x5xf32>
+  %t = tosa.transpose %p {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x4x5x5xf32>) -> tensor<1x5x5x4xf32>
+  %a = tosa.avg_pool2d %t, %zp, %zp {acc_type = f32, kernel = array<i64: 3, 3>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x5x5x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x3x3x4xf32>
+  return %a : tensor<1x3x3x4xf32>
 }

@@ -38,8 +38,9 @@ Value createTranspose(OpBuilder &builder, Location loc, Value value,
                       ArrayRef<int64_t> perm);
 
 /// Operands of a TOSA elementwise op that are parameters rather than data
-/// (the shift of `tosa.mul`, the zero points of `tosa.negate`): they have
-/// their own shape and keep it whatever the data's layout.
+/// (the shift of `tosa.mul`, the zero points of `tosa.negate`, the padding
+/// and pad value of `tosa.pad`): they have their own shape and keep it
+/// whatever the data's layout.
 bool isParameterOperand(Operation *op, unsigned operandNumber);
 
 /// A single-result TOSA elementwise op (or `tosa.mul`) whose data operands
