@@ -756,8 +756,12 @@ SmallVector<TilingInterface> findRoots(GroupOp group) {
     if (!input || input == root || !roots.contains(input) ||
         input->getNumResults() != 1 || isa<tensor::PadOp>(input))
       continue;
+    // (An insert of it into a concat's destination reads it whole from the
+    // nest's result, as a yield does: U-Net's skip connections.)
     if (llvm::all_of(input->getUsers(), [&](Operation *user) {
-          return user == root || isa<YieldOp>(user);
+          auto insert = dyn_cast<tensor::InsertSliceOp>(user);
+          return user == root || isa<YieldOp>(user) ||
+                 (insert && insert.getSource() == input->getResult(0));
         }))
       producers.insert(input);
   }
@@ -1085,9 +1089,13 @@ LogicalResult tileRoot(RewriterBase &rewriter, GroupOp group,
     tileSizes[d] = root.getIterationDomain(rewriter)[d].size;
   }
 
+  // What leaves the nest whole: the group's results and what is inserted
+  // into a larger tensor (a concat's part).
   llvm::SmallPtrSet<Value, 8> yielded;
   for (Value v : group.getYield().getValues())
     yielded.insert(v);
+  for (auto insert : group.getBodyBlock().getOps<tensor::InsertSliceOp>())
+    yielded.insert(insert.getSource());
   scf::SCFTilingOptions tiling;
   tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
   tiling.setTileSizes(tileSizes);

@@ -85,6 +85,45 @@
 //   EMBED-NOT:   scf.for
 //   EMBED-NOT:   gpu.launch
 //       EMBED:   return %[[OUT]]
+// Concat parts written in place by the kernels that compute them
+// (Inputs/concat-parts.mlir): Inception-v3's first block and a U-Net
+// encoder stage whose ReLU output is both pooled and a part of the skip
+// concat. 7 groups (6 and 1), none of them a copy kernel (there were 8, and
+// 9 launches with host copies between them), 7 launches, nothing on the
+// host.
+// RUN: %fuse-diff %S/Inputs/concat-parts.mlir --entry inception_a,skip -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s --check-prefix=PARTS-NUM
+// RUN: %fuse-diff %S/Inputs/concat-parts.mlir --entry inception_a,skip -p "--fuse-ops" | FileCheck %s --check-prefix=PARTS-NUM
+// PARTS-NUM: fuse-diff: OK 3 outputs
+// RUN: fuse-opt %S/Inputs/concat-parts.mlir --fuse-ops | FileCheck %s --check-prefix=PARTS-GROUPS
+// PARTS-GROUPS-COUNT-7: fuse.group
+// PARTS-GROUPS-NOT: fuse.group
+// RUN: fuse-opt %S/Inputs/concat-parts.mlir --fuse-ops | fuse-opt --fuse-test-lower-to-cpu-via-gpu --mlir-print-ir-before=fuse-test-serialize-launches -o /dev/null 2>&1 | FileCheck %s --check-prefix=PARTS
+// PARTS-LABEL: func.func @inception_a
+// PARTS-NOT: scf.for
+// PARTS: gpu.launch blocks
+// PARTS: gpu.terminator
+// PARTS-NOT: scf.for
+// PARTS: gpu.launch blocks
+// PARTS: gpu.terminator
+// PARTS-NOT: scf.for
+// PARTS: gpu.launch blocks
+// PARTS: gpu.terminator
+// PARTS-NOT: scf.for
+// PARTS: gpu.launch blocks
+// PARTS: gpu.terminator
+// PARTS-NOT: scf.for
+// PARTS: gpu.launch blocks
+// PARTS: gpu.terminator
+// PARTS-NOT: scf.for
+// PARTS: gpu.launch blocks
+// PARTS: gpu.terminator
+// PARTS-NOT: scf.for
+// PARTS-LABEL: func.func @skip
+// PARTS-NOT: scf.for
+// PARTS: gpu.launch blocks
+// PARTS: gpu.terminator
+// PARTS-NOT: scf.for
+// PARTS: return
 // Groups whose nests read one another before this: a fused QKV projection
 // (ViT) whose Q is split into heads, and two ShuffleNetV2 units (concat and
 // channel shuffle). Each group is now one launch: 4 groups, 4 launches;

@@ -128,6 +128,12 @@ double mlir::fuse::getReadsPerElement(Operation *consumer, Value value) {
   }
   if (getRowReduction(consumer))
     return 1.0;
+  // Ops that place each input element once in a larger result: the rest is
+  // other parts (a concat, the destination of an insert) or constants (a
+  // pad), not copies of the input.
+  if (isa<tosa::ConcatOp, tosa::PadOp, tensor::InsertSliceOp, tensor::ConcatOp,
+          tensor::PadOp>(consumer))
+    return 1.0;
   // Elementwise, broadcasts, tiles, data movement: output per input element.
   return std::max(1.0, double(resultElements) / double(operandElements));
 }

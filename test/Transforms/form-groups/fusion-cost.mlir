@@ -52,3 +52,27 @@ func.func @scores(%q: tensor<1x64x16xf32>, %k: tensor<1x16x64xf32>, %kl: tensor<
   %ml = tosa.reduce_max %sl {axis = 2 : i32} : (tensor<1x64x4096xf32>) -> tensor<1x64x1xf32>
   return %m, %ml : tensor<1x64x1xf32>, tensor<1x64x1xf32>
 }
+
+// -----
+
+// A concat, a pad and an insert into a concat's destination place each
+// element of their operand once in a larger result: one read per element,
+// nothing recomputed however costly the producer (a 5x5 convolution, 800
+// flops per element: priced as 3 reads per element before, the part of
+// Inception-v3's concats that it computes was copied by a kernel of its
+// own).
+// CHECK-LABEL: @placed_once
+//       CHECK:   tosa.conv2d -> tosa.concat: maybe fuse {{.*}} penalty=0 {{.*}}(1.0 reads per element)
+//       CHECK:   tosa.conv2d -> tosa.pad: maybe fuse {{.*}} penalty=0 {{.*}}(1.0 reads per element)
+//       CHECK:   tosa.conv2d -> tensor.insert_slice: maybe fuse {{.*}} penalty=0 {{.*}}(1.0 reads per element)
+func.func @placed_once(%x: tensor<1x35x35x16xf32>, %y: tensor<1x35x35x32xf32>, %d: tensor<1x35x35x48xf32>) -> (tensor<1x35x35x48xf32>, tensor<1x37x37x16xf32>, tensor<1x35x35x48xf32>) {
+  %w = "tosa.const"() <{values = dense<0.01> : tensor<16x5x5x16xf32>}> : () -> tensor<16x5x5x16xf32>
+  %b = "tosa.const"() <{values = dense<0.0> : tensor<16xf32>}> : () -> tensor<16xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 2, 2, 2, 2>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x35x35x16xf32>, tensor<16x5x5x16xf32>, tensor<16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x35x35x16xf32>
+  %cat = tosa.concat %c, %y {axis = 3 : i32} : (tensor<1x35x35x16xf32>, tensor<1x35x35x32xf32>) -> tensor<1x35x35x48xf32>
+  %padding = tosa.const_shape {values = dense<[0, 0, 1, 1, 1, 1, 0, 0]> : tensor<8xindex>} : () -> !tosa.shape<8>
+  %p = tosa.pad %c, %padding, %zp : (tensor<1x35x35x16xf32>, !tosa.shape<8>, tensor<1xf32>) -> tensor<1x37x37x16xf32>
+  %i = tensor.insert_slice %c into %d[0, 0, 0, 0] [1, 35, 35, 16] [1, 1, 1, 1] : tensor<1x35x35x16xf32> into tensor<1x35x35x48xf32>
+  return %cat, %p, %i : tensor<1x35x35x48xf32>, tensor<1x37x37x16xf32>, tensor<1x35x35x48xf32>
+}
