@@ -196,12 +196,14 @@ DenseElementsAttr permuteAxis(DenseElementsAttr values, int64_t axis,
   ArrayRef<char> raw = values.getRawData();
   SmallVector<int64_t> strides = getStrides(type.getShape());
   int64_t extent = type.getDimSize(axis), stride = strides[axis];
+  // Whole rows of the dimensions after `axis` move together.
+  int64_t row = stride * bytes;
   std::vector<char> data(raw.size());
-  for (int64_t n = 0, e = type.getNumElements(); n < e; ++n) {
-    int64_t c = (n / stride) % extent;
-    int64_t from = n + (q[c] - c) * stride;
-    std::copy_n(raw.begin() + from * bytes, bytes, data.begin() + n * bytes);
-  }
+  for (int64_t outer = 0, e = type.getNumElements() / (extent * stride);
+       outer < e; ++outer)
+    for (int64_t c = 0; c < extent; ++c)
+      std::copy_n(raw.begin() + (outer * extent + q[c]) * row, row,
+                  data.begin() + (outer * extent + c) * row);
   return DenseElementsAttr::getFromRawBuffer(type, data);
 }
 
