@@ -2065,7 +2065,8 @@ bool endsWithBarrier(Operation *op) {
   if (auto loop = dyn_cast<scf::ForOp>(op)) {
     std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
     std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
-    return lb && ub && *lb < *ub && blockEndsWithBarrier(*loop.getBody());
+    return lb && ub && !loop.getUnsignedCmp() && *lb < *ub &&
+           blockEndsWithBarrier(*loop.getBody());
   }
   return false;
 }

@@ -1071,6 +1071,44 @@ getCommonTileSizes(OpBuilder &builder, GroupOp group,
   return common;
 }
 
+/// Whether the tiles of `root` (tile sizes `sizes`) read disjoint parts of
+/// `producer`: each parallel loop cut into several tiles indexes every
+/// operand of `root` computed from `producer`. Not so for a matmul tiled
+/// along N, whose tiles all read the same rows of A: a producer of A
+/// yielded from the nest would be written by every tile.
+bool readsDisjointTiles(OpBuilder &builder, TilingInterface root,
+                        ArrayRef<OpFoldResult> sizes, Value producer) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(root.getOperation());
+  if (!linalgOp)
+    return true;
+  SmallVector<Range> domain = root.getIterationDomain(builder);
+  SmallVector<unsigned> cut;
+  for (auto [d, type] : llvm::enumerate(root.getLoopIteratorTypes())) {
+    std::optional<int64_t> size =
+        d < sizes.size() ? getConstantIntValue(sizes[d]) : std::nullopt;
+    std::optional<int64_t> extent = getConstantIntValue(domain[d].size);
+    if (type == utils::IteratorType::parallel &&
+        (!size || (*size != 0 && (!extent || *size < *extent))))
+      cut.push_back(d);
+  }
+  BackwardSliceOptions options;
+  options.inclusive = true;
+  options.filter = [&](Operation *op) {
+    return op->getBlock() == root->getBlock();
+  };
+  for (OpOperand *operand : linalgOp.getDpsInputOperands()) {
+    SetVector<Operation *> slice;
+    if (Operation *def = operand->get().getDefiningOp())
+      (void)getBackwardSlice(def, &slice, options);
+    if (operand->get() != producer && !slice.contains(producer.getDefiningOp()))
+      continue;
+    AffineMap map = linalgOp.getMatchingIndexingMap(operand);
+    if (llvm::any_of(cut, [&](unsigned d) { return !map.isFunctionOfDim(d); }))
+      return false;
+  }
+  return true;
+}
+
 /// Tiles `root` by `sizes` and fuses its producers into the loop nest.
 LogicalResult tileRoot(RewriterBase &rewriter, GroupOp group,
                        TilingInterface root, ArrayRef<OpFoldResult> sizes) {
@@ -1118,7 +1156,8 @@ LogicalResult tileRoot(RewriterBase &rewriter, GroupOp group,
         result.yieldProducerReplacement =
             yielded.contains(producer) &&
             !isa<tensor::PadOp>(producer.getOwner()) &&
-            (llvm::is_contained(root->getResultTypes(), producer.getType()) ||
+            ((llvm::is_contained(root->getResultTypes(), producer.getType()) &&
+              readsDisjointTiles(rewriter, root, tileSizes, producer)) ||
              (isExactDisjointPool(root) && root->getOperand(0) == producer));
         return result;
       });

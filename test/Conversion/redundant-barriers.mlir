@@ -4,8 +4,9 @@
 // memory access between: after a branch whose two paths end with one,
 // after a loop that runs at least once and ends with one (index arithmetic
 // and views between do not count). A barrier after a branch with one path
-// ending in a barrier, after a loop that may not run, or after a memory
-// access stays.
+// ending in a barrier, after a loop that may not run (bounds unknown, or
+// compared unsigned: -1 to 4 runs no iteration), or after a memory access
+// stays.
 // CHECK-LABEL: func.func @barriers
 //       CHECK:   gpu.launch
 // The branch with both paths ending in a barrier:
@@ -30,6 +31,9 @@
 //       CHECK:     scf.for
 //       CHECK:     }
 //  CHECK-NEXT:     gpu.barrier
+//       CHECK:     scf.for unsigned
+//       CHECK:     }
+//  CHECK-NEXT:     gpu.barrier
 //       CHECK:     memref.store
 //  CHECK-NEXT:     gpu.barrier
 //  CHECK-NEXT:     gpu.terminator
@@ -37,6 +41,7 @@ func.func @barriers(%buf: memref<256xf32, #gpu.address_space<workgroup>>, %out: 
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
+  %cm1 = arith.constant -1 : index
   %c256 = arith.constant 256 : index
   %f = arith.constant 1.0 : f32
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1) {
@@ -62,6 +67,11 @@ func.func @barriers(%buf: memref<256xf32, #gpu.address_space<workgroup>>, %out: 
     }
     gpu.barrier
     scf.for %i = %c0 to %n step %c1 {
+      memref.store %f, %buf[%i] : memref<256xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+    }
+    gpu.barrier
+    scf.for unsigned %i = %cm1 to %c4 step %c1 {
       memref.store %f, %buf[%i] : memref<256xf32, #gpu.address_space<workgroup>>
       gpu.barrier
     }

@@ -220,7 +220,7 @@ LogicalResult unshuffle(PatternRewriter &rewriter, Operation *op,
   // (A quantized operand's constant holds its storage type: left alone.)
   auto weightType = cast<RankedTensorType>(weights.getType());
   if (weightType != op->getOperand(weightIndex).getType() ||
-      !weightType.hasStaticShape() ||
+      !weightType.hasStaticShape() || weightType.getNumElements() == 0 ||
       weightType.getElementTypeBitWidth() % 8 != 0 ||
       !weightType.getElementType().isIntOrFloat())
     return failure();
