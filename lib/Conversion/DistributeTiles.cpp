@@ -1640,9 +1640,50 @@ void emitVectorLoop(IRRewriter &rewriter, linalg::LinalgOp op,
   }
 }
 
+/// Whether `op` touches no memory (index arithmetic, views): a barrier
+/// separates nothing across it.
+bool touchesNoMemory(Operation *op) {
+  return isa<ViewLikeOpInterface, memref::ExtractAlignedPointerAsIndexOp,
+             memref::ExtractStridedMetadataOp>(op) ||
+         (op->getNumRegions() == 0 && isMemoryEffectFree(op));
+}
+
+/// Whether every path through `op` ends with a barrier that no memory
+/// access follows: a barrier; a branch whose two paths do; a loop that runs
+/// at least once and whose body does.
+bool endsWithBarrier(Operation *op);
+
+/// Whether the last op of `block` before its terminator that touches
+/// memory ends with a barrier.
+bool blockEndsWithBarrier(Block &block) {
+  for (Operation &op : llvm::reverse(block.without_terminator())) {
+    if (touchesNoMemory(&op))
+      continue;
+    return endsWithBarrier(&op);
+  }
+  return false;
+}
+
+bool endsWithBarrier(Operation *op) {
+  if (isa<gpu::BarrierOp>(op))
+    return true;
+  if (auto branch = dyn_cast<scf::IfOp>(op))
+    return !branch.getElseRegion().empty() &&
+           blockEndsWithBarrier(*branch.thenBlock()) &&
+           blockEndsWithBarrier(*branch.elseBlock());
+  if (auto loop = dyn_cast<scf::ForOp>(op)) {
+    std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+    std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+    return lb && ub && !loop.getUnsignedCmp() && *lb < *ub &&
+           blockEndsWithBarrier(*loop.getBody());
+  }
+  return false;
+}
+
 /// Whether an op every thread runs on its own (a load, or an op holding
-/// one) reads memory after the last barrier before `op` in its block: the
-/// threads writing through `op` must then wait for all of them.
+/// one) reads memory after the last barrier before `op` in its block (a
+/// branch or loop that ends with one counts as one, see endsWithBarrier):
+/// the threads writing through `op` must then wait for all of them.
 bool readsSinceBarrier(Operation *op) {
   Operation *prev = op->getPrevNode();
   while (true) {
@@ -1655,7 +1696,7 @@ bool readsSinceBarrier(Operation *op) {
       prev = op->getPrevNode();
       continue;
     }
-    if (isa<gpu::BarrierOp>(prev))
+    if (endsWithBarrier(prev))
       return false;
     if (!isMemoryEffectFree(prev))
       return true;
@@ -2030,46 +2071,6 @@ stageSharedInputs(IRRewriter &rewriter, gpu::LaunchOp launch,
 //===----------------------------------------------------------------------===//
 // Tile loops as launches
 //===----------------------------------------------------------------------===//
-
-/// Whether `op` touches no memory (index arithmetic, views): a barrier
-/// separates nothing across it.
-bool touchesNoMemory(Operation *op) {
-  return isa<ViewLikeOpInterface, memref::ExtractAlignedPointerAsIndexOp,
-             memref::ExtractStridedMetadataOp>(op) ||
-         (op->getNumRegions() == 0 && isMemoryEffectFree(op));
-}
-
-/// Whether every path through `op` ends with a barrier that no memory
-/// access follows: a barrier; a branch whose two paths do; a loop that runs
-/// at least once and whose body does.
-bool endsWithBarrier(Operation *op);
-
-/// Whether the last op of `block` before its terminator that touches
-/// memory ends with a barrier.
-bool blockEndsWithBarrier(Block &block) {
-  for (Operation &op : llvm::reverse(block.without_terminator())) {
-    if (touchesNoMemory(&op))
-      continue;
-    return endsWithBarrier(&op);
-  }
-  return false;
-}
-
-bool endsWithBarrier(Operation *op) {
-  if (isa<gpu::BarrierOp>(op))
-    return true;
-  if (auto branch = dyn_cast<scf::IfOp>(op))
-    return !branch.getElseRegion().empty() &&
-           blockEndsWithBarrier(*branch.thenBlock()) &&
-           blockEndsWithBarrier(*branch.elseBlock());
-  if (auto loop = dyn_cast<scf::ForOp>(op)) {
-    std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
-    std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
-    return lb && ub && !loop.getUnsignedCmp() && *lb < *ub &&
-           blockEndsWithBarrier(*loop.getBody());
-  }
-  return false;
-}
 
 /// Erases the barriers of `launch` that follow another barrier with no
 /// memory access between: after a loop or a branch that ends with one (a

@@ -38,6 +38,7 @@
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -134,6 +135,12 @@ std::optional<Box> getOperandBox(RankedTensorType type,
   return operandBox;
 }
 
+/// Whether `type` is a ranked tensor of static shape.
+bool isStaticTensor(Type type) {
+  auto ranked = dyn_cast<RankedTensorType>(type);
+  return ranked && ranked.hasStaticShape();
+}
+
 /// Whether `op` computes each element of its result from the same element
 /// of each operand (up to broadcasting). tosa.mul, tosa.negate and
 /// tosa.cast are elementwise too; their shift and zero points are rank-1
@@ -173,10 +180,7 @@ struct SliceOfProducer final : OpRewritePattern<tosa::SliceOp> {
     if (ArrayRef<int64_t>(box->size) == type.getShape() ||
         !allUsersTake(input, *box))
       return rewriter.notifyMatchFailure(slice, "not a single static slice");
-    if (llvm::any_of(producer->getOperandTypes(), [](Type t) {
-          auto ranked = dyn_cast<RankedTensorType>(t);
-          return !ranked || !ranked.hasStaticShape();
-        }))
+    if (!llvm::all_of(producer->getOperandTypes(), isStaticTensor))
       return rewriter.notifyMatchFailure(slice, "dynamic operand");
     Location loc = producer->getLoc();
     rewriter.setInsertionPoint(producer);
@@ -299,14 +303,10 @@ struct ElementwiseOfConcat final : OpRewritePattern<tosa::ConcatOp> {
 
   LogicalResult matchAndRewrite(tosa::ConcatOp concat,
                                 PatternRewriter &rewriter) const override {
-    auto isStatic = [](Type t) {
-      auto ranked = dyn_cast<RankedTensorType>(t);
-      return ranked && ranked.hasStaticShape();
-    };
     auto concatType = dyn_cast<RankedTensorType>(concat.getType());
     if (!concatType || !concatType.hasStaticShape() ||
         concat.getInput1().size() < 2 || concat->getUsers().empty() ||
-        !llvm::all_of(concat.getInput1().getTypes(), isStatic))
+        !llvm::all_of(concat.getInput1().getTypes(), isStaticTensor))
       return rewriter.notifyMatchFailure(concat, "not a static concat");
     Operation *user = *concat->getUsers().begin();
     if (llvm::any_of(concat->getUsers(),
@@ -318,10 +318,7 @@ struct ElementwiseOfConcat final : OpRewritePattern<tosa::ConcatOp> {
     if (!type || !type.hasStaticShape() || type.getEncoding() ||
         type.getRank() != concatType.getRank() ||
         type.getDimSize(axis) != concatType.getDimSize(axis) ||
-        llvm::any_of(user->getOperandTypes(), [](Type t) {
-          auto ranked = dyn_cast<RankedTensorType>(t);
-          return !ranked || !ranked.hasStaticShape();
-        }))
+        !llvm::all_of(user->getOperandTypes(), isStaticTensor))
       return rewriter.notifyMatchFailure(concat, "not a static result");
 
     Location loc = user->getLoc();
@@ -402,9 +399,7 @@ struct SliceOfConstant final : OpRewritePattern<tosa::SliceOp> {
     ArrayRef<char> raw = values.getRawData();
     int64_t bytes = bitWidth / 8, rank = type.getRank();
     ArrayRef<int64_t> shape = type.getShape();
-    SmallVector<int64_t> strides(rank, 1);
-    for (int64_t d = rank - 2; d >= 0; --d)
-      strides[d] = strides[d + 1] * shape[d + 1];
+    SmallVector<int64_t> strides = computeStrides(shape);
     auto resultType = cast<RankedTensorType>(slice.getType());
     std::vector<char> data;
     data.reserve(resultType.getNumElements() * bytes);

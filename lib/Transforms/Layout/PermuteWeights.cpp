@@ -25,10 +25,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FuseDialect/Transforms/Layout/Permutation.h"
 #include "FuseDialect/Transforms/Passes.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -42,44 +44,12 @@ namespace mlir::fuse {
 } // namespace mlir::fuse
 
 using namespace mlir;
+using namespace mlir::fuse;
 
 namespace {
 
 /// Elements of the tensors the index evaluation walks, at most.
 constexpr int64_t kMaxElements = 1 << 22;
-
-/// Row-major strides of `shape`.
-SmallVector<int64_t> getStrides(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> strides(shape.size(), 1);
-  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * shape[d + 1];
-  return strides;
-}
-
-/// `data` (row-major, of `shape`) transposed: result dimension d is input
-/// dimension perms[d].
-SmallVector<int64_t> transpose(ArrayRef<int64_t> data, ArrayRef<int64_t> shape,
-                               ArrayRef<int32_t> perms) {
-  SmallVector<int64_t> inStrides = getStrides(shape);
-  SmallVector<int64_t> outShape;
-  for (int32_t p : perms)
-    outShape.push_back(shape[p]);
-  SmallVector<int64_t> result;
-  result.reserve(data.size());
-  SmallVector<int64_t> index(perms.size(), 0);
-  for (size_t n = 0; n < data.size(); ++n) {
-    int64_t offset = 0;
-    for (auto [d, p] : llvm::enumerate(perms))
-      offset += index[d] * inStrides[p];
-    result.push_back(data[offset]);
-    for (int64_t d = static_cast<int64_t>(perms.size()) - 1; d >= 0; --d) {
-      if (++index[d] < outShape[d])
-        break;
-      index[d] = 0;
-    }
-  }
-  return result;
-}
 
 /// The reshapes and transposes that compute `value` from the first value
 /// that is neither, in program order, and that value. Static shapes only;
@@ -107,7 +77,7 @@ getDataMovement(Value value) {
 /// A view of a source (a transpose, or a reshape of the source itself)
 /// followed by a permutation of one dimension.
 struct Shuffle {
-  SmallVector<int32_t> perms;       ///< the transpose (identity: none)
+  Permutation perms;                ///< the transpose (identity: none)
   bool reshape = false;             ///< the source reshaped, not transposed
   SmallVector<int64_t> permutation; ///< operand index c reads c' = p[c]
 };
@@ -131,16 +101,14 @@ std::optional<Shuffle> matchShuffle(Value source, ArrayRef<Operation *> chain,
   std::iota(data.begin(), data.end(), 0);
   SmallVector<int64_t> shape = llvm::to_vector(sourceType.getShape());
   for (Operation *op : chain) {
-    if (auto t = dyn_cast<tosa::TransposeOp>(op)) {
-      data = transpose(data, shape, t.getPerms());
-    }
+    if (auto t = dyn_cast<tosa::TransposeOp>(op))
+      data = permuteElements(ArrayRef<int64_t>(data), shape, getPermutation(t));
     shape = llvm::to_vector(
         cast<RankedTensorType>(op->getResult(0).getType()).getShape());
   }
   int64_t rank = sourceType.getRank();
   ArrayRef<int64_t> resultShape = resultType.getShape();
-  SmallVector<int32_t> perms(rank);
-  std::iota(perms.begin(), perms.end(), 0);
+  Permutation perms = getIdentityPermutation(rank);
   // The source itself (reshaped if its shape differs), then every
   // transpose whose shape is the result's (a few: dimensions of one extent
   // are interchangeable).
@@ -159,12 +127,13 @@ std::optional<Shuffle> matchShuffle(Value source, ArrayRef<Operation *> chain,
     }
     if (++tried > 24)
       break;
-    SmallVector<int64_t> moved = transpose(
-        llvm::to_vector(llvm::seq<int64_t>(0, sourceType.getNumElements())),
-        sourceType.getShape(), perms);
+    SmallVector<int64_t> moved =
+        permuteElements(ArrayRef<int64_t>(llvm::to_vector(llvm::seq<int64_t>(
+                            0, sourceType.getNumElements()))),
+                        sourceType.getShape(), perms);
     // The permutation from the first line along `axis`, then checked on
     // every element.
-    SmallVector<int64_t> strides = getStrides(resultShape);
+    SmallVector<int64_t> strides = computeStrides(resultShape);
     int64_t extent = resultShape[axis], stride = strides[axis];
     DenseMap<int64_t, int64_t> position;
     for (int64_t c = 0; c < extent; ++c)
@@ -194,7 +163,7 @@ DenseElementsAttr permuteAxis(DenseElementsAttr values, int64_t axis,
   auto type = cast<RankedTensorType>(values.getType());
   int64_t bytes = type.getElementTypeBitWidth() / 8;
   ArrayRef<char> raw = values.getRawData();
-  SmallVector<int64_t> strides = getStrides(type.getShape());
+  SmallVector<int64_t> strides = computeStrides(type.getShape());
   int64_t extent = type.getDimSize(axis), stride = strides[axis];
   // Whole rows of the dimensions after `axis` move together.
   int64_t row = stride * bytes;
@@ -251,11 +220,8 @@ LogicalResult unshuffle(PatternRewriter &rewriter, Operation *op,
         rewriter, loc, type, source,
         tosa::getTosaConstShape(rewriter, loc,
                                 cast<RankedTensorType>(type).getShape()));
-  else if (!llvm::equal(shuffle->perms,
-                        llvm::seq<int32_t>(0, shuffle->perms.size())))
-    input = tosa::TransposeOp::create(
-        rewriter, loc, type, source,
-        rewriter.getDenseI32ArrayAttr(shuffle->perms));
+  else
+    input = createTranspose(rewriter, loc, source, shuffle->perms);
   Value permuted = tosa::ConstOp::create(
       rewriter, loc, weightType, permuteAxis(weights, weightAxis, inverse));
   rewriter.modifyOpInPlace(op, [&] {

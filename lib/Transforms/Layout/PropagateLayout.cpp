@@ -119,27 +119,9 @@ DenseElementsAttr permuteConstant(DenseElementsAttr attr,
   if (attr.isSplat())
     return attr.resizeSplat(newType);
   SmallVector<Attribute> values(attr.getValues<Attribute>());
-  SmallVector<Attribute> permuted(values.size());
-  ArrayRef<int64_t> oldShape = type.getShape();
-  ArrayRef<int64_t> newShape = newType.getShape();
-  int64_t rank = type.getRank();
-  SmallVector<int64_t> oldStrides(rank, 1);
-  for (int64_t i = rank - 2; i >= 0; --i)
-    oldStrides[i] = oldStrides[i + 1] * oldShape[i + 1];
-  SmallVector<int64_t> index(rank, 0);
-  for (int64_t linear = 0, e = values.size(); linear < e; ++linear) {
-    // index walks the new shape in row-major order; new dim i is old perm[i].
-    int64_t old = 0;
-    for (int64_t i = 0; i < rank; ++i)
-      old += index[i] * oldStrides[perm[i]];
-    permuted[linear] = values[old];
-    for (int64_t i = rank - 1; i >= 0; --i) {
-      if (++index[i] < newShape[i])
-        break;
-      index[i] = 0;
-    }
-  }
-  return DenseElementsAttr::get(newType, permuted);
+  return DenseElementsAttr::get(
+      newType,
+      permuteElements(ArrayRef<Attribute>(values), type.getShape(), perm));
 }
 
 /// A transpose of `v` by `perm` that some reader already has.

@@ -32,6 +32,34 @@ Permutation getPermutation(tosa::TransposeOp transpose);
 /// `type` with `perm` applied to its shape.
 RankedTensorType permuteType(RankedTensorType type, ArrayRef<int64_t> perm);
 
+/// The elements `data` of a row-major tensor of `shape`, with `perm`
+/// applied, in row-major order of the permuted shape.
+template <typename T>
+SmallVector<T> permuteElements(ArrayRef<T> data, ArrayRef<int64_t> shape,
+                               ArrayRef<int64_t> perm) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * shape[i + 1];
+  SmallVector<int64_t> newShape =
+      llvm::map_to_vector(perm, [&](int64_t p) { return shape[p]; });
+  SmallVector<T> permuted;
+  permuted.reserve(data.size());
+  // `index` walks the permuted shape; its dim i is dim perm[i] of `shape`.
+  SmallVector<int64_t> index(perm.size(), 0);
+  for (size_t n = 0; n < data.size(); ++n) {
+    int64_t offset = 0;
+    for (auto [i, p] : llvm::enumerate(perm))
+      offset += index[i] * strides[p];
+    permuted.push_back(data[offset]);
+    for (int64_t i = static_cast<int64_t>(perm.size()) - 1; i >= 0; --i) {
+      if (++index[i] < newShape[i])
+        break;
+      index[i] = 0;
+    }
+  }
+  return permuted;
+}
+
 /// `tosa.transpose` of `value` by `perm`, or `value` itself when `perm` is
 /// the identity.
 Value createTranspose(OpBuilder &builder, Location loc, Value value,
