@@ -71,15 +71,18 @@ class Graph:
         self.nodes.append(node)
         return node
 
-    def const(self, shape, lo=-1.0, hi=1.0):
+    def const(self, shape, lo=-1.0, hi=1.0, elt=F32):
         n = 1
         for d in shape:
             n *= d
         vals = [self.r.uniform(lo, hi) for _ in range(n)]
+        if elt != F32:  # multiples of 1/64 below 2: exact in f16 and bf16
+            vals = [round(v * 64) / 64 for v in vals]
         lit = "%.3f" % vals[0] if n == 1 else nest(vals, shape)
-        t = ttype(shape)
+        t = ttype(shape, elt)
         return self.add(shape, [], lambda names, lit=lit, t=t:
-                        '"tosa.const"() <{values = dense<%s> : %s}> : () -> %s' % (lit, t, t))
+                        '"tosa.const"() <{values = dense<%s> : %s}> : () -> %s' % (lit, t, t),
+                        elt=elt)
 
 
 def nest(vals, shape):
@@ -355,20 +358,110 @@ def pool(g):
                  % (n[0], n[1], n[1], a, t, to))
 
 
+def cast(g, x, elt):
+    return g.add(x.shape, [x], lambda n, t=ttype(x.shape, x.elt), to=ttype(x.shape, elt):
+                 "tosa.cast %s : (%s) -> %s" % (n[0], t, to), elt=elt)
+
+
+def low_precision(g):
+    """Mixed precision: a value cast to f16 or bf16, an op or a short chain
+    there (elementwise, reduce_max/min, a matmul into f32 or into the low
+    type, a convolution accumulating in f32), cast back to f32. Only
+    correctly rounded ops run in the low type, so fused and unfused agree
+    up to the rounding of a few sums."""
+    lt = g.r.choice(["f16", "bf16"])
+    kind = g.r.choice(["elementwise", "elementwise", "reduce", "matmul", "conv"])
+    zp = lambda: g.const([1], 0, 0, elt=lt)
+    if kind == "matmul":
+        x = g.pick(lambda n: len(n.shape) == 3)
+        if x is None:
+            return None
+        b, m, k = x.shape
+        xl = cast(g, x, lt)
+        y = g.const([b, k, g.r.choice([1, 2, 4, 8])], -0.5, 0.5, elt=lt)
+        z = zp()
+        out_elt = F32 if g.r.random() < 0.7 else lt
+        out = [b, m, y.shape[2]]
+        v = g.add(out, [xl, y, z], lambda n, tx=ttype(x.shape, lt), ty=ttype(y.shape, lt),
+                  to=ttype(out, out_elt), tz=ttype([1], lt):
+                  "tosa.matmul %s, %s, %s, %s : (%s, %s, %s, %s) -> %s"
+                  % (n[0], n[1], n[2], n[2], tx, ty, tz, tz, to), elt=out_elt)
+        return v if out_elt == F32 else cast(g, v, F32)
+    if kind == "conv":
+        x = g.pick(lambda n: len(n.shape) == 4 and n.shape[1] <= 8 and n.shape[2] <= 8)
+        if x is None:
+            return None
+        n_, h, w, c = x.shape
+        kh, kw = g.r.randint(1, min(3, h)), g.r.randint(1, min(3, w))
+        oc = g.r.choice([1, 2, 4, 8])
+        xl = cast(g, x, lt)
+        wt = g.const([oc, kh, kw, c], -0.5, 0.5, elt=lt)
+        bias = g.const([oc], -0.25, 0.25, elt=lt)
+        z = zp()
+        out = [n_, h - kh + 1, w - kw + 1, oc]
+        v = g.add(out, [xl, wt, bias, z], lambda n, tx=ttype(x.shape, lt), tw=ttype(wt.shape, lt),
+                  tb=ttype([oc], lt), tz=ttype([1], lt), to=ttype(out, lt):
+                  "tosa.conv2d %s, %s, %s, %s, %s {acc_type = f32, pad = array<i64: 0, 0, 0, 0>, "
+                  "stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (%s, %s, %s, %s, %s) -> %s"
+                  % (n[0], n[1], n[2], n[3], n[3], tx, tw, tb, tz, tz, to), elt=lt)
+        return cast(g, v, F32)
+    x = g.pick()
+    v = cast(g, x, lt)
+    s = x.shape
+    if kind == "reduce":
+        ax = g.r.randrange(len(s))
+        out = list(s)
+        out[ax] = 1
+        op = g.r.choice(["max", "min"])
+        v = g.add(out, [v], lambda n, t=ttype(s, lt), to=ttype(out, lt), op=op, ax=ax:
+                  "tosa.reduce_%s %s {axis = %d : i32} : (%s) -> %s" % (op, n[0], ax, t, to), elt=lt)
+        return cast(g, v, F32)
+    t = ttype(s, lt)
+    for _ in range(g.r.randint(1, 3)):
+        op = g.r.choice(["add", "sub", "mul", "maximum", "minimum", "abs", "negate", "clamp"])
+        if op == "abs":
+            v = g.add(s, [v], lambda n, t=t: "tosa.abs %s : (%s) -> %s" % (n[0], t, t), elt=lt)
+        elif op == "negate":
+            z = zp()
+            v = g.add(s, [v, z], lambda n, t=t, tz=ttype([1], lt):
+                      "tosa.negate %s, %s, %s : (%s, %s, %s) -> %s" % (n[0], n[1], n[1], t, tz, tz, t),
+                      elt=lt)
+        elif op == "clamp":
+            v = g.add(s, [v], lambda n, t=t, lt=lt:
+                      "tosa.clamp %s {min_val = -1.5 : %s, max_val = 2.0 : %s} : (%s) -> %s"
+                      % (n[0], lt, lt, t, t), elt=lt)
+        else:
+            y = g.const(broadcastable(g, s), -1.0, 1.0, elt=lt)
+            ty = ttype(y.shape, lt)
+            if op == "mul":
+                sh = g.add([1], [], lambda n: '"tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>', elt="i8")
+                v = g.add(s, [v, y, sh], lambda n, t=t, ty=ty:
+                          "tosa.mul %s, %s, %s : (%s, %s, tensor<1xi8>) -> %s" % (n[0], n[1], n[2], t, ty, t),
+                          elt=lt)
+            else:
+                v = g.add(s, [v, y], lambda n, t=t, ty=ty, op=op:
+                          "tosa.%s %s, %s : (%s, %s) -> %s" % (op, n[0], n[1], t, ty, t), elt=lt)
+    return cast(g, v, F32)
+
+
 BUILDERS = [(unary, 18), (binary, 18), (select, 4), (reduce, 8), (transpose, 8),
             (reshape, 8), (concat, 5), (slice_, 5), (pad, 3), (tile, 2), (conv, 8),
             (matmul, 8), (pool, 4)]
 
 
-def generate_nodes(seed, max_ops=None):
+def generate_nodes(seed, max_ops=None, mixed_precision=False):
+    """With `mixed_precision`, f16/bf16 islands (low_precision) join the
+    op mix (a separate stream of graphs: the f32-only seeds stay as they
+    were)."""
     g = Graph(seed)
     r = g.r
+    builders = BUILDERS + ([(low_precision, 12)] if mixed_precision else [])
     # One to three inputs; a 4-D NHWC-like one often, so convs apply.
     for k in range(r.randint(1, 3)):
         shape = g.shape(4) if k == 0 and r.random() < 0.6 else g.shape()
         g.args.append(Node("%%arg%d" % k, shape, [], None))
     ops = max_ops or r.randint(4, 24)
-    names = [b for b, w in BUILDERS for _ in range(w)]
+    names = [b for b, w in builders for _ in range(w)]
     while len([n for n in g.nodes if n.inputs]) < ops:
         builder = r.choice(names)
         builder(g)
@@ -401,8 +494,8 @@ def render(args, nodes, outputs):
             % (sig, res, "\n".join(lines), ", ".join(o.name for o in outputs), res))
 
 
-def generate(seed, max_ops=None):
-    return render(*generate_nodes(seed, max_ops))
+def generate(seed, max_ops=None, mixed_precision=False):
+    return render(*generate_nodes(seed, max_ops, mixed_precision))
 
 
 def drop_node(args, nodes, outputs, index):

@@ -469,12 +469,25 @@ Value combine(OpBuilder &b, Operation *combiner, Value accumulatorArg,
 /// of its product become one fused multiply-add (rounded once).
 void allowContraction(Region &region) {
   region.walk([](arith::ArithFastMathInterface op) {
+    // Ops whose flags are optional (arith.extf, arith.truncf) have none to
+    // contract, and their lowering to LLVM would not take them.
+    arith::FastMathFlagsAttr flags = op.getFastMathFlagsAttr();
+    if (!flags)
+      return;
     op->setAttr(op.getFastMathAttrName(),
                 arith::FastMathFlagsAttr::get(
-                    op->getContext(), op.getFastMathFlagsAttr().getValue() |
-                                          arith::FastMathFlags::contract));
+                    op->getContext(),
+                    flags.getValue() | arith::FastMathFlags::contract));
   });
 }
+
+/// Which staged matmul chunks run on tensor cores (mma.sync).
+struct TensorCores {
+  /// f32 operands, cut to TF32 (changes values: opt-in).
+  bool tf32;
+  /// f16 and bf16 operands: exact products, summed in f32.
+  bool lowPrecision;
+};
 
 struct RegisterTiling;
 
@@ -483,8 +496,8 @@ struct ThreadContext {
   Value blockSize;
   int64_t staticBlockSize;
   bool cooperativeReductions;
-  /// Staged f32 matmul chunks on tensor cores (mma.sync, TF32 inputs).
-  bool tf32;
+  /// The staged matmul chunks that run on tensor cores.
+  TensorCores tensorCores;
   /// A staged matmul's multiplies and adds may fuse (fastmath<contract>).
   bool fma;
   gpu::LaunchOp launch;
@@ -532,53 +545,97 @@ getMatmulLoops(linalg::LinalgOp op, ArrayRef<int64_t> ranges, unsigned kDim,
   return MatmulLoops{m, *n};
 }
 
+/// How a chunk of a staged matmul runs on tensor cores: one mma.sync of
+/// shape m16n8k`k` per 16x8 piece of the tile and `k` steps of the chunk.
+struct MmaChunk {
+  MatmulLoops loops;
+  /// The operands' element type: f32 (as TF32), f16 or bf16.
+  Type operandType;
+  /// 8 for TF32, 16 for f16 and bf16.
+  int64_t k;
+};
+
+/// Whether `value` is block argument `arg` or its extension (arith.extf)
+/// to the accumulator's type.
+bool isOperandOrExtension(Value value, BlockArgument arg) {
+  if (value == arg)
+    return true;
+  auto ext = value.getDefiningOp<arith::ExtFOp>();
+  return ext && ext.getIn() == arg && ext->hasOneUse();
+}
+
 /// Whether a chunk of the staged contraction `op` (loop ranges `ranges`,
-/// reduction loop `kDim` cut to `chunk` steps) can run as m16n8k8 TF32
-/// mma.sync: f32 operands, a matmul over M x N (multiples of 16 and 8) with
-/// only unit batch loops, chunks a multiple of 8, whole warps.
-std::optional<MatmulLoops> getMmaLoops(linalg::LinalgOp op,
-                                       ArrayRef<int64_t> ranges, unsigned kDim,
-                                       int64_t chunk, bool tf32,
-                                       int64_t blockSize) {
-  if (!tf32 || chunk % 8 != 0 || blockSize % 32 != 0)
+/// reduction loop `kDim` cut to `chunk` steps) can run on tensor cores:
+/// operands of one type that `cores` allows (f32 as TF32; f16, bf16) and
+/// an f32 accumulator or one of the operands' type, a body that is exactly
+/// out + a * b (the operands extended to the accumulator's type first, if
+/// narrower), a matmul over M x N (multiples of 16 and 8) with only unit
+/// batch loops, chunks a multiple of k, whole warps.
+std::optional<MmaChunk> getMmaChunk(linalg::LinalgOp op,
+                                    ArrayRef<int64_t> ranges, unsigned kDim,
+                                    int64_t chunk, TensorCores cores,
+                                    int64_t blockSize) {
+  if (blockSize % 32 != 0)
     return std::nullopt;
-  for (Value operand : op->getOperands())
-    if (!getElementTypeOrSelf(operand.getType()).isF32())
-      return std::nullopt;
+  Type a = getElementTypeOrSelf(op.getDpsInputOperand(0)->get().getType());
+  Type b = getElementTypeOrSelf(op.getDpsInputOperand(1)->get().getType());
+  Type out = getElementTypeOrSelf(op.getDpsInitsMutable()[0].get().getType());
+  if (a != b)
+    return std::nullopt;
+  int64_t k;
+  if (a.isF32() && out.isF32() && cores.tf32)
+    k = 8;
+  else if ((a.isF16() || a.isBF16()) && (out == a || out.isF32()) &&
+           cores.lowPrecision)
+    k = 16;
+  else
+    return std::nullopt;
+  if (chunk % k != 0)
+    return std::nullopt;
   // Exactly out + a * b (a contraction may apply other unary ops to its
-  // operands or result, which mma.sync would not).
+  // operands or result, which mma.sync would not; a product rounded to a
+  // narrow type before its extension would not be mma.sync's exact one).
   Block *body = op.getBlock();
   auto yield = cast<linalg::YieldOp>(body->getTerminator());
   auto addf = yield.getValues()[0].getDefiningOp<arith::AddFOp>();
-  if (body->getOperations().size() != 3 || !addf)
+  if (!addf)
     return std::nullopt;
-  Value in0 = body->getArgument(0), in1 = body->getArgument(1),
-        out = body->getArgument(2);
-  Value product = addf.getLhs() == out ? addf.getRhs() : addf.getLhs();
+  BlockArgument in0 = body->getArgument(0), in1 = body->getArgument(1),
+                acc = body->getArgument(2);
+  Value product = addf.getLhs() == acc ? addf.getRhs() : addf.getLhs();
   auto mulf = product.getDefiningOp<arith::MulFOp>();
-  if ((addf.getLhs() != out && addf.getRhs() != out) || !mulf ||
-      !((mulf.getLhs() == in0 && mulf.getRhs() == in1) ||
-        (mulf.getLhs() == in1 && mulf.getRhs() == in0)))
+  size_t extensions = out == a ? 0 : 2;
+  if ((addf.getLhs() != acc && addf.getRhs() != acc) || !mulf ||
+      body->getOperations().size() != 3 + extensions ||
+      !((isOperandOrExtension(mulf.getLhs(), in0) &&
+         isOperandOrExtension(mulf.getRhs(), in1)) ||
+        (isOperandOrExtension(mulf.getLhs(), in1) &&
+         isOperandOrExtension(mulf.getRhs(), in0))))
     return std::nullopt;
   std::optional<MatmulLoops> loops = getMatmulLoops(op, ranges, kDim);
   if (!loops || ranges[loops->m.front()] % 16 != 0 ||
       ranges[loops->n] % 8 != 0)
     return std::nullopt;
-  return loops;
+  return MmaChunk{*loops, a, k};
 }
 
 /// One chunk of a staged contraction on tensor cores: warp w takes the
 /// 16x8 pieces w, w + W, ... of the M x N tile (W warps), loads its C
-/// fragment from the accumulator, runs one m16n8k8 TF32 mma.sync per 8
-/// steps of the chunk with fragments read from the staged slices, and
-/// stores the fragment back. Fragment layouts (PTX ISA, mma.m16n8k8 .tf32),
-/// with g = lane / 4 and t = lane % 4: a0..a3 at (g, t), (g + 8, t),
-/// (g, t + 4), (g + 8, t + 4); b0, b1 at (k = t, n = g), (t + 4, g);
-/// c0..c3 at (g, 2t), (g, 2t + 1), (g + 8, 2t), (g + 8, 2t + 1).
-void emitMmaChunk(IRRewriter &rewriter, linalg::LinalgOp op, MatmulLoops loops,
-                  unsigned kDim, ArrayRef<int64_t> ranges, int64_t chunk,
-                  ArrayRef<Value> staged, const ThreadContext &threads) {
+/// fragment from the accumulator (extended to f32), runs one mma.sync per
+/// k steps of the chunk with fragments read from the staged slices, and
+/// stores the fragment back (rounded to the accumulator's type). Fragment
+/// layouts (PTX ISA, mma.m16n8k8 .tf32 and mma.m16n8k16 .f16/.bf16), with
+/// g = lane / 4, t = lane % 4, and E = 32 / operand bits elements per
+/// 32-bit register (1 for TF32, 2 for f16 and bf16), element e of register
+/// r at: A (row, step) = (g + 8 (r % 2), k/2 (r / 2) + E t + e), r < 4;
+/// B (step, column) = (k/2 r + E t + e, g), r < 2; C (row, column) =
+/// (g + 8 (r / 2), 2t + r % 2), r < 4, one f32 each.
+void emitMmaChunk(IRRewriter &rewriter, linalg::LinalgOp op,
+                  const MmaChunk &mma, unsigned kDim, ArrayRef<int64_t> ranges,
+                  int64_t chunk, ArrayRef<Value> staged,
+                  const ThreadContext &threads) {
   Location loc = op.getLoc();
+  const MatmulLoops &loops = mma.loops;
   auto c = [&](int64_t v) { return constantIndex(rewriter, loc, v); };
   auto add = [&](Value x, Value y) {
     return rewriter.createOrFold<arith::AddIOp>(loc, x, y);
@@ -588,10 +645,11 @@ void emitMmaChunk(IRRewriter &rewriter, linalg::LinalgOp op, MatmulLoops loops,
   };
   Value lane = arith::RemUIOp::create(rewriter, loc, threads.threadId, c(32));
   Value warp = arith::DivUIOp::create(rewriter, loc, threads.threadId, c(32));
-  // Whole warps: the block size is a multiple of 32 (getMmaLoops).
+  // Whole warps: the block size is a multiple of 32 (getMmaChunk).
   Value warps = c(threads.staticBlockSize / 32);
   Value g = arith::DivUIOp::create(rewriter, loc, lane, c(4));
   Value t = arith::RemUIOp::create(rewriter, loc, lane, c(4));
+  int64_t perRegister = 32 / mma.operandType.getIntOrFloatBitWidth();
   int64_t piecesN = ranges[loops.n] / 8;
   int64_t pieces = ranges[loops.m.front()] / 16 * piecesN;
   OpOperand &init = op.getDpsInitsMutable()[0];
@@ -614,38 +672,53 @@ void emitMmaChunk(IRRewriter &rewriter, linalg::LinalgOp op, MatmulLoops loops,
   Value col = add(n0, mul(t, 2)), col1 = add(col, c(1));
   SmallVector<std::pair<Value, Value>> cPositions = {
       {row, col}, {row, col1}, {row8, col}, {row8, col1}};
-  SmallVector<Value> cValues;
-  for (auto [r, cl] : cPositions)
-    cValues.push_back(memref::LoadOp::create(rewriter, loc, init.get(),
-                                             at(outMap, r, cl, c(0))));
   Type f32 = rewriter.getF32Type();
+  Type accType = getElementTypeOrSelf(init.get().getType());
+  SmallVector<Value> cValues;
+  for (auto [r, cl] : cPositions) {
+    Value value = memref::LoadOp::create(rewriter, loc, init.get(),
+                                         at(outMap, r, cl, c(0)));
+    if (accType != f32)
+      value = arith::ExtFOp::create(rewriter, loc, f32, value);
+    cValues.push_back(value);
+  }
   auto cType = VectorType::get({2, 2}, f32);
   Value acc = vector::FromElementsOp::create(rewriter, loc, cType, cValues);
-  auto steps = scf::ForOp::create(rewriter, loc, c(0), c(chunk), c(8),
+  auto steps = scf::ForOp::create(rewriter, loc, c(0), c(chunk), c(mma.k),
                                   ValueRange{acc});
   {
     OpBuilder::InsertionGuard stepGuard(rewriter);
     rewriter.setInsertionPointToStart(steps.getBody());
-    Value k = steps.getInductionVar();
-    Value kt = add(k, t), kt4 = add(kt, c(4));
+    // The step of element e of the registers of either half of the chunk
+    // (A's registers r / 2, B's registers r): stepOf[half][e].
+    Value kt = add(steps.getInductionVar(), mul(t, perRegister));
+    SmallVector<SmallVector<Value, 2>, 2> stepOf(2);
+    for (int64_t half = 0; half < 2; ++half)
+      for (int64_t e = 0; e < perRegister; ++e)
+        stepOf[half].push_back(add(kt, c(half * mma.k / 2 + e)));
     AffineMap aMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
     AffineMap bMap = op.getMatchingIndexingMap(op.getDpsInputOperand(1));
     SmallVector<Value> aValues, bValues;
-    for (auto [r, kk] : SmallVector<std::pair<Value, Value>>{
-             {row, kt}, {row8, kt}, {row, kt4}, {row8, kt4}})
-      aValues.push_back(memref::LoadOp::create(rewriter, loc, staged[0],
-                                               at(aMap, r, c(0), kk)));
+    for (int64_t r = 0; r < 4; ++r)
+      for (int64_t e = 0; e < perRegister; ++e)
+        aValues.push_back(memref::LoadOp::create(
+            rewriter, loc, staged[0],
+            at(aMap, r % 2 ? row8 : row, c(0), stepOf[r / 2][e])));
     Value colB = add(n0, g);
-    for (Value kk : {kt, kt4})
-      bValues.push_back(memref::LoadOp::create(rewriter, loc, staged[1],
-                                               at(bMap, c(0), colB, kk)));
+    for (int64_t r = 0; r < 2; ++r)
+      for (int64_t e = 0; e < perRegister; ++e)
+        bValues.push_back(memref::LoadOp::create(
+            rewriter, loc, staged[1], at(bMap, c(0), colB, stepOf[r][e])));
     Value aFragment = vector::FromElementsOp::create(
-        rewriter, loc, VectorType::get({4, 1}, f32), aValues);
+        rewriter, loc, VectorType::get({4, perRegister}, mma.operandType),
+        aValues);
     Value bFragment = vector::FromElementsOp::create(
-        rewriter, loc, VectorType::get({2, 1}, f32), bValues);
-    Value d = nvgpu::MmaSyncOp::create(
-        rewriter, loc, aFragment, bFragment, steps.getRegionIterArgs()[0],
-        ArrayRef<int64_t>{16, 8, 8}, /*tf32Enabled=*/true);
+        rewriter, loc, VectorType::get({2, perRegister}, mma.operandType),
+        bValues);
+    Value d = nvgpu::MmaSyncOp::create(rewriter, loc, aFragment, bFragment,
+                                       steps.getRegionIterArgs()[0],
+                                       ArrayRef<int64_t>{16, 8, mma.k},
+                                       /*tf32Enabled=*/mma.operandType.isF32());
     scf::YieldOp::create(rewriter, loc, d);
   }
   for (auto [i, position] : llvm::enumerate(cPositions)) {
@@ -653,6 +726,8 @@ void emitMmaChunk(IRRewriter &rewriter, linalg::LinalgOp op, MatmulLoops loops,
         rewriter, loc, steps.getResult(0),
         ArrayRef<int64_t>{static_cast<int64_t>(i / 2),
                           static_cast<int64_t>(i % 2)});
+    if (accType != f32)
+      value = arith::TruncFOp::create(rewriter, loc, accType, value);
     memref::StoreOp::create(rewriter, loc, value, init.get(),
                             at(outMap, position.first, position.second, c(0)));
   }
@@ -1007,9 +1082,10 @@ LogicalResult stageContraction(IRRewriter &rewriter, linalg::LinalgOp op,
   emitStagedCopy(rewriter, loc, op, kDim, chunks.getInductionVar(), staged,
                  slices, threads);
   gpu::BarrierOp::create(rewriter, loc);
-  if (std::optional<MatmulLoops> loops = getMmaLoops(
-          op, ranges, kDim, chunk, threads.tf32, threads.staticBlockSize)) {
-    emitMmaChunk(rewriter, op, *loops, kDim, ranges, chunk, staged, threads);
+  if (std::optional<MmaChunk> mma =
+          getMmaChunk(op, ranges, kDim, chunk, threads.tensorCores,
+                      threads.staticBlockSize)) {
+    emitMmaChunk(rewriter, op, *mma, kDim, ranges, chunk, staged, threads);
     gpu::BarrierOp::create(rewriter, loc);
     rewriter.setInsertionPointAfter(chunks);
     return success();
@@ -1203,7 +1279,8 @@ void findAbsorbedEnds(linalg::LinalgOp op, RegisterTiling &tiling) {
 /// such micro-tile is taken (the most threads busy), the squarest among
 /// equals (the fewest loads).
 std::optional<RegisterTiling> getRegisterTiling(linalg::LinalgOp op,
-                                                int64_t blockSize, bool tf32,
+                                                int64_t blockSize,
+                                                TensorCores tensorCores,
                                                 bool convolutions) {
   std::optional<StagedReduction> reduction = getStagedReduction(op);
   if (reduction && !reduction->outer.empty() && !convolutions)
@@ -1212,8 +1289,8 @@ std::optional<RegisterTiling> getRegisterTiling(linalg::LinalgOp op,
   // (A matmul that tensor cores take is not register-tiled; they take no
   // convolution.)
   if (!reduction || (reduction->outer.empty() &&
-                     getMmaLoops(op, ranges, reduction->kDim, reduction->chunk,
-                                 tf32, blockSize)))
+                     getMmaChunk(op, ranges, reduction->kDim, reduction->chunk,
+                                 tensorCores, blockSize)))
     return std::nullopt;
   RegisterTiling tiling;
   tiling.kDim = reduction->kDim;
@@ -2130,7 +2207,7 @@ struct FuseDistributeTilesPass final
     int64_t reservedBytes = 0;
     loop.getBody()->walk([&](linalg::LinalgOp op) {
       std::optional<RegisterTiling> tiling =
-          getRegisterTiling(op, blockSize, tf32, implicitGemm);
+          getRegisterTiling(op, blockSize, {tf32, tensorCores}, implicitGemm);
       if (!tiling || reservedBytes + tiling->stagedBytes > kSharedMemoryBytes)
         return;
       reservedBytes += tiling->stagedBytes;
@@ -2255,7 +2332,7 @@ struct FuseDistributeTilesPass final
                           launch.getBlockSize().x,
                           blockSize,
                           cooperativeReductions,
-                          tf32,
+                          {tf32, tensorCores},
                           fma,
                           launch,
                           sharedBytesLeft,

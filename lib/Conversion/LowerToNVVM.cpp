@@ -108,7 +108,8 @@ static bool isPromotableToStack(Value alloc) {
 }
 
 void mlir::fuse::buildGroupsToGpuLaunches(OpPassManager &pm,
-                                          const LowerToNVVMOptions &options) {
+                                          const LowerToNVVMOptions &options,
+                                          bool tensorCores) {
   // 1-2. One loop nest per group, a tile per output element (or row);
   //      everything else to linalg; bufferize, with deallocation.
   buildGroupsToBufferizedLoopNests(
@@ -127,7 +128,8 @@ void mlir::fuse::buildGroupsToGpuLaunches(OpPassManager &pm,
     FuseDistributeTilesPassOptions distributeOptions;
     distributeOptions.blockSize = options.blockSize;
     distributeOptions.cooperativeReductions = options.cooperativeReductions;
-    distributeOptions.tf32 = options.tf32;
+    distributeOptions.tf32 = tensorCores && options.tf32;
+    distributeOptions.tensorCores = tensorCores && options.tensorCores;
     distributeOptions.fma = options.fma;
     distributeOptions.stageInputs = options.stageInputs;
     distributeOptions.implicitGemm = options.implicitGemm;
@@ -156,6 +158,7 @@ void mlir::fuse::buildLowerToNVVMPipeline(OpPassManager &pm,
   // 4. Kernels to NVVM and a binary for the chip; host code to LLVM. This
   //    is upstream's gpu-lower-to-nvvm-pipeline, plus libdevice (math
   //    functions such as __nv_expf) and the toolkit for ptxas.
+  pm.addPass(createFuseLowerBF16MmaPass());
   pm.addPass(createConvertNVGPUToNVVMPass());
   // Constants the canonicalizer hoisted out of the launches go back in:
   // outlined, they would be kernel parameters, and the kernels' index

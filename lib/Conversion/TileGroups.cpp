@@ -947,7 +947,8 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
   // root: sibling nests merge only when their tiles are alike.
   bool contraction = false;
   // The same result space up to unit dims (a matmul's 1x1x1000 result
-  // read as 1x1000 by its bias add).
+  // read as 1x1000 by its bias add), of any element type (an f16 matmul's
+  // result cast to f32).
   auto nonUnitShape = [](Type type) {
     SmallVector<int64_t> shape;
     if (auto ranked = dyn_cast<RankedTensorType>(type))
@@ -975,8 +976,6 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
         (op->getResult(0).getType() == root->getResult(0).getType() ||
          (cast<ShapedType>(op->getResult(0).getType()).hasStaticShape() &&
           cast<ShapedType>(root->getResult(0).getType()).hasStaticShape() &&
-          getElementTypeOrSelf(op->getResult(0).getType()) ==
-              getElementTypeOrSelf(root->getResult(0).getType()) &&
           nonUnitShape(op->getResult(0).getType()) ==
               nonUnitShape(root->getResult(0).getType())));
     contraction |= isContraction && onlyRoot;

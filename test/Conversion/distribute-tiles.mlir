@@ -1,6 +1,8 @@
 // RUN: fuse-opt %s --split-input-file --fuse-distribute-tiles --canonicalize | FileCheck %s
 // RUN: fuse-opt %s --split-input-file --fuse-distribute-tiles="cooperative-reductions=false" --canonicalize | FileCheck %s --check-prefix=SEQ
 // RUN: fuse-opt %s --split-input-file --fuse-distribute-tiles="tf32=true" --canonicalize | FileCheck %s --check-prefix=TF32
+// RUN: fuse-opt %s --split-input-file --fuse-distribute-tiles --canonicalize --cse | FileCheck %s --check-prefix=MMA16
+// RUN: fuse-opt %s --split-input-file --fuse-distribute-tiles="tensor-cores=false" --canonicalize | FileCheck %s --check-prefix=NOMMA16
 // RUN: fuse-opt %s --split-input-file --fuse-distribute-tiles="fma=false" --canonicalize | FileCheck %s --check-prefix=NOFMA
 // RUN: fuse-opt %s --split-input-file --fuse-distribute-tiles="stage-inputs=false" --canonicalize | FileCheck %s --check-prefix=NOSTAGE
 
@@ -278,6 +280,105 @@ func.func @staged_matmul(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %out: mem
     %acc = memref.alloc() : memref<32x32xf32>
     linalg.fill ins(%zero : f32) outs(%acc : memref<32x32xf32>)
     linalg.matmul ins(%sa, %sb : memref<32x64xf32, strided<[64, 1], offset: ?>>, memref<64x32xf32, strided<[64, 1], offset: ?>>) outs(%acc : memref<32x32xf32>)
+    %dst = memref.subview %out[%i, %j] [32, 32] [1, 1] : memref<64x64xf32> to memref<32x32xf32, strided<[64, 1], offset: ?>>
+    linalg.copy ins(%acc : memref<32x32xf32>) outs(%dst : memref<32x32xf32, strided<[64, 1], offset: ?>>)
+    memref.dealloc %acc : memref<32x32xf32>
+  }
+  return
+}
+
+// -----
+
+// f16 operands run on tensor cores by default (tensor-cores=true): the
+// same 16x8 pieces per warp as TF32, but m16n8k16, two f16 elements per
+// 32-bit register (lane l, g = l/4, t = l%4): A at rows g, g + 8 and steps
+// 2t, 2t + 1, then 2t + 8, 2t + 9; B at steps 2t, 2t + 1, 2t + 8, 2t + 9 of
+// column g. The f16 accumulator is extended to f32 for the chunk and
+// rounded back after it. With tensor-cores=false the scalar path stays.
+// MMA16-LABEL: func.func @staged_matmul_f16
+//       MMA16:   gpu.launch {{.*}} threads(%[[T:[a-z0-9_]+]], %{{.*}}, %{{.*}}) in {{.*}} workgroup(%[[ACC:[a-z0-9_]+]] : memref<32x32xf16, #gpu.address_space<workgroup>>, %[[SA:[a-z0-9_]+]] : memref<32x32xf16, #gpu.address_space<workgroup>>, %[[SB:[a-z0-9_]+]] : memref<32x32xf16, #gpu.address_space<workgroup>>)
+//       MMA16:       %[[LANE:[a-z0-9_]+]] = arith.remui %[[T]], %c32
+//       MMA16:       %[[G:[a-z0-9_]+]] = arith.divui %[[LANE]], %c4
+//       MMA16:       %[[TG:[a-z0-9_]+]] = arith.remui %[[LANE]], %c4
+//       MMA16:       scf.for %[[P:[a-z0-9_]+]] =
+//       MMA16:         %[[M0:[a-z0-9_]+]] = arith.muli %{{.*}}, %c16
+//       MMA16:         %[[N0:[a-z0-9_]+]] = arith.muli %{{.*}}, %c8
+//       MMA16:         %[[ROW:[a-z0-9_]+]] = arith.addi %[[M0]], %[[G]]
+//       MMA16:         %[[ROW8:[a-z0-9_]+]] = arith.addi %[[ROW]], %c8
+//       MMA16:         %[[T2:[a-z0-9_]+]] = arith.muli %[[TG]], %c2
+//       MMA16:         %[[COL:[a-z0-9_]+]] = arith.addi %[[N0]], %[[T2]]
+//       MMA16:         %[[C0:[a-z0-9_]+]] = memref.load %[[ACC]][%[[ROW]], %[[COL]]]
+//       MMA16:         %[[E0:[a-z0-9_]+]] = arith.extf %[[C0]] : f16 to f32
+//       MMA16:         %[[CF:[a-z0-9_]+]] = vector.from_elements %[[E0]], %{{.*}}, %{{.*}}, %{{.*}} : vector<2x2xf32>
+//       MMA16:         %[[D:[a-z0-9_]+]] = scf.for %[[K:[a-z0-9_]+]] = %c0 to %c32 step %c16 iter_args(%[[CI:[a-z0-9_]+]] = %[[CF]])
+//       MMA16:           %[[KT:[a-z0-9_]+]] = arith.addi %[[K]], %[[T2]]
+//       MMA16:           %[[KT1:[a-z0-9_]+]] = arith.addi %[[KT]], %c1
+//       MMA16:           %[[KT8:[a-z0-9_]+]] = arith.addi %[[KT]], %c8
+//       MMA16:           %[[KT9:[a-z0-9_]+]] = arith.addi %[[KT]], %c9
+//       MMA16:           %[[A0:[a-z0-9_]+]] = memref.load %[[SA]][%[[ROW]], %[[KT]]]
+//       MMA16:           %[[A1:[a-z0-9_]+]] = memref.load %[[SA]][%[[ROW]], %[[KT1]]]
+//       MMA16:           %[[A2:[a-z0-9_]+]] = memref.load %[[SA]][%[[ROW8]], %[[KT]]]
+//       MMA16:           %[[A3:[a-z0-9_]+]] = memref.load %[[SA]][%[[ROW8]], %[[KT1]]]
+//       MMA16:           %[[A4:[a-z0-9_]+]] = memref.load %[[SA]][%[[ROW]], %[[KT8]]]
+//       MMA16:           %[[A5:[a-z0-9_]+]] = memref.load %[[SA]][%[[ROW]], %[[KT9]]]
+//       MMA16:           %[[A6:[a-z0-9_]+]] = memref.load %[[SA]][%[[ROW8]], %[[KT8]]]
+//       MMA16:           %[[A7:[a-z0-9_]+]] = memref.load %[[SA]][%[[ROW8]], %[[KT9]]]
+//       MMA16:           %[[BN:[a-z0-9_]+]] = arith.addi %[[N0]], %[[G]]
+//       MMA16:           %[[B0:[a-z0-9_]+]] = memref.load %[[SB]][%[[KT]], %[[BN]]]
+//       MMA16:           %[[B1:[a-z0-9_]+]] = memref.load %[[SB]][%[[KT1]], %[[BN]]]
+//       MMA16:           %[[B2:[a-z0-9_]+]] = memref.load %[[SB]][%[[KT8]], %[[BN]]]
+//       MMA16:           %[[B3:[a-z0-9_]+]] = memref.load %[[SB]][%[[KT9]], %[[BN]]]
+//       MMA16:           %[[AF:[a-z0-9_]+]] = vector.from_elements %[[A0]], %[[A1]], %[[A2]], %[[A3]], %[[A4]], %[[A5]], %[[A6]], %[[A7]] : vector<4x2xf16>
+//       MMA16:           %[[BF:[a-z0-9_]+]] = vector.from_elements %[[B0]], %[[B1]], %[[B2]], %[[B3]] : vector<2x2xf16>
+//       MMA16:           %[[MMA:[a-z0-9_]+]] = nvgpu.mma.sync(%[[AF]], %[[BF]], %[[CI]]) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+//       MMA16:           scf.yield %[[MMA]]
+//       MMA16:         %[[D0:[a-z0-9_]+]] = vector.extract %[[D]][0, 0]
+//       MMA16:         %[[R0:[a-z0-9_]+]] = arith.truncf %[[D0]] : f32 to f16
+//       MMA16:         memref.store %[[R0]], %[[ACC]][%[[ROW]], %[[COL]]]
+//       MMA16:       gpu.barrier
+// NOMMA16-LABEL: func.func @staged_matmul_f16
+//   NOMMA16-NOT:   nvgpu.mma.sync
+//       NOMMA16:   arith.mulf
+//   NOMMA16-NOT:   nvgpu.mma.sync
+//       NOMMA16:   return
+func.func @staged_matmul_f16(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %out: memref<64x64xf16>) {
+  %zero = arith.constant 0.0 : f16
+  scf.forall (%i, %j) = (0, 0) to (64, 64) step (32, 32) {
+    %sa = memref.subview %a[%i, 0] [32, 64] [1, 1] : memref<64x64xf16> to memref<32x64xf16, strided<[64, 1], offset: ?>>
+    %sb = memref.subview %b[0, %j] [64, 32] [1, 1] : memref<64x64xf16> to memref<64x32xf16, strided<[64, 1], offset: ?>>
+    %acc = memref.alloc() : memref<32x32xf16>
+    linalg.fill ins(%zero : f16) outs(%acc : memref<32x32xf16>)
+    linalg.matmul ins(%sa, %sb : memref<32x64xf16, strided<[64, 1], offset: ?>>, memref<64x32xf16, strided<[64, 1], offset: ?>>) outs(%acc : memref<32x32xf16>)
+    %dst = memref.subview %out[%i, %j] [32, 32] [1, 1] : memref<64x64xf16> to memref<32x32xf16, strided<[64, 1], offset: ?>>
+    linalg.copy ins(%acc : memref<32x32xf16>) outs(%dst : memref<32x32xf16, strided<[64, 1], offset: ?>>)
+    memref.dealloc %acc : memref<32x32xf16>
+  }
+  return
+}
+
+// -----
+
+// A product rounded to f16 before its extension to the f32 accumulator is
+// not mma.sync's exact product: the scalar path stays.
+// MMA16-LABEL: func.func @staged_matmul_rounded_product
+//   MMA16-NOT:   nvgpu.mma.sync
+//       MMA16:   arith.mulf {{.*}} : f16
+//   MMA16-NOT:   nvgpu.mma.sync
+//       MMA16:   return
+func.func @staged_matmul_rounded_product(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %out: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  scf.forall (%i, %j) = (0, 0) to (64, 64) step (32, 32) {
+    %sa = memref.subview %a[%i, 0] [32, 64] [1, 1] : memref<64x64xf16> to memref<32x64xf16, strided<[64, 1], offset: ?>>
+    %sb = memref.subview %b[0, %j] [64, 32] [1, 1] : memref<64x64xf16> to memref<64x32xf16, strided<[64, 1], offset: ?>>
+    %acc = memref.alloc() : memref<32x32xf32>
+    linalg.fill ins(%zero : f32) outs(%acc : memref<32x32xf32>)
+    linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%sa, %sb : memref<32x64xf16, strided<[64, 1], offset: ?>>, memref<64x32xf16, strided<[64, 1], offset: ?>>) outs(%acc : memref<32x32xf32>) {
+    ^bb0(%x: f16, %y: f16, %o: f32):
+      %p = arith.mulf %x, %y : f16
+      %e = arith.extf %p : f16 to f32
+      %s = arith.addf %o, %e : f32
+      linalg.yield %s : f32
+    }
     %dst = memref.subview %out[%i, %j] [32, 32] [1, 1] : memref<64x64xf32> to memref<32x32xf32, strided<[64, 1], offset: ?>>
     linalg.copy ins(%acc : memref<32x32xf32>) outs(%dst : memref<32x32xf32, strided<[64, 1], offset: ?>>)
     memref.dealloc %acc : memref<32x32xf32>

@@ -45,6 +45,15 @@
 // RUN: fuse-opt %fuse_src/bench/models/tokens197_mlp_gelu.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm="tf32=true" -o %t.t197tf32.mlir
 // RUN: %fuse-extract-ptx --ptxas %ptxas %t.t197tf32.mlir %t.t197tf32 | FileCheck %s --check-prefix=ONE
 // RUN: FileCheck %s --check-prefix=TF32 --input-file=%t.t197tf32/model_kernel.ptx
+// Mixed precision: the f16 and bf16 matmuls (into f32, and into f16)
+// run on tensor cores by default, m16n8k16 with f32 accumulators (bf16
+// through fuse-lower-bf16-mma); tensor-cores=false keeps them off.
+// RUN: fuse-opt %S/../Integration/Inputs/mixed-precision.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm -o %t.mixed.mlir
+// RUN: %fuse-extract-ptx --ptxas %ptxas %t.mixed.mlir %t.mixed | FileCheck %s
+// RUN: cat %t.mixed/*.ptx | FileCheck %s --check-prefix=MIXED
+// RUN: fuse-opt %S/../Integration/Inputs/mixed-precision.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm=tensor-cores=false -o %t.mixed-off.mlir
+// RUN: %fuse-extract-ptx --ptxas %ptxas %t.mixed-off.mlir %t.mixed-off | FileCheck %s
+// RUN: cat %t.mixed-off/*.ptx | FileCheck %s --check-prefix=MIXED-OFF
 // RUN: fuse-opt %examples/mlp_gelu.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm="format=bin" -o %t.bin.mlir
 // RUN: FileCheck %s --check-prefix=BIN --input-file=%t.bin.mlir
 //
@@ -63,3 +72,7 @@
 // BIN: gpu.binary {{.*}}#gpu.object<#nvvm.target<O = 3, chip = "sm_90"
 // BIN-NOT: .target sm_90
 // TF32: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// MIXED-DAG: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// MIXED-DAG: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// MIXED-DAG: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// MIXED-OFF-NOT: mma.sync

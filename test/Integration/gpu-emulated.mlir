@@ -32,6 +32,15 @@
 // RUN: %fuse-diff %S/Inputs/matmul-transposed-b.mlir -p "--fuse-ops" --lower="--fuse-test-lower-to-cpu-via-gpu=contraction-tiles=1" | FileCheck %s
 // RUN: %fuse-diff %S/Inputs/batch-matmul.mlir -p "--fuse-ops" --lower="--fuse-test-lower-to-cpu-via-gpu=contraction-tiles=1" | FileCheck %s
 // RUN: fuse-opt %S/Inputs/batch-matmul.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm=contraction-tiles=1 --mlir-print-ir-after=fuse-distribute-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGED64
+// Mixed precision (f16 and bf16 matmuls into f32 and f16, an f16 3x3
+// convolution summed in f32): the emulation runs the scalar path of the
+// matmuls that take tensor cores on a GPU (a block runs as one thread, a
+// warp's mma.sync cannot), so it checks their tiling, staging and
+// epilogues, not the fragments (FileCheck in distribute-tiles.mlir; ptxas
+// in nvvm-ptxas.mlir).
+// RUN: %fuse-diff %S/Inputs/mixed-precision.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s --check-prefix=MIXED
+// RUN: %fuse-diff %S/Inputs/mixed-precision.mlir -p "--fuse-ops" | FileCheck %s --check-prefix=MIXED
+// MIXED: fuse-diff: OK 4 outputs
 // A 1x1 convolution as a contraction: staged (pixels x channels, filter
 // 32x33 padded), register-tiled over 14 pixels x 32 filters, its bias
 // initialization and ReLU6 absorbed (no temporary); the strided 1x1

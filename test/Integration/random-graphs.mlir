@@ -10,3 +10,11 @@
 // run on the CPU (fuse-test-lower-to-cpu-via-gpu, see gpu-emulated.mlir):
 // RUN: env FUSE_DIFF_LOWER_CMD="%fuse_opt --fuse-test-lower-to-cpu-via-gpu" %python %fuse_src/utils/fuse-random-test --start 300 --count 200 --jobs 2 --batch 10 --fuse-opt %fuse_opt --no-minimize | FileCheck %s --check-prefix=GPU
 // GPU: random graphs: 200 compared, 0 failed
+//
+// Another stream of graphs with f16/bf16 islands (casts, elementwise ops,
+// reductions, matmuls and convolutions in the low type), on both paths,
+// compared within 1e-2 (an ulp of bf16 is 2^-8):
+// RUN: %python %fuse_src/utils/fuse-random-test --mixed-precision --start 0 --count 150 --jobs 2 --batch 10 --fuse-opt %fuse_opt --no-minimize | FileCheck %s --check-prefix=MIXED
+// MIXED: random graphs: 150 compared, 0 failed
+// RUN: env FUSE_DIFF_LOWER_CMD="%fuse_opt --fuse-test-lower-to-cpu-via-gpu" %python %fuse_src/utils/fuse-random-test --mixed-precision --start 150 --count 100 --jobs 2 --batch 10 --fuse-opt %fuse_opt --no-minimize | FileCheck %s --check-prefix=MIXED-GPU
+// MIXED-GPU: random graphs: 100 compared, 0 failed

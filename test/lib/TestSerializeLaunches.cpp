@@ -97,6 +97,15 @@ struct TestSerializeLaunchesPass
     if (launch.getAsyncToken() || !launch.getPrivateAttributions().empty() ||
         !launch.getBody().hasOneBlock())
       return launch.emitError("unsupported launch");
+    // Warp-wide ops need the warp's 32 threads at once.
+    WalkResult warpWide = launch.getBody().walk([](Operation *op) {
+      return op->getDialect() && op->getDialect()->getNamespace() == "nvgpu"
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    });
+    if (warpWide.wasInterrupted())
+      return launch.emitError("unsupported launch: nvgpu ops (warp-wide "
+                              "mma.sync) cannot run one thread at a time");
     bool cooperative = false;
     launch.getBody().walk([&](Operation *op) {
       if (isa<gpu::BarrierOp, gpu::AllReduceOp, gpu::SubgroupReduceOp,
@@ -171,7 +180,9 @@ struct TestSerializeLaunchesPass
 
 void buildLowerToCPUViaGpuPipeline(OpPassManager &pm,
                                    const fuse::LowerToNVVMOptions &options) {
-  fuse::buildGroupsToGpuLaunches(pm, options);
+  // A block runs as one thread: a warp's mma.sync cannot, so the matmuls
+  // that would take tensor cores take the scalar path here.
+  fuse::buildGroupsToGpuLaunches(pm, options, /*tensorCores=*/false);
   pm.addPass(std::make_unique<TestSerializeLaunchesPass>());
   fuse::buildLoopsToLLVMPipeline(pm, /*parallel=*/false);
 }

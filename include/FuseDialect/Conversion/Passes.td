@@ -193,6 +193,23 @@ def FuseVectorizeTilesPass : Pass<"fuse-vectorize-tiles"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def FuseLowerBF16MmaPass : Pass<"fuse-lower-bf16-mma"> {
+  let summary = "Lower bf16 nvgpu.mma.sync to nvvm.mma.sync";
+  let description = [{
+    Rewrites `nvgpu.mma.sync` m16n8k16 on bf16 fragments (A
+    `vector<4x2xbf16>`, B `vector<2x2xbf16>`) with an f32 accumulator into
+    `nvvm.mma.sync` with `.bf16` multiplicands: each pair of elements
+    bitcast to one i32 register, the result struct back into a
+    `vector<2x2xf32>`. Upstream's `convert-nvgpu-to-nvvm` lowers the f16 and
+    TF32 forms but fails on bf16 ones (it cannot deduce their PTX type);
+    `--fuse-lower-to-nvvm` runs this pass just before it. Other
+    `nvgpu.mma.sync` ops are left alone.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def FuseApproximateMathPass : Pass<"fuse-approximate-math"> {
   let summary = "Replace f32 transcendental functions by polynomial approximations";
   let description = [{
@@ -302,6 +319,16 @@ def FuseDistributeTilesPass : Pass<"fuse-distribute-tiles"> {
     inputs' low 13 mantissa bits (relative error about 1e-3 per product;
     PyTorch's `allow_tf32` rounds them instead).
 
+    With `tensor-cores=true` (the default), a staged matmul on f16 or bf16
+    operands whose tile is a multiple of 16x8 and whose chunks are a
+    multiple of 16 steps computes each chunk the same way with `mma.sync`
+    m16n8k16: the products are exact and summed in f32, so an f32
+    accumulator sees only the summation order change (as with `fma`). An
+    f16 or bf16 accumulator is extended to f32 for the chunk and rounded
+    back once per chunk instead of after every step: closer to the exact
+    sum than the scalar loop, but not bit-equal to it;
+    `tensor-cores=false` keeps the scalar loop.
+
     With `stage-inputs=true` (the default), an input of the tile that a
     reduction and at least one other op of the tile read (the row of a
     softmax or LayerNorm: once per reduction, once more for the result) is
@@ -330,6 +357,10 @@ def FuseDistributeTilesPass : Pass<"fuse-distribute-tiles"> {
     Option<"tf32", "tf32", "bool", /*default=*/"false",
            "Staged f32 matmuls on tensor cores (mma.sync m16n8k8 TF32): "
            "inputs cut to TF32 (10-bit mantissa), not IEEE f32">,
+    Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
+           "Staged f16 and bf16 matmuls on tensor cores (mma.sync "
+           "m16n8k16: exact products summed in f32; an f16 or bf16 "
+           "accumulator is rounded once per chunk, not once per step)">,
     Option<"fma", "fma", "bool", /*default=*/"true",
            "Let a staged matmul's multiply and add fuse into one fma "
            "(one rounding: differs from IEEE mul then add in the last bits)">,

@@ -158,6 +158,13 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "(mma.sync TF32: inputs cut to a 10-bit mantissa; "
                      "changes values, off by default)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> tensorCores{
+      *this, "tensor-cores",
+      llvm::cl::desc("With distribute: f16 and bf16 matmul tiles on tensor "
+                     "cores (mma.sync m16n8k16, sums in f32; an f16/bf16 "
+                     "accumulator is rounded once per chunk of up to 32 "
+                     "steps instead of once per step)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> fma{
       *this, "fma",
       llvm::cl::desc("With distribute: a matmul's multiply and add may fuse "
@@ -180,9 +187,12 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
 
 /// Steps 1-3 of the GPU lowering: groups to bufferized loop nests, each nest
 /// one `gpu.launch` (host memory not yet made reachable from the device).
-/// Shared with the CPU emulation of the launches in the tests.
+/// Shared with the CPU emulation of the launches in the tests, which runs a
+/// block as one thread and so passes `tensorCores = false`: no warp-wide
+/// mma.sync then, whatever `options` say.
 void buildGroupsToGpuLaunches(OpPassManager &pm,
-                              const LowerToNVVMOptions &options);
+                              const LowerToNVVMOptions &options,
+                              bool tensorCores = true);
 
 /// Builds the GPU lowering: one gpu.launch_func per group, kernels in a
 /// gpu.binary for `chip` (docs in lib/Conversion/LowerToNVVM.cpp).
