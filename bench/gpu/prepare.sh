@@ -49,9 +49,17 @@ for model in "$ROOT"/examples/*.mlir "$ROOT"/bench/models/*.mlir "$ROOT"/bench/g
   # Matmul models once more with f32 matmuls on tensor cores (TF32 inputs,
   # --fuse-lower-to-nvvm option tf32): <model>_tf32, compared with PyTorch
   # allowed TF32 too (run.sh) and with the IEEE f32 unfused program.
-  case "$name" in gemm*|matmul*|tokens*)
+  case "$name" in *f16*) ;; gemm*|matmul*|tokens*)
     variant "$model" "$name" tf32 --tf32
     ptxas_report "$model" "$OUT/${name}_tf32/fused" tf32=true
+    ;;
+  esac
+  # f16 matmul models once more with their tensor cores off
+  # (--fuse-lower-to-nvvm option tensor-cores=false): <model>_nocores, the
+  # scalar path on the same tiles.
+  case "$name" in *f16*)
+    variant "$model" "$name" nocores --lower-options tensor-cores=false
+    ptxas_report "$model" "$OUT/${name}_nocores/fused" tensor-cores=false
     ;;
   esac
   # The large row models once more without their rows staged in shared
