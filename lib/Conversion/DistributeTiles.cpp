@@ -545,10 +545,9 @@ getMatmulLoops(linalg::LinalgOp op, ArrayRef<int64_t> ranges, unsigned kDim,
   return MatmulLoops{m, *n};
 }
 
-/// How a chunk of a staged matmul runs on tensor cores: one mma.sync of
-/// shape m16n8k`k` per 16x8 piece of the tile and `k` steps of the chunk.
-struct MmaChunk {
-  MatmulLoops loops;
+/// How a contraction's chunks run on tensor cores: one mma.sync of shape
+/// m16n8k`k` per 16x8 piece of the tile and `k` steps of a chunk.
+struct MmaShape {
   /// The operands' element type: f32 (as TF32), f16 or bf16.
   Type operandType;
   /// 8 for TF32, 16 for f16 and bf16.
@@ -564,19 +563,12 @@ bool isOperandOrExtension(Value value, BlockArgument arg) {
   return ext && ext.getIn() == arg && ext->hasOneUse();
 }
 
-/// Whether a chunk of the staged contraction `op` (loop ranges `ranges`,
-/// reduction loop `kDim` cut to `chunk` steps) can run on tensor cores:
-/// operands of one type that `cores` allows (f32 as TF32; f16, bf16) and
-/// an f32 accumulator or one of the operands' type, a body that is exactly
+/// Whether the staged contraction `op` can run on tensor cores: operands
+/// of one type that `cores` allows (f32 as TF32; f16, bf16), an f32
+/// accumulator or one of the operands' type, and a body that is exactly
 /// out + a * b (the operands extended to the accumulator's type first, if
-/// narrower), a matmul over M x N (multiples of 16 and 8) with only unit
-/// batch loops, chunks a multiple of k, whole warps.
-std::optional<MmaChunk> getMmaChunk(linalg::LinalgOp op,
-                                    ArrayRef<int64_t> ranges, unsigned kDim,
-                                    int64_t chunk, TensorCores cores,
-                                    int64_t blockSize) {
-  if (blockSize % 32 != 0)
-    return std::nullopt;
+/// narrower). The tile's shape and chunks are the caller's to check.
+std::optional<MmaShape> getMmaShape(linalg::LinalgOp op, TensorCores cores) {
   Type a = getElementTypeOrSelf(op.getDpsInputOperand(0)->get().getType());
   Type b = getElementTypeOrSelf(op.getDpsInputOperand(1)->get().getType());
   Type out = getElementTypeOrSelf(op.getDpsInitsMutable()[0].get().getType());
@@ -589,8 +581,6 @@ std::optional<MmaChunk> getMmaChunk(linalg::LinalgOp op,
            cores.lowPrecision)
     k = 16;
   else
-    return std::nullopt;
-  if (chunk % k != 0)
     return std::nullopt;
   // Exactly out + a * b (a contraction may apply other unary ops to its
   // operands or result, which mma.sync would not; a product rounded to a
@@ -612,125 +602,48 @@ std::optional<MmaChunk> getMmaChunk(linalg::LinalgOp op,
         (isOperandOrExtension(mulf.getLhs(), in1) &&
          isOperandOrExtension(mulf.getRhs(), in0))))
     return std::nullopt;
-  std::optional<MatmulLoops> loops = getMatmulLoops(op, ranges, kDim);
-  if (!loops || ranges[loops->m.front()] % 16 != 0 ||
-      ranges[loops->n] % 8 != 0)
-    return std::nullopt;
-  return MmaChunk{*loops, a, k};
+  return MmaShape{a, k};
 }
 
-/// One chunk of a staged contraction on tensor cores: warp w takes the
-/// 16x8 pieces w, w + W, ... of the M x N tile (W warps), loads its C
-/// fragment from the accumulator (extended to f32), runs one mma.sync per
-/// k steps of the chunk with fragments read from the staged slices, and
-/// stores the fragment back (rounded to the accumulator's type). Fragment
-/// layouts (PTX ISA, mma.m16n8k8 .tf32 and mma.m16n8k16 .f16/.bf16), with
-/// g = lane / 4, t = lane % 4, and E = 32 / operand bits elements per
-/// 32-bit register (1 for TF32, 2 for f16 and bf16), element e of register
-/// r at: A (row, step) = (g + 8 (r % 2), k/2 (r / 2) + E t + e), r < 4;
-/// B (step, column) = (k/2 r + E t + e, g), r < 2; C (row, column) =
-/// (g + 8 (r / 2), 2t + r % 2), r < 4, one f32 each.
-void emitMmaChunk(IRRewriter &rewriter, linalg::LinalgOp op,
-                  const MmaChunk &mma, unsigned kDim, ArrayRef<int64_t> ranges,
-                  int64_t chunk, ArrayRef<Value> staged,
-                  const ThreadContext &threads) {
-  Location loc = op.getLoc();
-  const MatmulLoops &loops = mma.loops;
-  auto c = [&](int64_t v) { return constantIndex(rewriter, loc, v); };
-  auto add = [&](Value x, Value y) {
-    return rewriter.createOrFold<arith::AddIOp>(loc, x, y);
-  };
-  auto mul = [&](Value x, int64_t y) {
-    return rewriter.createOrFold<arith::MulIOp>(loc, x, c(y));
-  };
-  Value lane = arith::RemUIOp::create(rewriter, loc, threads.threadId, c(32));
-  Value warp = arith::DivUIOp::create(rewriter, loc, threads.threadId, c(32));
-  // Whole warps: the block size is a multiple of 32 (getMmaChunk).
-  Value warps = c(threads.staticBlockSize / 32);
-  Value g = arith::DivUIOp::create(rewriter, loc, lane, c(4));
-  Value t = arith::RemUIOp::create(rewriter, loc, lane, c(4));
+/// The k steps from `step` of one 16x8 piece on tensor cores: A and B
+/// fragments read through `loadA(half, step)` (half 0: rows g, 1: rows
+/// g + 8) and `loadB(step)` (column g), one mma.sync into accumulator
+/// fragment `acc`; returns the new fragment. Fragment layouts (PTX ISA,
+/// mma.m16n8k8 .tf32 and mma.m16n8k16 .f16/.bf16), with g = lane / 4,
+/// t = lane % 4, and E = 32 / operand bits elements per 32-bit register
+/// (1 for TF32, 2 for f16 and bf16), element e of register r at: A (row,
+/// step) = (g + 8 (r % 2), k/2 (r / 2) + E t + e), r < 4; B (step, column)
+/// = (k/2 r + E t + e, g), r < 2; C (row, column) = (g + 8 (r / 2), 2t +
+/// r % 2), r < 4, one f32 each.
+Value emitMmaStep(OpBuilder &b, Location loc, const MmaShape &mma, Value t,
+                  Value step, Value acc,
+                  function_ref<Value(int64_t, Value)> loadA,
+                  function_ref<Value(Value)> loadB) {
   int64_t perRegister = 32 / mma.operandType.getIntOrFloatBitWidth();
-  int64_t piecesN = ranges[loops.n] / 8;
-  int64_t pieces = ranges[loops.m.front()] / 16 * piecesN;
-  OpOperand &init = op.getDpsInitsMutable()[0];
-  AffineMap outMap = op.getMatchingIndexingMap(&init);
-  // Indices of operand `map` (staged slice or accumulator) at (m, n, k).
-  auto at = [&](AffineMap map, Value m, Value n, Value k) {
-    SmallVector<Value> ivs(ranges.size(), c(0));
-    ivs[loops.m.front()] = m;
-    ivs[loops.n] = n;
-    ivs[kDim] = k;
-    return indicesOf(rewriter, loc, map, ivs);
-  };
-  auto piece = scf::ForOp::create(rewriter, loc, warp, c(pieces), warps);
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPointToStart(piece.getBody());
-  Value iv = piece.getInductionVar();
-  Value m0 = mul(arith::DivUIOp::create(rewriter, loc, iv, c(piecesN)), 16);
-  Value n0 = mul(arith::RemUIOp::create(rewriter, loc, iv, c(piecesN)), 8);
-  Value row = add(m0, g), row8 = add(row, c(8));
-  Value col = add(n0, mul(t, 2)), col1 = add(col, c(1));
-  SmallVector<std::pair<Value, Value>> cPositions = {
-      {row, col}, {row, col1}, {row8, col}, {row8, col1}};
-  Type f32 = rewriter.getF32Type();
-  Type accType = getElementTypeOrSelf(init.get().getType());
-  SmallVector<Value> cValues;
-  for (auto [r, cl] : cPositions) {
-    Value value = memref::LoadOp::create(rewriter, loc, init.get(),
-                                         at(outMap, r, cl, c(0)));
-    if (accType != f32)
-      value = arith::ExtFOp::create(rewriter, loc, f32, value);
-    cValues.push_back(value);
-  }
-  auto cType = VectorType::get({2, 2}, f32);
-  Value acc = vector::FromElementsOp::create(rewriter, loc, cType, cValues);
-  auto steps = scf::ForOp::create(rewriter, loc, c(0), c(chunk), c(mma.k),
-                                  ValueRange{acc});
-  {
-    OpBuilder::InsertionGuard stepGuard(rewriter);
-    rewriter.setInsertionPointToStart(steps.getBody());
-    // The step of element e of the registers of either half of the chunk
-    // (A's registers r / 2, B's registers r): stepOf[half][e].
-    Value kt = add(steps.getInductionVar(), mul(t, perRegister));
-    SmallVector<SmallVector<Value, 2>, 2> stepOf(2);
-    for (int64_t half = 0; half < 2; ++half)
-      for (int64_t e = 0; e < perRegister; ++e)
-        stepOf[half].push_back(add(kt, c(half * mma.k / 2 + e)));
-    AffineMap aMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
-    AffineMap bMap = op.getMatchingIndexingMap(op.getDpsInputOperand(1));
-    SmallVector<Value> aValues, bValues;
-    for (int64_t r = 0; r < 4; ++r)
-      for (int64_t e = 0; e < perRegister; ++e)
-        aValues.push_back(memref::LoadOp::create(
-            rewriter, loc, staged[0],
-            at(aMap, r % 2 ? row8 : row, c(0), stepOf[r / 2][e])));
-    Value colB = add(n0, g);
-    for (int64_t r = 0; r < 2; ++r)
-      for (int64_t e = 0; e < perRegister; ++e)
-        bValues.push_back(memref::LoadOp::create(
-            rewriter, loc, staged[1], at(bMap, c(0), colB, stepOf[r][e])));
-    Value aFragment = vector::FromElementsOp::create(
-        rewriter, loc, VectorType::get({4, perRegister}, mma.operandType),
-        aValues);
-    Value bFragment = vector::FromElementsOp::create(
-        rewriter, loc, VectorType::get({2, perRegister}, mma.operandType),
-        bValues);
-    Value d = nvgpu::MmaSyncOp::create(rewriter, loc, aFragment, bFragment,
-                                       steps.getRegionIterArgs()[0],
-                                       ArrayRef<int64_t>{16, 8, mma.k},
-                                       /*tf32Enabled=*/mma.operandType.isF32());
-    scf::YieldOp::create(rewriter, loc, d);
-  }
-  for (auto [i, position] : llvm::enumerate(cPositions)) {
-    Value value = vector::ExtractOp::create(
-        rewriter, loc, steps.getResult(0),
-        ArrayRef<int64_t>{static_cast<int64_t>(i / 2),
-                          static_cast<int64_t>(i % 2)});
-    if (accType != f32)
-      value = arith::TruncFOp::create(rewriter, loc, accType, value);
-    memref::StoreOp::create(rewriter, loc, value, init.get(),
-                            at(outMap, position.first, position.second, c(0)));
-  }
+  auto c = [&](int64_t v) { return constantIndex(b, loc, v); };
+  Value kt = b.createOrFold<arith::AddIOp>(
+      loc, step, b.createOrFold<arith::MulIOp>(loc, t, c(perRegister)));
+  // stepOf[half][e]: the step of element e of the registers of either half
+  // of the k steps (A's registers r / 2, B's registers r).
+  SmallVector<SmallVector<Value, 2>, 2> stepOf(2);
+  for (int64_t half = 0; half < 2; ++half)
+    for (int64_t e = 0; e < perRegister; ++e)
+      stepOf[half].push_back(
+          b.createOrFold<arith::AddIOp>(loc, kt, c(half * mma.k / 2 + e)));
+  SmallVector<Value> aValues, bValues;
+  for (int64_t r = 0; r < 4; ++r)
+    for (int64_t e = 0; e < perRegister; ++e)
+      aValues.push_back(loadA(r % 2, stepOf[r / 2][e]));
+  for (int64_t r = 0; r < 2; ++r)
+    for (int64_t e = 0; e < perRegister; ++e)
+      bValues.push_back(loadB(stepOf[r][e]));
+  Value aFragment = vector::FromElementsOp::create(
+      b, loc, VectorType::get({4, perRegister}, mma.operandType), aValues);
+  Value bFragment = vector::FromElementsOp::create(
+      b, loc, VectorType::get({2, perRegister}, mma.operandType), bValues);
+  return nvgpu::MmaSyncOp::create(b, loc, aFragment, bFragment, acc,
+                                  ArrayRef<int64_t>{16, 8, mma.k},
+                                  /*tf32Enabled=*/mma.operandType.isF32());
 }
 
 /// Steps of a thread's share of a loop (a split reduction, a staged copy)
@@ -1082,14 +995,6 @@ LogicalResult stageContraction(IRRewriter &rewriter, linalg::LinalgOp op,
   emitStagedCopy(rewriter, loc, op, kDim, chunks.getInductionVar(), staged,
                  slices, threads);
   gpu::BarrierOp::create(rewriter, loc);
-  if (std::optional<MmaChunk> mma =
-          getMmaChunk(op, ranges, kDim, chunk, threads.tensorCores,
-                      threads.staticBlockSize)) {
-    emitMmaChunk(rewriter, op, *mma, kDim, ranges, chunk, staged, threads);
-    gpu::BarrierOp::create(rewriter, loc);
-    rewriter.setInsertionPointAfter(chunks);
-    return success();
-  }
   // Each thread's points (the same ones every chunk) over the chunk, read
   // from shared memory, accumulated in the output. A thread takes U points
   // per iteration (U = its share, at most 8) and steps them together, so
@@ -1159,6 +1064,10 @@ struct RegisterTiling {
   unsigned n, kDim;
   SmallVector<unsigned> outer;
   int64_t tm, tn, chunk;
+  /// On tensor cores: the mma.sync shape, and the 16x8 pieces each warp
+  /// takes (tm and tn unused).
+  std::optional<MmaShape> mma;
+  int64_t piecesPerWarp = 0;
   SmallVector<StagedSlice> slices;
   int64_t stagedBytes;
   /// The absorbed initializer (a fill, a bias broadcast), epilogue and
@@ -1272,12 +1181,17 @@ void findAbsorbedEnds(linalg::LinalgOp op, RegisterTiling &tiling) {
   tiling.temp = temp;
 }
 
+/// 16x8 pieces a warp may take on tensor cores (four f32 accumulators a
+/// lane each: kMaxAccumulators in all).
+constexpr int64_t kMaxMmaPieces = kMaxAccumulators / 4;
+
 /// How `op` is register-tiled for blocks of `blockSize` threads, if it is:
-/// a stageable contraction (not one for tensor cores) whose only non-unit
-/// parallel loops are M and N (or N alone) and a micro-tile of at most
-/// kMaxAccumulators points that leaves at most one per thread. The smallest
-/// such micro-tile is taken (the most threads busy), the squarest among
-/// equals (the fewest loads).
+/// a stageable contraction whose only non-unit parallel loops are M and N
+/// (or N alone), either on tensor cores (getMmaShape; chunks a multiple of
+/// k steps; at most kMaxMmaPieces 16x8 pieces per warp, M and N rounded
+/// up) or with a micro-tile of at most kMaxAccumulators points that leaves
+/// at most one per thread. The smallest such micro-tile is taken (the most
+/// threads busy), the squarest among equals (the fewest loads).
 std::optional<RegisterTiling> getRegisterTiling(linalg::LinalgOp op,
                                                 int64_t blockSize,
                                                 TensorCores tensorCores,
@@ -1286,11 +1200,7 @@ std::optional<RegisterTiling> getRegisterTiling(linalg::LinalgOp op,
   if (reduction && !reduction->outer.empty() && !convolutions)
     return std::nullopt;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  // (A matmul that tensor cores take is not register-tiled; they take no
-  // convolution.)
-  if (!reduction || (reduction->outer.empty() &&
-                     getMmaChunk(op, ranges, reduction->kDim, reduction->chunk,
-                                 tensorCores, blockSize)))
+  if (!reduction)
     return std::nullopt;
   RegisterTiling tiling;
   tiling.kDim = reduction->kDim;
@@ -1305,6 +1215,16 @@ std::optional<RegisterTiling> getRegisterTiling(linalg::LinalgOp op,
   int64_t rows = 1, cols = ranges[tiling.n];
   for (unsigned d : tiling.m)
     rows *= ranges[d];
+  std::optional<MmaShape> mma = getMmaShape(op, tensorCores);
+  int64_t warps = blockSize / 32;
+  if (mma && blockSize >= 32 && blockSize % 32 == 0) {
+    int64_t pieces = llvm::divideCeil(rows, 16) * llvm::divideCeil(cols, 8);
+    tiling.piecesPerWarp = llvm::divideCeil(pieces, warps);
+    if (tiling.piecesPerWarp > kMaxMmaPieces)
+      mma.reset();
+  } else {
+    mma.reset();
+  }
   std::optional<std::pair<int64_t, int64_t>> best;
   for (int64_t tm = 1; tm <= kMaxAccumulators; tm *= 2)
     for (int64_t tn = 1; tm * tn <= kMaxAccumulators; tn *= 2) {
@@ -1317,10 +1237,10 @@ std::optional<RegisterTiling> getRegisterTiling(linalg::LinalgOp op,
       if (!best || key(tm, tn) < key(best->first, best->second))
         best = {tm, tn};
     }
-  if (!best)
+  if (!best && !mma)
     return std::nullopt;
-  tiling.tm = best->first;
-  tiling.tn = best->second;
+  tiling.tm = best ? best->first : 0;
+  tiling.tn = best ? best->second : 0;
   // A convolution's chunks take slices that fit in half the shared memory
   // (its filter slice holds every output channel of the tile: 512 channels
   // of 32 steps would take 66 KiB), the rest left to its padded window.
@@ -1337,8 +1257,115 @@ std::optional<RegisterTiling> getRegisterTiling(linalg::LinalgOp op,
       return std::nullopt;
     tiling.chunk = chunk;
   }
+  if (mma && tiling.chunk % mma->k == 0)
+    tiling.mma = mma;
+  else if (!best)
+    return std::nullopt;
   findAbsorbedEnds(op, tiling);
   return tiling;
+}
+
+/// Where the absorbed ends of a register tiling meet its temporary: the
+/// initializer's and the epilogue's iteration points at an element of it
+/// (their maps of it are permutations: findAbsorbedEnds), and which input
+/// of the epilogue reads it.
+struct AbsorbedPoints {
+  AffineMap initializer, epilogue;
+  unsigned tempInput = 0;
+};
+
+AbsorbedPoints getAbsorbedPoints(const RegisterTiling &tiling) {
+  AbsorbedPoints points;
+  // (Handles: copies.)
+  linalg::LinalgOp initializer = tiling.initializer, epilogue = tiling.epilogue;
+  memref::AllocOp temp = tiling.temp;
+  if (!epilogue)
+    return points;
+  points.initializer = inversePermutation(
+      initializer.getMatchingIndexingMap(initializer.getDpsInitOperand(0)));
+  for (OpOperand *input : epilogue.getDpsInputOperands())
+    if (input->get() == temp.getResult())
+      points.tempInput = input->getOperandNumber();
+  points.epilogue = inversePermutation(epilogue.getMatchingIndexingMap(
+      epilogue.getDpsInputOperand(points.tempInput)));
+  return points;
+}
+
+/// An accumulator's first value at output indices `out`: the output's value
+/// there, or what the absorbed initializer would have written.
+Value emitInitialValue(OpBuilder &b, Location loc, OpOperand &init,
+                       const RegisterTiling &tiling,
+                       const AbsorbedPoints &points, ValueRange out) {
+  if (!tiling.initializer)
+    return memref::LoadOp::create(b, loc, init.get(), out);
+  SmallVector<Value> ivs = indicesOf(b, loc, points.initializer, out);
+  return emitPayload(b, loc, tiling.initializer, ivs, {Value()})[0];
+}
+
+/// Stores accumulator `acc` at output indices `out`, through the absorbed
+/// epilogue when there is one (its point reading the temporary at `out`).
+void emitFinalValue(OpBuilder &b, Location loc, OpOperand &init,
+                    const RegisterTiling &tiling, const AbsorbedPoints &points,
+                    Value acc, ValueRange out) {
+  if (!tiling.epilogue) {
+    memref::StoreOp::create(b, loc, acc, init.get(), out);
+    return;
+  }
+  linalg::LinalgOp epilogue = tiling.epilogue;
+  SmallVector<Value> values(epilogue.getNumDpsInputs());
+  values[points.tempInput] = acc;
+  SmallVector<Value> ivs = indicesOf(b, loc, points.epilogue, out);
+  SmallVector<Value> outs =
+      loadOutputs(b, loc, epilogue, ivs, /*always=*/false);
+  storeOutputs(b, loc, epilogue, ivs,
+               emitPayload(b, loc, epilogue, ivs, outs, {}, values));
+}
+
+/// The loop over the chunks of `tiling`'s staged loop, for each window point
+/// in order (a convolution's kh, kw: the order of each point's reduction is
+/// kept), carrying `accs`; the insertion point is left in its body, after
+/// the chunk's staged copy and a barrier, with `outerIvs` the window point.
+scf::ForOp emitStagedChunks(RewriterBase &rewriter, Location loc,
+                            linalg::LinalgOp op, const RegisterTiling &tiling,
+                            ArrayRef<Value> staged,
+                            const ThreadContext &threads, ValueRange accs,
+                            SmallVectorImpl<Value> &outerIvs) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  auto c = [&](int64_t v) { return constantIndex(rewriter, loc, v); };
+  int64_t numReduced = ranges[tiling.kDim], windowPoints = 1;
+  for (unsigned d : tiling.outer)
+    windowPoints *= ranges[d];
+  auto chunks = scf::ForOp::create(
+      rewriter, loc, c(0), c(numReduced * windowPoints), c(tiling.chunk), accs);
+  rewriter.setInsertionPointToStart(chunks.getBody());
+  Value chunkStart = chunks.getInductionVar();
+  if (!tiling.outer.empty()) {
+    SmallVector<Value> windowSizes = llvm::map_to_vector(
+        tiling.outer, [&](unsigned d) { return c(ranges[d]); });
+    outerIvs.assign(delinearize(
+        rewriter, loc,
+        arith::DivUIOp::create(rewriter, loc, chunkStart, c(numReduced)),
+        windowSizes));
+    chunkStart =
+        arith::RemUIOp::create(rewriter, loc, chunkStart, c(numReduced));
+  }
+  emitStagedCopy(rewriter, loc, op, tiling.kDim, chunkStart, staged,
+                 tiling.slices, threads, tiling.outer, outerIvs);
+  gpu::BarrierOp::create(rewriter, loc);
+  return chunks;
+}
+
+/// Erases `op`, now emitted register-tiled, and what it absorbed.
+void eraseRegisterTiled(RewriterBase &rewriter, linalg::LinalgOp op,
+                        const RegisterTiling &tiling) {
+  memref::AllocOp temp = tiling.temp;
+  if (tiling.epilogue) {
+    rewriter.eraseOp(tiling.epilogue);
+    rewriter.eraseOp(tiling.initializer);
+  }
+  rewriter.eraseOp(op);
+  if (temp && temp->use_empty())
+    rewriter.eraseOp(temp);
 }
 
 /// Emits `op` register-tiled as `tiling` says (in place of its epilogue, when
@@ -1403,59 +1430,18 @@ void emitRegisterTiled(IRRewriter &rewriter, linalg::LinalgOp op,
   };
   OpOperand &init = op.getDpsInitsMutable()[0];
   AffineMap outMap = op.getMatchingIndexingMap(&init);
-  // The absorbed ops' iteration points at an element of the temporary:
-  // their maps of it are permutations (findAbsorbedEnds).
-  AffineMap initializerPoint, epiloguePoint;
-  unsigned tempInput = 0;
-  if (tiling.epilogue) {
-    initializerPoint =
-        inversePermutation(tiling.initializer.getMatchingIndexingMap(
-            tiling.initializer.getDpsInitOperand(0)));
-    for (OpOperand *input : tiling.epilogue.getDpsInputOperands())
-      if (input->get() == tiling.temp.getResult())
-        tempInput = input->getOperandNumber();
-    epiloguePoint = inversePermutation(tiling.epilogue.getMatchingIndexingMap(
-        tiling.epilogue.getDpsInputOperand(tempInput)));
-  }
+  AbsorbedPoints points = getAbsorbedPoints(tiling);
   // The accumulators start from the output's values, or from what the
   // absorbed initializer would have written there.
   SmallVector<Value> accs;
   for (int64_t i = 0; i < tiling.tm; ++i)
-    for (int64_t j = 0; j < tiling.tn; ++j) {
-      SmallVector<Value> out =
-          indicesOf(rewriter, loc, outMap, pointAt(i, j, c(0)));
-      if (!tiling.initializer) {
-        accs.push_back(
-            memref::LoadOp::create(rewriter, loc, init.get(), out));
-        continue;
-      }
-      SmallVector<Value> ivs = indicesOf(rewriter, loc, initializerPoint, out);
-      accs.push_back(
-          emitPayload(rewriter, loc, tiling.initializer, ivs, {Value()})[0]);
-    }
+    for (int64_t j = 0; j < tiling.tn; ++j)
+      accs.push_back(emitInitialValue(
+          rewriter, loc, init, tiling, points,
+          indicesOf(rewriter, loc, outMap, pointAt(i, j, c(0)))));
 
-  // The chunks of the staged loop, for each window point in order (a
-  // convolution's kh, kw: the order of each point's reduction is kept).
-  int64_t numReduced = ranges[tiling.kDim], windowPoints = 1;
-  for (unsigned d : tiling.outer)
-    windowPoints *= ranges[d];
-  auto chunks = scf::ForOp::create(
-      rewriter, loc, c(0), c(numReduced * windowPoints), c(tiling.chunk), accs);
-  rewriter.setInsertionPointToStart(chunks.getBody());
-  Value chunkStart = chunks.getInductionVar();
-  if (!tiling.outer.empty()) {
-    SmallVector<Value> windowSizes = llvm::map_to_vector(
-        tiling.outer, [&](unsigned d) { return c(ranges[d]); });
-    outerIvs = delinearize(
-        rewriter, loc,
-        arith::DivUIOp::create(rewriter, loc, chunkStart, c(numReduced)),
-        windowSizes);
-    chunkStart =
-        arith::RemUIOp::create(rewriter, loc, chunkStart, c(numReduced));
-  }
-  emitStagedCopy(rewriter, loc, op, tiling.kDim, chunkStart, staged,
-                 tiling.slices, threads, tiling.outer, outerIvs);
-  gpu::BarrierOp::create(rewriter, loc);
+  scf::ForOp chunks = emitStagedChunks(rewriter, loc, op, tiling, staged,
+                                       threads, accs, outerIvs);
   // The chunk's steps: TM elements of the first input and TN of the second
   // from shared memory, then the TM x TN payloads.
   auto emitSteps = [&](ValueRange inits) -> SmallVector<Value> {
@@ -1512,32 +1498,217 @@ void emitRegisterTiled(IRRewriter &rewriter, linalg::LinalgOp op,
     rewriter.setInsertionPointToStart(ifActive.thenBlock());
   }
   for (int64_t i = 0; i < tiling.tm; ++i)
-    for (int64_t j = 0; j < tiling.tn; ++j) {
-      Value acc = chunks.getResult(i * tiling.tn + j);
-      SmallVector<Value> out =
-          indicesOf(rewriter, loc, outMap, pointAt(i, j, c(0)));
-      if (!tiling.epilogue) {
-        memref::StoreOp::create(rewriter, loc, acc, init.get(), out);
-        continue;
-      }
-      // The epilogue's point reading the temporary at `out`.
-      linalg::LinalgOp epilogue = tiling.epilogue;
-      SmallVector<Value> values(epilogue.getNumDpsInputs());
-      values[tempInput] = acc;
-      SmallVector<Value> ivs = indicesOf(rewriter, loc, epiloguePoint, out);
-      SmallVector<Value> outs =
-          loadOutputs(rewriter, loc, epilogue, ivs, /*always=*/false);
-      storeOutputs(rewriter, loc, epilogue, ivs,
-                   emitPayload(rewriter, loc, epilogue, ivs, outs, {}, values));
-    }
+    for (int64_t j = 0; j < tiling.tn; ++j)
+      emitFinalValue(rewriter, loc, init, tiling, points,
+                     chunks.getResult(i * tiling.tn + j),
+                     indicesOf(rewriter, loc, outMap, pointAt(i, j, c(0))));
   rewriter.setInsertionPointAfter(microTiles);
-  if (tiling.epilogue) {
-    rewriter.eraseOp(tiling.epilogue);
-    rewriter.eraseOp(tiling.initializer);
+  eraseRegisterTiled(rewriter, op, tiling);
+}
+
+/// Emits `op` on tensor cores as `tiling` says (`tiling.mma`; in place of
+/// its epilogue, when it absorbs one): the tile's rows (the M loops' points,
+/// row-major) and columns cut into 16x8 pieces, warp w taking pieces w,
+/// w + W, ... (W warps; `tiling.piecesPerWarp` slots), each lane keeping
+/// its four f32 accumulators of each (the C fragment) in registers across
+/// every chunk and window point of the reduction. Each chunk is staged as
+/// for the scalar micro-tiles; then every warp runs one mma.sync per k
+/// steps per piece, its fragments read from the staged slices
+/// (emitMmaStep). A piece past the tile's last row or column (M or N not a
+/// multiple of 16 or 8) reads the last one instead, whose products land
+/// only in results that are not stored; a warp skips a slot past the last
+/// piece. The accumulators start from the output (or the absorbed
+/// initializer) and go out through the absorbed epilogue, per lane.
+void emitMmaTiled(IRRewriter &rewriter, linalg::LinalgOp op,
+                  const RegisterTiling &tiling, ThreadContext &threads) {
+  Location loc = op.getLoc();
+  const MmaShape &mma = *tiling.mma;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t rows = 1, cols = ranges[tiling.n];
+  for (unsigned d : tiling.m)
+    rows *= ranges[d];
+  int64_t piecesN = llvm::divideCeil(cols, 8);
+  int64_t pieces = llvm::divideCeil(rows, 16) * piecesN;
+  int64_t warps = threads.staticBlockSize / 32;
+  auto c = [&](int64_t v) { return constantIndex(rewriter, loc, v); };
+  auto cmp = [&](arith::CmpIPredicate predicate, Value x, Value y) {
+    return arith::CmpIOp::create(rewriter, loc, predicate, x, y);
+  };
+  linalg::LinalgOp epilogue = tiling.epilogue;
+  rewriter.setInsertionPoint(epilogue ? epilogue.getOperation()
+                                      : op.getOperation());
+  // (Its bytes were reserved before the launch's other shared memory.)
+  SmallVector<Value> staged =
+      createStagedBuffers(rewriter, loc, tiling.slices, threads);
+  Value lane = arith::RemUIOp::create(rewriter, loc, threads.threadId, c(32));
+  Value warp = arith::DivUIOp::create(rewriter, loc, threads.threadId, c(32));
+  Value g = arith::DivUIOp::create(rewriter, loc, lane, c(4));
+  Value t = arith::RemUIOp::create(rewriter, loc, lane, c(4));
+  Value twoT = arith::MulIOp::create(rewriter, loc, t, c(2));
+
+  // Per slot: whether the warp has a piece there (null: always), and the
+  // rows (g, g + 8) and columns (2t, 2t + 1, and g for B) of its lane,
+  // each with its in-range flag (null: always) and its clamped value.
+  struct Index {
+    Value value, inRange, clamped;
+  };
+  auto index = [&](Value value, int64_t bound, bool mayExceed) {
+    if (!mayExceed)
+      return Index{value, Value(), value};
+    Value last = c(bound - 1);
+    return Index{value, cmp(arith::CmpIPredicate::ult, value, c(bound)),
+                 arith::MinUIOp::create(rewriter, loc, value, last)};
+  };
+  bool rowsExceed = rows % 16 != 0, colsExceed = cols % 8 != 0;
+  struct Slot {
+    Value valid;
+    Index rows[2], cols[2], colB;
+  };
+  SmallVector<Slot> slots;
+  for (int64_t s = 0; s < tiling.piecesPerWarp; ++s) {
+    Slot slot;
+    Value piece = s == 0
+                      ? warp
+                      : arith::AddIOp::create(rewriter, loc, warp, c(s * warps))
+                            .getResult();
+    if ((s + 1) * warps > pieces) {
+      slot.valid = cmp(arith::CmpIPredicate::ult, piece, c(pieces));
+      piece = arith::SelectOp::create(rewriter, loc, slot.valid, piece, c(0));
+    }
+    Value m0 = arith::MulIOp::create(
+        rewriter, loc, arith::DivUIOp::create(rewriter, loc, piece, c(piecesN)),
+        c(16));
+    Value n0 = arith::MulIOp::create(
+        rewriter, loc, arith::RemUIOp::create(rewriter, loc, piece, c(piecesN)),
+        c(8));
+    Value row = arith::AddIOp::create(rewriter, loc, m0, g);
+    slot.rows[0] = index(row, rows, rowsExceed);
+    slot.rows[1] = index(arith::AddIOp::create(rewriter, loc, row, c(8)), rows,
+                         rowsExceed);
+    Value col = arith::AddIOp::create(rewriter, loc, n0, twoT);
+    slot.cols[0] = index(col, cols, colsExceed);
+    slot.cols[1] = index(arith::AddIOp::create(rewriter, loc, col, c(1)), cols,
+                         colsExceed);
+    slot.colB =
+        index(arith::AddIOp::create(rewriter, loc, n0, g), cols, colsExceed);
+    slots.push_back(slot);
   }
-  rewriter.eraseOp(op);
-  if (tiling.temp && tiling.temp->use_empty())
-    rewriter.eraseOp(tiling.temp);
+  // The iteration point at (row, column, step), unit loops at 0: the row a
+  // point of the M loops (row-major). (The staged slices' maps ignore the
+  // window loops; the accumulator's and the absorbed ops' ignore the
+  // reduction.)
+  SmallVector<Value> mSizes =
+      llvm::map_to_vector(tiling.m, [&](unsigned d) { return c(ranges[d]); });
+  auto pointAt = [&](Value row, Value col, Value k) {
+    SmallVector<Value> ivs(ranges.size(), c(0));
+    if (row)
+      for (auto [d, index] :
+           llvm::zip(tiling.m, delinearize(rewriter, loc, row, mSizes)))
+        ivs[d] = index;
+    if (col)
+      ivs[tiling.n] = col;
+    if (k)
+      ivs[tiling.kDim] = k;
+    return ivs;
+  };
+  OpOperand &init = op.getDpsInitsMutable()[0];
+  AffineMap outMap = op.getMatchingIndexingMap(&init);
+  AbsorbedPoints points = getAbsorbedPoints(tiling);
+  Type f32 = rewriter.getF32Type();
+  Type accType = getElementTypeOrSelf(init.get().getType());
+  auto fragmentType = VectorType::get({2, 2}, f32);
+  // C fragment element e: row half e / 2, column e % 2.
+  SmallVector<Value> accs;
+  for (Slot &slot : slots) {
+    SmallVector<Value> values;
+    for (int64_t e = 0; e < 4; ++e) {
+      Value value = emitInitialValue(
+          rewriter, loc, init, tiling, points,
+          indicesOf(rewriter, loc, outMap,
+                    pointAt(slot.rows[e / 2].clamped, slot.cols[e % 2].clamped,
+                            Value())));
+      if (accType != f32)
+        value = arith::ExtFOp::create(rewriter, loc, f32, value);
+      values.push_back(value);
+    }
+    accs.push_back(
+        vector::FromElementsOp::create(rewriter, loc, fragmentType, values));
+  }
+
+  SmallVector<Value> outerIvs;
+  scf::ForOp chunks = emitStagedChunks(rewriter, loc, op, tiling, staged,
+                                       threads, accs, outerIvs);
+  AffineMap aMap = tiling.slices[0].map, bMap = tiling.slices[1].map;
+  SmallVector<Value> results;
+  for (auto [slot, acc] : llvm::zip(slots, chunks.getRegionIterArgs())) {
+    auto emitSteps = [&, &slot = slot, acc = acc]() -> Value {
+      auto steps = scf::ForOp::create(rewriter, loc, c(0), c(tiling.chunk),
+                                      c(mma.k), ValueRange{acc});
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(steps.getBody());
+      Value d = emitMmaStep(
+          rewriter, loc, mma, t, steps.getInductionVar(),
+          steps.getRegionIterArgs()[0],
+          [&](int64_t half, Value k) -> Value {
+            return memref::LoadOp::create(
+                rewriter, loc, staged[0],
+                indicesOf(rewriter, loc, aMap,
+                          pointAt(slot.rows[half].clamped, Value(), k)));
+          },
+          [&](Value k) -> Value {
+            return memref::LoadOp::create(
+                rewriter, loc, staged[1],
+                indicesOf(rewriter, loc, bMap,
+                          pointAt(Value(), slot.colB.clamped, k)));
+          });
+      scf::YieldOp::create(rewriter, loc, d);
+      return steps.getResult(0);
+    };
+    if (!slot.valid) {
+      results.push_back(emitSteps());
+      continue;
+    }
+    // (Warp-uniform: every lane of a warp has the same slots.)
+    auto ifValid = scf::IfOp::create(rewriter, loc, TypeRange{fragmentType},
+                                     slot.valid, /*withElseRegion=*/true);
+    rewriter.setInsertionPointToStart(ifValid.thenBlock());
+    scf::YieldOp::create(rewriter, loc, emitSteps());
+    rewriter.setInsertionPointToStart(ifValid.elseBlock());
+    scf::YieldOp::create(rewriter, loc, acc);
+    rewriter.setInsertionPointAfter(ifValid);
+    results.push_back(ifValid.getResult(0));
+  }
+  // The next chunk overwrites the slices once every warp is done.
+  gpu::BarrierOp::create(rewriter, loc);
+  scf::YieldOp::create(rewriter, loc, results);
+  rewriter.setInsertionPointAfter(chunks);
+
+  // Each lane's results stored (those in the tile), through the epilogue
+  // when absorbed.
+  for (auto [slot, fragment] : llvm::zip(slots, chunks.getResults())) {
+    for (int64_t e = 0; e < 4; ++e) {
+      const Index &row = slot.rows[e / 2], &col = slot.cols[e % 2];
+      Value store;
+      for (Value flag : {slot.valid, row.inRange, col.inRange})
+        if (flag)
+          store = store ? arith::AndIOp::create(rewriter, loc, store, flag)
+                              .getResult()
+                        : flag;
+      OpBuilder::InsertionGuard guard(rewriter);
+      if (store) {
+        auto ifStore = scf::IfOp::create(rewriter, loc, store);
+        rewriter.setInsertionPointToStart(ifStore.thenBlock());
+      }
+      Value value = vector::ExtractOp::create(rewriter, loc, fragment,
+                                              ArrayRef<int64_t>{e / 2, e % 2});
+      if (accType != f32)
+        value = arith::TruncFOp::create(rewriter, loc, accType, value);
+      emitFinalValue(rewriter, loc, init, tiling, points, value,
+                     indicesOf(rewriter, loc, outMap,
+                               pointAt(row.value, col.value, Value())));
+    }
+  }
+  eraseRegisterTiled(rewriter, op, tiling);
 }
 
 /// Elements per vector access: 16 bytes of 32-bit elements.
@@ -1837,7 +2008,10 @@ void distribute(IRRewriter &rewriter, linalg::LinalgOp op,
   }
   if (auto it = threads.registerTilings->find(op);
       it != threads.registerTilings->end()) {
-    emitRegisterTiled(rewriter, op, it->second, threads);
+    if (it->second.mma)
+      emitMmaTiled(rewriter, op, it->second, threads);
+    else
+      emitRegisterTiled(rewriter, op, it->second, threads);
     gpu::BarrierOp::create(rewriter, loc);
     return;
   }

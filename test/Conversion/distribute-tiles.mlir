@@ -225,53 +225,59 @@ func.func @side_effect(%out: memref<8xf32>) {
 // NOFMA-LABEL: func.func @staged_matmul
 //   NOFMA-NOT:   fastmath<contract>
 //       NOFMA:   gpu.terminator
-// With tf32=true each chunk runs on tensor cores: warp w takes the 16x8
-// pieces w, w + 8, ... of the tile (here one each), loads its accumulator
-// fragment (lane l: rows l/4 and l/4 + 8, columns 2(l%4) and 2(l%4) + 1),
-// and per 8 steps reads its A fragment (rows l/4, l/4 + 8; steps l%4,
-// l%4 + 4) and B fragment (steps l%4, l%4 + 4; column l/4) from the
-// staged slices for one m16n8k8 TF32 mma.sync.
+// With tf32=true the matmul runs on tensor cores, register-tiled by warps:
+// the 32x32 tile is 8 pieces of 16x8, warp w takes piece w (rows 16 (w/4)
+// .., columns 8 (w%4) ..); each lane keeps its accumulator fragment
+// (rows l/4 and l/4 + 8, columns 2(l%4) and 2(l%4) + 1) in registers across
+// the chunks, starting from the absorbed fill (zeros); per chunk the
+// slices are staged as for the scalar path, then per 8 steps each lane
+// reads its A fragment (rows l/4, l/4 + 8; steps l%4, l%4 + 4) and B
+// fragment (steps l%4, l%4 + 4; column l/4) for one m16n8k8 TF32
+// mma.sync. The fragment goes straight to the output (the absorbed copy).
 // TF32-LABEL: func.func @staged_matmul
-//       TF32:   gpu.launch {{.*}} threads(%[[T:[a-z0-9_]+]], %{{.*}}, %{{.*}}) in (%[[BS:[a-z0-9_]+]] = {{.*}} workgroup(%[[ACC:[a-z0-9_]+]] : memref<32x32xf32, #gpu.address_space<workgroup>>, %[[SA:[a-z0-9_]+]] : memref<32x32xf32, #gpu.address_space<workgroup>>, %[[SB:[a-z0-9_]+]] : memref<32x32xf32, #gpu.address_space<workgroup>>)
-//       TF32:       gpu.barrier
+//       TF32:   gpu.launch {{.*}} threads(%[[T:[a-z0-9_]+]], %{{.*}}, %{{.*}}) in (%[[BS:[a-z0-9_]+]] = {{.*}} workgroup(%[[SAP:[a-z0-9_]+]] : memref<32x33xf32, #gpu.address_space<workgroup>>, %[[SB:[a-z0-9_]+]] : memref<32x32xf32, #gpu.address_space<workgroup>>)
+//       TF32:       %[[DST:[a-z0-9_]+]] = memref.subview %arg2
+//       TF32:       %[[SA:[a-z0-9_]+]] = memref.subview %[[SAP]][0, 0] [32, 32]
 //       TF32:       %[[LANE:[a-z0-9_]+]] = arith.remui %[[T]], %c32
 //       TF32:       %[[WARP:[a-z0-9_]+]] = arith.divui %[[T]], %c32
 //       TF32:       %[[G:[a-z0-9_]+]] = arith.divui %[[LANE]], %c4
 //       TF32:       %[[TG:[a-z0-9_]+]] = arith.remui %[[LANE]], %c4
-//       TF32:       scf.for %[[P:[a-z0-9_]+]] = %[[WARP]] to %c8 step %c8 {
-//       TF32:         %[[PM:[a-z0-9_]+]] = arith.divui %[[P]], %c4
-//       TF32:         %[[M0:[a-z0-9_]+]] = arith.muli %[[PM]], %c16
-//       TF32:         %[[PN:[a-z0-9_]+]] = arith.remui %[[P]], %c4
-//       TF32:         %[[N0:[a-z0-9_]+]] = arith.muli %[[PN]], %c8
-//       TF32:         %[[ROW:[a-z0-9_]+]] = arith.addi %[[M0]], %[[G]]
-//       TF32:         %[[ROW8:[a-z0-9_]+]] = arith.addi %[[ROW]], %c8
-//       TF32:         %[[T2:[a-z0-9_]+]] = arith.muli %[[TG]], %c2
-//       TF32:         %[[COL:[a-z0-9_]+]] = arith.addi %[[N0]], %[[T2]]
-//       TF32:         %[[COL1:[a-z0-9_]+]] = arith.addi %[[COL]], %c1
-//       TF32:         %[[C0:[a-z0-9_]+]] = memref.load %[[ACC]][%[[ROW]], %[[COL]]]
-//       TF32:         %[[C1:[a-z0-9_]+]] = memref.load %[[ACC]][%[[ROW]], %[[COL1]]]
-//       TF32:         %[[C2:[a-z0-9_]+]] = memref.load %[[ACC]][%[[ROW8]], %[[COL]]]
-//       TF32:         %[[C3:[a-z0-9_]+]] = memref.load %[[ACC]][%[[ROW8]], %[[COL1]]]
-//       TF32:         %[[CF:[a-z0-9_]+]] = vector.from_elements %[[C0]], %[[C1]], %[[C2]], %[[C3]] : vector<2x2xf32>
-//       TF32:         %[[D:[a-z0-9_]+]] = scf.for %[[K:[a-z0-9_]+]] = %c0 to %c32 step %c8 iter_args(%[[CI:[a-z0-9_]+]] = %[[CF]])
+//       TF32:       %[[T2:[a-z0-9_]+]] = arith.muli %[[TG]], %c2
+//       TF32:       %[[PM:[a-z0-9_]+]] = arith.divui %[[WARP]], %c4
+//       TF32:       %[[M0:[a-z0-9_]+]] = arith.muli %[[PM]], %c16
+//       TF32:       %[[PN:[a-z0-9_]+]] = arith.remui %[[WARP]], %c4
+//       TF32:       %[[N0:[a-z0-9_]+]] = arith.muli %[[PN]], %c8
+//       TF32:       %[[ROW:[a-z0-9_]+]] = arith.addi %[[M0]], %[[G]]
+//       TF32:       %[[ROW8:[a-z0-9_]+]] = arith.addi %[[ROW]], %c8
+//       TF32:       %[[COL:[a-z0-9_]+]] = arith.addi %[[N0]], %[[T2]]
+//       TF32:       %[[COL1:[a-z0-9_]+]] = arith.addi %[[COL]], %c1
+//       TF32:       %[[BN:[a-z0-9_]+]] = arith.addi %[[N0]], %[[G]]
+//       TF32:       %[[ACC:[a-z0-9_]+]] = scf.for %[[C:[a-z0-9_]+]] = %c0 to %c64 step %c32 iter_args(%[[CA:[a-z0-9_]+]] = %cst) -> (vector<2x2xf32>)
+//       TF32:         gpu.barrier
+//       TF32:         %[[D:[a-z0-9_]+]] = scf.for %[[K:[a-z0-9_]+]] = %c0 to %c32 step %c8 iter_args(%[[CI:[a-z0-9_]+]] = %[[CA]])
 //       TF32:           %[[KT:[a-z0-9_]+]] = arith.addi %[[K]], %[[TG]]
 //       TF32:           %[[KT4:[a-z0-9_]+]] = arith.addi %[[KT]], %c4
 //       TF32:           %[[A0:[a-z0-9_]+]] = memref.load %[[SA]][%[[ROW]], %[[KT]]]
 //       TF32:           %[[A1:[a-z0-9_]+]] = memref.load %[[SA]][%[[ROW8]], %[[KT]]]
 //       TF32:           %[[A2:[a-z0-9_]+]] = memref.load %[[SA]][%[[ROW]], %[[KT4]]]
 //       TF32:           %[[A3:[a-z0-9_]+]] = memref.load %[[SA]][%[[ROW8]], %[[KT4]]]
-//       TF32:           %[[BN:[a-z0-9_]+]] = arith.addi %[[N0]], %[[G]]
 //       TF32:           %[[B0:[a-z0-9_]+]] = memref.load %[[SB]][%[[KT]], %[[BN]]]
 //       TF32:           %[[B1:[a-z0-9_]+]] = memref.load %[[SB]][%[[KT4]], %[[BN]]]
 //       TF32:           %[[AF:[a-z0-9_]+]] = vector.from_elements %[[A0]], %[[A1]], %[[A2]], %[[A3]] : vector<4x1xf32>
 //       TF32:           %[[BF:[a-z0-9_]+]] = vector.from_elements %[[B0]], %[[B1]] : vector<2x1xf32>
 //       TF32:           %[[MMA:[a-z0-9_]+]] = nvgpu.mma.sync(%[[AF]], %[[BF]], %[[CI]]) {mmaShape = [16, 8, 8], tf32Enabled}
 //       TF32:           scf.yield %[[MMA]]
-//       TF32:         %[[D0:[a-z0-9_]+]] = vector.extract %[[D]][0, 0]
-//       TF32:         memref.store %[[D0]], %[[ACC]][%[[ROW]], %[[COL]]]
-//       TF32:         %[[D3:[a-z0-9_]+]] = vector.extract %[[D]][1, 1]
-//       TF32:         memref.store %[[D3]], %[[ACC]][%[[ROW8]], %[[COL1]]]
-//       TF32:       gpu.barrier
+//       TF32:         gpu.barrier
+//       TF32:         scf.yield %[[D]]
+//       TF32:       %[[D0:[a-z0-9_]+]] = vector.extract %[[ACC]][0, 0]
+//       TF32:       memref.store %[[D0]], %[[DST]][%[[ROW]], %[[COL]]]
+//       TF32:       %[[D1:[a-z0-9_]+]] = vector.extract %[[ACC]][0, 1]
+//       TF32:       memref.store %[[D1]], %[[DST]][%[[ROW]], %[[COL1]]]
+//       TF32:       %[[D2:[a-z0-9_]+]] = vector.extract %[[ACC]][1, 0]
+//       TF32:       memref.store %[[D2]], %[[DST]][%[[ROW8]], %[[COL]]]
+//       TF32:       %[[D3:[a-z0-9_]+]] = vector.extract %[[ACC]][1, 1]
+//       TF32:       memref.store %[[D3]], %[[DST]][%[[ROW8]], %[[COL1]]]
+//       TF32:     gpu.terminator
 func.func @staged_matmul(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %out: memref<64x64xf32>) {
   %zero = arith.constant 0.0 : f32
   scf.forall (%i, %j) = (0, 0) to (64, 64) step (32, 32) {
@@ -290,27 +296,28 @@ func.func @staged_matmul(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %out: mem
 // -----
 
 // f16 operands run on tensor cores by default (tensor-cores=true): the
-// same 16x8 pieces per warp as TF32, but m16n8k16, two f16 elements per
-// 32-bit register (lane l, g = l/4, t = l%4): A at rows g, g + 8 and steps
-// 2t, 2t + 1, then 2t + 8, 2t + 9; B at steps 2t, 2t + 1, 2t + 8, 2t + 9 of
-// column g. The f16 accumulator is extended to f32 for the chunk and
-// rounded back after it. With tensor-cores=false the scalar path stays.
+// same warp pieces as TF32, but m16n8k16, two f16 elements per 32-bit
+// register (lane l, g = l/4, t = l%4): A at rows g, g + 8 and steps 2t,
+// 2t + 1, then 2t + 8, 2t + 9; B at steps 2t, 2t + 1, 2t + 8, 2t + 9 of
+// column g. The f16 accumulator is summed in f32 across the chunks and
+// rounded once, at the store. With tensor-cores=false the scalar path stays.
 // MMA16-LABEL: func.func @staged_matmul_f16
-//       MMA16:   gpu.launch {{.*}} threads(%[[T:[a-z0-9_]+]], %{{.*}}, %{{.*}}) in {{.*}} workgroup(%[[ACC:[a-z0-9_]+]] : memref<32x32xf16, #gpu.address_space<workgroup>>, %[[SA:[a-z0-9_]+]] : memref<32x32xf16, #gpu.address_space<workgroup>>, %[[SB:[a-z0-9_]+]] : memref<32x32xf16, #gpu.address_space<workgroup>>)
+//       MMA16:   gpu.launch {{.*}} threads(%[[T:[a-z0-9_]+]], %{{.*}}, %{{.*}}) in {{.*}} workgroup(%[[SAP:[a-z0-9_]+]] : memref<32x33xf16, #gpu.address_space<workgroup>>, %[[SB:[a-z0-9_]+]] : memref<32x32xf16, #gpu.address_space<workgroup>>)
+//       MMA16:       %[[DST:[a-z0-9_]+]] = memref.subview %arg2
+//       MMA16:       %[[SA:[a-z0-9_]+]] = memref.subview %[[SAP]][0, 0] [32, 32]
 //       MMA16:       %[[LANE:[a-z0-9_]+]] = arith.remui %[[T]], %c32
 //       MMA16:       %[[G:[a-z0-9_]+]] = arith.divui %[[LANE]], %c4
 //       MMA16:       %[[TG:[a-z0-9_]+]] = arith.remui %[[LANE]], %c4
-//       MMA16:       scf.for %[[P:[a-z0-9_]+]] =
-//       MMA16:         %[[M0:[a-z0-9_]+]] = arith.muli %{{.*}}, %c16
-//       MMA16:         %[[N0:[a-z0-9_]+]] = arith.muli %{{.*}}, %c8
-//       MMA16:         %[[ROW:[a-z0-9_]+]] = arith.addi %[[M0]], %[[G]]
-//       MMA16:         %[[ROW8:[a-z0-9_]+]] = arith.addi %[[ROW]], %c8
-//       MMA16:         %[[T2:[a-z0-9_]+]] = arith.muli %[[TG]], %c2
-//       MMA16:         %[[COL:[a-z0-9_]+]] = arith.addi %[[N0]], %[[T2]]
-//       MMA16:         %[[C0:[a-z0-9_]+]] = memref.load %[[ACC]][%[[ROW]], %[[COL]]]
-//       MMA16:         %[[E0:[a-z0-9_]+]] = arith.extf %[[C0]] : f16 to f32
-//       MMA16:         %[[CF:[a-z0-9_]+]] = vector.from_elements %[[E0]], %{{.*}}, %{{.*}}, %{{.*}} : vector<2x2xf32>
-//       MMA16:         %[[D:[a-z0-9_]+]] = scf.for %[[K:[a-z0-9_]+]] = %c0 to %c32 step %c16 iter_args(%[[CI:[a-z0-9_]+]] = %[[CF]])
+//       MMA16:       %[[T2:[a-z0-9_]+]] = arith.muli %[[TG]], %c2
+//       MMA16:       %[[M0:[a-z0-9_]+]] = arith.muli %{{.*}}, %c16
+//       MMA16:       %[[N0:[a-z0-9_]+]] = arith.muli %{{.*}}, %c8
+//       MMA16:       %[[ROW:[a-z0-9_]+]] = arith.addi %[[M0]], %[[G]]
+//       MMA16:       %[[ROW8:[a-z0-9_]+]] = arith.addi %[[ROW]], %c8
+//       MMA16:       %[[COL:[a-z0-9_]+]] = arith.addi %[[N0]], %[[T2]]
+//       MMA16:       %[[BN:[a-z0-9_]+]] = arith.addi %[[N0]], %[[G]]
+//       MMA16:       %[[ACC:[a-z0-9_]+]] = scf.for %{{.*}} = %c0 to %c64 step %c32 iter_args(%[[CA:[a-z0-9_]+]] = %cst) -> (vector<2x2xf32>)
+//       MMA16:         gpu.barrier
+//       MMA16:         %[[D:[a-z0-9_]+]] = scf.for %[[K:[a-z0-9_]+]] = %c0 to %c32 step %c16 iter_args(%[[CI:[a-z0-9_]+]] = %[[CA]])
 //       MMA16:           %[[KT:[a-z0-9_]+]] = arith.addi %[[K]], %[[T2]]
 //       MMA16:           %[[KT1:[a-z0-9_]+]] = arith.addi %[[KT]], %c1
 //       MMA16:           %[[KT8:[a-z0-9_]+]] = arith.addi %[[KT]], %c8
@@ -323,7 +330,6 @@ func.func @staged_matmul(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %out: mem
 //       MMA16:           %[[A5:[a-z0-9_]+]] = memref.load %[[SA]][%[[ROW]], %[[KT9]]]
 //       MMA16:           %[[A6:[a-z0-9_]+]] = memref.load %[[SA]][%[[ROW8]], %[[KT8]]]
 //       MMA16:           %[[A7:[a-z0-9_]+]] = memref.load %[[SA]][%[[ROW8]], %[[KT9]]]
-//       MMA16:           %[[BN:[a-z0-9_]+]] = arith.addi %[[N0]], %[[G]]
 //       MMA16:           %[[B0:[a-z0-9_]+]] = memref.load %[[SB]][%[[KT]], %[[BN]]]
 //       MMA16:           %[[B1:[a-z0-9_]+]] = memref.load %[[SB]][%[[KT1]], %[[BN]]]
 //       MMA16:           %[[B2:[a-z0-9_]+]] = memref.load %[[SB]][%[[KT8]], %[[BN]]]
@@ -332,10 +338,11 @@ func.func @staged_matmul(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %out: mem
 //       MMA16:           %[[BF:[a-z0-9_]+]] = vector.from_elements %[[B0]], %[[B1]], %[[B2]], %[[B3]] : vector<2x2xf16>
 //       MMA16:           %[[MMA:[a-z0-9_]+]] = nvgpu.mma.sync(%[[AF]], %[[BF]], %[[CI]]) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
 //       MMA16:           scf.yield %[[MMA]]
-//       MMA16:         %[[D0:[a-z0-9_]+]] = vector.extract %[[D]][0, 0]
-//       MMA16:         %[[R0:[a-z0-9_]+]] = arith.truncf %[[D0]] : f32 to f16
-//       MMA16:         memref.store %[[R0]], %[[ACC]][%[[ROW]], %[[COL]]]
-//       MMA16:       gpu.barrier
+//       MMA16:         gpu.barrier
+//       MMA16:       %[[D0:[a-z0-9_]+]] = vector.extract %[[ACC]][0, 0]
+//       MMA16:       %[[R0:[a-z0-9_]+]] = arith.truncf %[[D0]] : f32 to f16
+//       MMA16:       memref.store %[[R0]], %[[DST]][%[[ROW]], %[[COL]]]
+//       MMA16:     gpu.terminator
 // NOMMA16-LABEL: func.func @staged_matmul_f16
 //   NOMMA16-NOT:   nvgpu.mma.sync
 //       NOMMA16:   arith.mulf

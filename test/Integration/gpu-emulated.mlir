@@ -41,6 +41,27 @@
 // RUN: %fuse-diff %S/Inputs/mixed-precision.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s --check-prefix=MIXED
 // RUN: %fuse-diff %S/Inputs/mixed-precision.mlir -p "--fuse-ops" | FileCheck %s --check-prefix=MIXED
 // MIXED: fuse-diff: OK 4 outputs
+// On the GPU the three matmuls and the convolution take tensor cores
+// (fuse-distribute-tiles with its default tensor-cores=true). The
+// convolution's tile is a row of 10 pixels by 32 filters: one 16-row piece
+// by 4 columns of 8, so warps 4-7 skip their slot (piece < 4), rows 10-15
+// read row 9 (clamped) and are not stored; the f32 sums are rounded to
+// f16 once, at the store, before the cast back to f32.
+// RUN: fuse-opt %S/Inputs/mixed-precision.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm --mlir-print-ir-after=fuse-distribute-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=MIXEDIR
+// MIXEDIR-COUNT-2: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>)
+// MIXEDIR: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xf32>)
+// MIXEDIR: %[[VALID:[a-z0-9_]+]] = arith.cmpi ult, %{{.*}}, %c4{{(_[0-9]+)?}} : index
+// MIXEDIR: %[[ROWIN:[a-z0-9_]+]] = arith.cmpi ult, %{{.*}}, %c10{{(_[0-9]+)?}} : index
+// MIXEDIR: arith.minui %{{.*}}, %c9{{(_[0-9]+)?}} : index
+// MIXEDIR: scf.for
+// MIXEDIR: gpu.barrier
+// MIXEDIR: scf.if %[[VALID]] -> (vector<2x2xf32>)
+// MIXEDIR: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>)
+// MIXEDIR: gpu.barrier
+// MIXEDIR: %[[STORE:[a-z0-9_]+]] = arith.andi %[[VALID]], %[[ROWIN]]
+// MIXEDIR: scf.if %[[STORE]] {
+// MIXEDIR: arith.truncf %{{.*}} : f32 to f16
+// MIXEDIR: memref.store
 // A 1x1 convolution as a contraction: staged (pixels x channels, filter
 // 32x33 padded), register-tiled over 14 pixels x 32 filters, its bias
 // initialization and ReLU6 absorbed (no temporary); the strided 1x1

@@ -311,23 +311,28 @@ def FuseDistributeTilesPass : Pass<"fuse-distribute-tiles"> {
     floating-point sums may differ from the sequential order in the last
     bits; `cooperative-reductions=false` keeps the sequential order.
 
-    With `tf32=true` (off by default: it changes values), a staged f32
-    matmul whose tile is a multiple of 16x8 computes each chunk on tensor
-    cores: every warp takes 16x8 pieces of the tile and accumulates them
-    with `nvgpu.mma.sync` (m16n8k8, TF32 inputs, f32 accumulation), its
-    fragments read from the staged slices. The tensor cores ignore the
-    inputs' low 13 mantissa bits (relative error about 1e-3 per product;
-    PyTorch's `allow_tf32` rounds them instead).
+    Tensor cores take a register-tiled contraction (a matmul, a 1x1
+    convolution, a convolution as an implicit GEMM) whose body is exactly
+    out + a * b on operands they read: f16 or bf16 with `tensor-cores=true`
+    (the default), f32 as TF32 with `tf32=true` (off by default: it changes
+    values). The tile is cut into 16x8 pieces (its rows and columns rounded
+    up: a piece past the last row or column reads the last one and stores
+    nothing there), at most 4 per warp, warp w taking pieces w, w + W, ...;
+    each lane keeps its four f32 accumulators of each piece (the C fragment
+    of `nvgpu.mma.sync`) in registers across every chunk and window point,
+    and per chunk (a multiple of k steps) runs one mma.sync m16n8k`k` per
+    k steps per piece (k = 16 for f16 and bf16, 8 for TF32), its fragments
+    read from the staged slices. The results go out through the absorbed
+    epilogue as for the scalar micro-tiles.
 
-    With `tensor-cores=true` (the default), a staged matmul on f16 or bf16
-    operands whose tile is a multiple of 16x8 and whose chunks are a
-    multiple of 16 steps computes each chunk the same way with `mma.sync`
-    m16n8k16: the products are exact and summed in f32, so an f32
-    accumulator sees only the summation order change (as with `fma`). An
-    f16 or bf16 accumulator is extended to f32 for the chunk and rounded
-    back once per chunk instead of after every step: closer to the exact
-    sum than the scalar loop, but not bit-equal to it;
-    `tensor-cores=false` keeps the scalar loop.
+    Values: with f16 or bf16 operands the products are exact and summed in
+    f32, so an f32 accumulator sees only the summation order change (as with
+    `fma`); an f16 or bf16 accumulator is summed in f32 and rounded once, at
+    the end, instead of after every step: closer to the exact sum than the
+    scalar loop, but not bit-equal to it. `tensor-cores=false` keeps the
+    scalar micro-tiles. With TF32 the tensor cores ignore the inputs' low 13
+    mantissa bits (relative error about 1e-3 per product; PyTorch's
+    `allow_tf32` rounds them instead).
 
     With `stage-inputs=true` (the default), an input of the tile that a
     reduction and at least one other op of the tile read (the row of a
@@ -355,12 +360,13 @@ def FuseDistributeTilesPass : Pass<"fuse-distribute-tiles"> {
            /*default=*/"true",
            "Split reductions with few rows among the block's threads">,
     Option<"tf32", "tf32", "bool", /*default=*/"false",
-           "Staged f32 matmuls on tensor cores (mma.sync m16n8k8 TF32): "
-           "inputs cut to TF32 (10-bit mantissa), not IEEE f32">,
+           "Register-tiled f32 matmuls and convolutions on tensor cores "
+           "(mma.sync m16n8k8 TF32): inputs cut to TF32 (10-bit mantissa), "
+           "not IEEE f32">,
     Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
-           "Staged f16 and bf16 matmuls on tensor cores (mma.sync "
-           "m16n8k16: exact products summed in f32; an f16 or bf16 "
-           "accumulator is rounded once per chunk, not once per step)">,
+           "Register-tiled f16 and bf16 matmuls and convolutions on tensor "
+           "cores (mma.sync m16n8k16: exact products summed in f32; an f16 "
+           "or bf16 accumulator is rounded once, not once per step)">,
     Option<"fma", "fma", "bool", /*default=*/"true",
            "Let a staged matmul's multiply and add fuse into one fma "
            "(one rounding: differs from IEEE mul then add in the last bits)">,

@@ -154,16 +154,16 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::init(true)};
   PassOptions::Option<bool> tf32{
       *this, "tf32",
-      llvm::cl::desc("With distribute: f32 matmul tiles on tensor cores "
-                     "(mma.sync TF32: inputs cut to a 10-bit mantissa; "
-                     "changes values, off by default)"),
+      llvm::cl::desc("With distribute: f32 matmul and convolution tiles on "
+                     "tensor cores (mma.sync TF32: inputs cut to a 10-bit "
+                     "mantissa; changes values, off by default)"),
       llvm::cl::init(false)};
   PassOptions::Option<bool> tensorCores{
       *this, "tensor-cores",
-      llvm::cl::desc("With distribute: f16 and bf16 matmul tiles on tensor "
-                     "cores (mma.sync m16n8k16, sums in f32; an f16/bf16 "
-                     "accumulator is rounded once per chunk of up to 32 "
-                     "steps instead of once per step)"),
+      llvm::cl::desc("With distribute: f16 and bf16 matmul and convolution "
+                     "tiles on tensor cores (mma.sync m16n8k16, sums in f32; "
+                     "an f16/bf16 accumulator is rounded once at the end "
+                     "instead of once per step)"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> fma{
       *this, "fma",
