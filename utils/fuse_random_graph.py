@@ -35,22 +35,35 @@ class Node:
 
 
 class Graph:
-    def __init__(self, seed):
+    def __init__(self, seed, large=False):
         self.r = random.Random(seed)
         self.nodes = []
         self.args = []
         self.count = 0
+        # Larger dims (up to 64, at most 2^15 elements a tensor), so that
+        # GPU tiles are staged, register-tiled and put on tensor cores.
+        self.large = large
 
     def fresh(self):
         self.count += 1
         return "%%v%d" % self.count
 
     def dim(self):
+        if self.large:
+            return self.r.choice([1, 2, 5, 8, 16, 17, 24, 32, 48, 64])
         return self.r.choice([1, 1, 2, 3, 4, 5, 6, 7, 8])
 
     def shape(self, rank=None):
         rank = self.r.randint(1, 5) if rank is None else rank
-        return [self.dim() for _ in range(rank)]
+        shape = [self.dim() for _ in range(rank)]
+        while self.large and _elements(shape) > 1 << 15:
+            shape[self.r.randrange(rank)] = self.r.choice([1, 2, 3])
+        return shape
+
+    def channels(self, small):
+        """A channel count: `small`'s choices, or larger ones in large
+        graphs."""
+        return self.r.choice(small + ([16, 32, 64] if self.large else []))
 
     def values(self, elt=F32):
         return [n for n in self.args + self.nodes if n.elt == elt]
@@ -83,6 +96,13 @@ class Graph:
         return self.add(shape, [], lambda names, lit=lit, t=t:
                         '"tosa.const"() <{values = dense<%s> : %s}> : () -> %s' % (lit, t, t),
                         elt=elt)
+
+
+def _elements(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
 
 
 def nest(vals, shape):
@@ -274,6 +294,8 @@ def tile(g):
         return None
     mult = [g.r.choice([1, 1, 2, 3]) for _ in x.shape]
     out = [d * m for d, m in zip(x.shape, mult)]
+    if g.large and _elements(out) > 1 << 16:
+        return None
     node = g.add(out, [x], None)
 
     def render(n, node=node, t=ttype(x.shape), to=ttype(out)):
@@ -310,7 +332,7 @@ def conv(g):
         out = [n_, oh, ow, c * m]
         op = "tosa.depthwise_conv2d"
     else:
-        oc = g.r.choice([1, 2, 3, 5])
+        oc = g.channels([1, 2, 3, 5])
         wt = g.const([oc, kh, kw, c], -0.5, 0.5)
         b = g.const([oc], -0.2, 0.2)
         out = [n_, oh, ow, oc]
@@ -326,7 +348,9 @@ def matmul(g):
     if x is None:
         return None
     b, m, k = x.shape
-    n2 = g.r.choice([1, 2, 3, 4])
+    n2 = g.channels([1, 2, 3, 4])
+    if b * k * n2 > 1 << 16:
+        n2 = g.r.choice([1, 2, 3, 4])
     y = g.pick(lambda n: n.shape == [b, k, n2]) if g.r.random() < 0.3 else None
     y = y or g.const([b, k, n2], -0.5, 0.5)
     zp = g.const([1], 0, 0)
@@ -378,7 +402,7 @@ def low_precision(g):
             return None
         b, m, k = x.shape
         xl = cast(g, x, lt)
-        y = g.const([b, k, g.r.choice([1, 2, 4, 8])], -0.5, 0.5, elt=lt)
+        y = g.const([b, k, g.channels([1, 2, 4, 8])], -0.5, 0.5, elt=lt)
         z = zp()
         out_elt = F32 if g.r.random() < 0.7 else lt
         out = [b, m, y.shape[2]]
@@ -393,7 +417,7 @@ def low_precision(g):
             return None
         n_, h, w, c = x.shape
         kh, kw = g.r.randint(1, min(3, h)), g.r.randint(1, min(3, w))
-        oc = g.r.choice([1, 2, 4, 8])
+        oc = g.channels([1, 2, 4, 8])
         xl = cast(g, x, lt)
         wt = g.const([oc, kh, kw, c], -0.5, 0.5, elt=lt)
         bias = g.const([oc], -0.25, 0.25, elt=lt)
@@ -449,11 +473,11 @@ BUILDERS = [(unary, 18), (binary, 18), (select, 4), (reduce, 8), (transpose, 8),
             (matmul, 8), (pool, 4)]
 
 
-def generate_nodes(seed, max_ops=None, mixed_precision=False):
+def generate_nodes(seed, max_ops=None, mixed_precision=False, large=False):
     """With `mixed_precision`, f16/bf16 islands (low_precision) join the
-    op mix (a separate stream of graphs: the f32-only seeds stay as they
-    were)."""
-    g = Graph(seed)
+    op mix; with `large`, dims up to 64 (Graph.dim). Each is a separate
+    stream of graphs: the default seeds stay as they were."""
+    g = Graph(seed, large)
     r = g.r
     builders = BUILDERS + ([(low_precision, 12)] if mixed_precision else [])
     # One to three inputs; a 4-D NHWC-like one often, so convs apply.
@@ -494,8 +518,8 @@ def render(args, nodes, outputs):
             % (sig, res, "\n".join(lines), ", ".join(o.name for o in outputs), res))
 
 
-def generate(seed, max_ops=None, mixed_precision=False):
-    return render(*generate_nodes(seed, max_ops, mixed_precision))
+def generate(seed, max_ops=None, mixed_precision=False, large=False):
+    return render(*generate_nodes(seed, max_ops, mixed_precision, large))
 
 
 def drop_node(args, nodes, outputs, index):

@@ -186,6 +186,36 @@ bool isVectorizable(linalg::LinalgOp op, int64_t maxElements) {
          succeeded(linalg::vectorizeOpPrecondition(op));
 }
 
+/// Whether `op` computes on 16-bit floats (an operand, or a value of its
+/// payload, f16 or bf16). The x86 backend of LLVM 22 cannot legalize some
+/// such vectors of other lengths than powers of two (bf16 arithmetic on
+/// 9, 17 or 33 lanes with AVX512-BF16: "Do not know how to soft promote
+/// this operator's operand"), so their vectors keep power-of-two lengths.
+bool hasHalfFloats(linalg::LinalgOp op) {
+  auto isHalf = [](Type type) {
+    Type element = getElementTypeOrSelf(type);
+    return isa<FloatType>(element) && element.getIntOrFloatBitWidth() == 16;
+  };
+  if (llvm::any_of(op->getOperandTypes(), isHalf))
+    return true;
+  WalkResult walk = op.getBlock()->walk([&](Operation *inner) {
+    return llvm::any_of(inner->getResultTypes(), isHalf)
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  return walk.wasInterrupted();
+}
+
+/// Whether the vectors of `op` (its static loop ranges) are safe to hand to
+/// the backend: any length for most types, powers of two for 16-bit floats
+/// (hasHalfFloats).
+bool hasLegalVectorShape(linalg::LinalgOp op) {
+  return !hasHalfFloats(op) ||
+         llvm::all_of(op.getStaticLoopRanges(), [](int64_t range) {
+           return range > 0 && llvm::isPowerOf2_64(range);
+         });
+}
+
 /// Static chunk sizes that cut `op`'s iteration space into chunks of at most
 /// `chunkElements` points: the innermost loop takes the largest divisor of
 /// its range that fits, the next loop what is left of the budget, and so
@@ -197,9 +227,12 @@ SmallVector<int64_t> getChunkSizes(linalg::LinalgOp op, int64_t chunkElements,
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<int64_t> chunks(ranges.size(), 1);
   int64_t budget = chunkElements;
+  // (Power-of-two chunks for 16-bit floats: hasLegalVectorShape.)
+  bool powersOfTwo = hasHalfFloats(op);
   for (int64_t i = ranges.size() - 1; i >= 0 && budget > 1; --i) {
     int64_t chunk = std::min(budget, ranges[i]);
-    while (ranges[i] % chunk != 0)
+    while (ranges[i] % chunk != 0 ||
+           (powersOfTwo && !llvm::isPowerOf2_64(chunk)))
       --chunk;
     chunks[i] = chunk;
     budget /= chunk;
@@ -640,6 +673,8 @@ struct FuseVectorizeTilesPass final
       return;
 
     for (linalg::LinalgOp op : candidates) {
+      if (!hasLegalVectorShape(op))
+        continue; // left as it was: a scalar loop nest
       rewriter.setInsertionPoint(op);
       FailureOr<linalg::VectorizationResult> result =
           linalg::vectorize(rewriter, op);

@@ -18,3 +18,13 @@
 // MIXED: random graphs: 150 compared, 0 failed
 // RUN: env FUSE_DIFF_LOWER_CMD="%fuse_opt --fuse-test-lower-to-cpu-via-gpu" %python %fuse_src/utils/fuse-random-test --mixed-precision --start 150 --count 100 --jobs 2 --batch 10 --fuse-opt %fuse_opt --no-minimize | FileCheck %s --check-prefix=MIXED-GPU
 // MIXED-GPU: random graphs: 100 compared, 0 failed
+//
+// A third stream with dims up to 64, so that the GPU tiles are staged and
+// register-tiled (compared within 1e-3: longer sums, reassociated), alone
+// and with the f16/bf16 islands:
+// RUN: %python %fuse_src/utils/fuse-random-test --large --start 0 --count 100 --jobs 2 --batch 5 --fuse-opt %fuse_opt --no-minimize | FileCheck %s --check-prefix=LARGE
+// LARGE: random graphs: 100 compared, 0 failed
+// RUN: env FUSE_DIFF_LOWER_CMD="%fuse_opt --fuse-test-lower-to-cpu-via-gpu" %python %fuse_src/utils/fuse-random-test --large --start 100 --count 100 --jobs 2 --batch 5 --fuse-opt %fuse_opt --no-minimize | FileCheck %s --check-prefix=LARGE-GPU
+// LARGE-GPU: random graphs: 100 compared, 0 failed
+// RUN: %python %fuse_src/utils/fuse-random-test --large --mixed-precision --start 0 --count 100 --jobs 2 --batch 5 --fuse-opt %fuse_opt --no-minimize | FileCheck %s --check-prefix=LARGE-MIXED
+// LARGE-MIXED: random graphs: 100 compared, 0 failed
