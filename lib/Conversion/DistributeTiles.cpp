@@ -481,7 +481,7 @@ void allowContraction(Region &region) {
   });
 }
 
-/// Which staged matmul chunks run on tensor cores (mma.sync).
+/// Which register-tiled contractions run on tensor cores (mma.sync).
 struct TensorCores {
   /// f32 operands, cut to TF32 (changes values: opt-in).
   bool tf32;
@@ -496,8 +496,6 @@ struct ThreadContext {
   Value blockSize;
   int64_t staticBlockSize;
   bool cooperativeReductions;
-  /// The staged matmul chunks that run on tensor cores.
-  TensorCores tensorCores;
   /// A staged matmul's multiplies and adds may fuse (fastmath<contract>).
   bool fma;
   gpu::LaunchOp launch;
@@ -1225,6 +1223,19 @@ std::optional<RegisterTiling> getRegisterTiling(linalg::LinalgOp op,
   } else {
     mma.reset();
   }
+  // Tensor cores take chunks of a multiple of k steps: the largest up to
+  // 32 that divides the reduction (getStagedReduction's largest divisor up
+  // to 32 may not be one: 24 of 48 channels).
+  int64_t numReduced = ranges[tiling.kDim];
+  if (mma && tiling.chunk % mma->k != 0) {
+    int64_t chunk = 32 / mma->k * mma->k;
+    while (chunk >= mma->k && numReduced % chunk != 0)
+      chunk -= mma->k;
+    if (chunk >= mma->k)
+      tiling.chunk = chunk;
+    else
+      mma.reset();
+  }
   std::optional<std::pair<int64_t, int64_t>> best;
   for (int64_t tm = 1; tm <= kMaxAccumulators; tm *= 2)
     for (int64_t tn = 1; tm * tn <= kMaxAccumulators; tn *= 2) {
@@ -1250,9 +1261,15 @@ std::optional<RegisterTiling> getRegisterTiling(linalg::LinalgOp op,
     tiling.stagedBytes = getStagedBytes(tiling.slices);
     if (tiling.outer.empty() || tiling.stagedBytes <= kSharedMemoryBytes / 2)
       break;
-    int64_t chunk = tiling.chunk - 1;
-    while (chunk > 1 && ranges[tiling.kDim] % chunk != 0)
-      --chunk;
+    // (Multiples of k for tensor cores while there is one; then any.)
+    int64_t step = mma ? mma->k : 1;
+    int64_t chunk = tiling.chunk - step;
+    while (chunk > 1 && numReduced % chunk != 0)
+      chunk -= step;
+    if (mma && chunk < mma->k) {
+      mma.reset();
+      continue;
+    }
     if (chunk < 2)
       return std::nullopt;
     tiling.chunk = chunk;
@@ -2360,6 +2377,12 @@ struct FuseDistributeTilesPass final
         [](gpu::LaunchOp launch) { eraseRedundantBarriers(launch); });
   }
 
+  /// The contractions tensor cores take: none with fma=false (their sums
+  /// are not separately rounded IEEE additions).
+  TensorCores getTensorCores() const {
+    return TensorCores{tf32 && fma, tensorCores && fma};
+  }
+
   LogicalResult distributeLoop(IRRewriter &rewriter, scf::ForallOp loop) {
     std::optional<SmallVector<int64_t>> tripCounts = getStaticTileCounts(loop);
     DenseMap<Operation *, int64_t> tempBytes;
@@ -2381,7 +2404,7 @@ struct FuseDistributeTilesPass final
     int64_t reservedBytes = 0;
     loop.getBody()->walk([&](linalg::LinalgOp op) {
       std::optional<RegisterTiling> tiling =
-          getRegisterTiling(op, blockSize, {tf32, tensorCores}, implicitGemm);
+          getRegisterTiling(op, blockSize, getTensorCores(), implicitGemm);
       if (!tiling || reservedBytes + tiling->stagedBytes > kSharedMemoryBytes)
         return;
       reservedBytes += tiling->stagedBytes;
@@ -2506,7 +2529,6 @@ struct FuseDistributeTilesPass final
                           launch.getBlockSize().x,
                           blockSize,
                           cooperativeReductions,
-                          {tf32, tensorCores},
                           fma,
                           launch,
                           sharedBytesLeft,

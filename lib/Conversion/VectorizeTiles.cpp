@@ -148,10 +148,11 @@ int64_t getNumPoints(linalg::LinalgOp op) {
   return points;
 }
 
-/// The largest divisor of `range` that is at most `limit`.
-int64_t largestDivisor(int64_t range, int64_t limit) {
+/// The largest divisor of `range` that is at most `limit` (and a power of
+/// two with `powerOfTwo`).
+int64_t largestDivisor(int64_t range, int64_t limit, bool powerOfTwo = false) {
   int64_t d = std::max<int64_t>(1, std::min(range, limit));
-  while (range % d != 0)
+  while (range % d != 0 || (powerOfTwo && !llvm::isPowerOf2_64(d)))
     --d;
   return d;
 }
@@ -380,7 +381,8 @@ SmallVector<int64_t> getRegisterBlock(linalg::LinalgOp op,
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<int64_t> sizes(ranges.size(), 1);
   unsigned n = innermost.getPosition();
-  sizes[n] = largestDivisor(ranges[n], kBlockCols);
+  bool half = hasHalfFloats(op);
+  sizes[n] = largestDivisor(ranges[n], kBlockCols, half);
   if (sizes[n] < std::min<int64_t>(4, ranges[n]))
     return {};
   // The M dimension closest to the result's innermost one.
@@ -388,7 +390,7 @@ SmallVector<int64_t> getRegisterBlock(linalg::LinalgOp op,
     auto dim = dyn_cast<AffineDimExpr>(result);
     if (dim && llvm::is_contained(dims->m, dim.getPosition())) {
       sizes[dim.getPosition()] =
-          largestDivisor(ranges[dim.getPosition()], kBlockRows);
+          largestDivisor(ranges[dim.getPosition()], kBlockRows, half);
       break;
     }
   }
@@ -417,13 +419,14 @@ SmallVector<int64_t> getWindowBlock(linalg::LinalgOp op,
     return {};
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<int64_t> sizes(ranges.size(), 1);
+  bool half = hasHalfFloats(op);
   sizes[cols.getPosition()] =
-      largestDivisor(ranges[cols.getPosition()], kBlockCols);
+      largestDivisor(ranges[cols.getPosition()], kBlockCols, half);
   if (sizes[cols.getPosition()] <
       std::min<int64_t>(4, ranges[cols.getPosition()]))
     return {};
   sizes[rows.getPosition()] =
-      largestDivisor(ranges[rows.getPosition()], kBlockRows);
+      largestDivisor(ranges[rows.getPosition()], kBlockRows, half);
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   for (unsigned i = 0; i < ranges.size(); ++i)
     if (iterators[i] == utils::IteratorType::parallel)

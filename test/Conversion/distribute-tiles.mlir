@@ -365,6 +365,36 @@ func.func @staged_matmul_f16(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %out:
 
 // -----
 
+// A reduction of 48 steps is staged in chunks of 24 for the scalar path
+// but of 16 for tensor cores (a multiple of k = 16). With fma=false the
+// scalar path stays (tensor cores do not round each addition on its own).
+// MMA16-LABEL: func.func @mma_chunks
+//       MMA16:   scf.for %{{.*}} = %c0 to %c48 step %c16 iter_args
+//       MMA16:     nvgpu.mma.sync
+// NOMMA16-LABEL: func.func @mma_chunks
+//       NOMMA16:   scf.for %{{.*}} = %c0 to %c48 step %c24 iter_args
+//   NOMMA16-NOT:   nvgpu.mma.sync
+//       NOMMA16:   return
+// NOFMA-LABEL: func.func @mma_chunks
+//   NOFMA-NOT:   nvgpu.mma.sync
+//       NOFMA:   return
+func.func @mma_chunks(%a: memref<64x48xf16>, %b: memref<48x64xf16>, %out: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  scf.forall (%i, %j) = (0, 0) to (64, 64) step (32, 32) {
+    %sa = memref.subview %a[%i, 0] [32, 48] [1, 1] : memref<64x48xf16> to memref<32x48xf16, strided<[48, 1], offset: ?>>
+    %sb = memref.subview %b[0, %j] [48, 32] [1, 1] : memref<48x64xf16> to memref<48x32xf16, strided<[64, 1], offset: ?>>
+    %acc = memref.alloc() : memref<32x32xf32>
+    linalg.fill ins(%zero : f32) outs(%acc : memref<32x32xf32>)
+    linalg.matmul ins(%sa, %sb : memref<32x48xf16, strided<[48, 1], offset: ?>>, memref<48x32xf16, strided<[64, 1], offset: ?>>) outs(%acc : memref<32x32xf32>)
+    %dst = memref.subview %out[%i, %j] [32, 32] [1, 1] : memref<64x64xf32> to memref<32x32xf32, strided<[64, 1], offset: ?>>
+    linalg.copy ins(%acc : memref<32x32xf32>) outs(%dst : memref<32x32xf32, strided<[64, 1], offset: ?>>)
+    memref.dealloc %acc : memref<32x32xf32>
+  }
+  return
+}
+
+// -----
+
 // A product rounded to f16 before its extension to the f32 accumulator is
 // not mma.sync's exact product: the scalar path stays.
 // MMA16-LABEL: func.func @staged_matmul_rounded_product

@@ -326,13 +326,15 @@ def FuseDistributeTilesPass : Pass<"fuse-distribute-tiles"> {
     epilogue as for the scalar micro-tiles.
 
     Values: with f16 or bf16 operands the products are exact and summed in
-    f32, so an f32 accumulator sees only the summation order change (as with
-    `fma`); an f16 or bf16 accumulator is summed in f32 and rounded once, at
-    the end, instead of after every step: closer to the exact sum than the
-    scalar loop, but not bit-equal to it. `tensor-cores=false` keeps the
-    scalar micro-tiles. With TF32 the tensor cores ignore the inputs' low 13
-    mantissa bits (relative error about 1e-3 per product; PyTorch's
-    `allow_tf32` rounds them instead).
+    f32 by the tensor cores, in their own order and rounding (not a chain of
+    IEEE round-to-nearest additions: the last bits of an f32 result may
+    differ from the scalar loop's); an f16 or bf16 accumulator is summed in
+    f32 and rounded once, at the end, instead of after every step: closer
+    to the exact sum than the scalar loop, but not bit-equal to it.
+    `tensor-cores=false`, or `fma=false`, keeps the scalar micro-tiles. With
+    TF32 the tensor cores ignore the inputs' low 13 mantissa bits (relative
+    error about 1e-3 per product; PyTorch's `allow_tf32` rounds them
+    instead).
 
     With `stage-inputs=true` (the default), an input of the tile that a
     reduction and at least one other op of the tile read (the row of a
@@ -347,7 +349,8 @@ def FuseDistributeTilesPass : Pass<"fuse-distribute-tiles"> {
     one rounding instead of two, so results differ from the separate IEEE
     operations in the last bits (each product-sum is the exact value
     rounded once; the error of a dot product is no larger). `fma=false`
-    keeps every multiply and add rounded on its own.
+    keeps every multiply and add rounded on its own, and so keeps
+    contractions off tensor cores.
 
     A tile loop whose body holds other side effects or regions, or whose
     temporaries have no constant bound, is left as it is (the

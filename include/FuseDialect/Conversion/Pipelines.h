@@ -169,7 +169,8 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       *this, "fma",
       llvm::cl::desc("With distribute: a matmul's multiply and add may fuse "
                      "into one fma (one rounding; differs from IEEE mul "
-                     "then add in the last bits; on by default, as nvcc)"),
+                     "then add in the last bits; on by default, as nvcc; "
+                     "false also keeps matmuls off tensor cores)"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> implicitGemm{
       *this, "implicit-gemm",
