@@ -9,6 +9,7 @@
 //   slice(reduce(a, axis k))  -> reduce(slice(a))            k not cut
 //   slice(matmul(a, b))       -> matmul(slice(a), slice(b))  rows, columns
 //   slice(transpose(a))       -> transpose(slice(a))
+//   slice(concat(a, b))       -> slice(b)                    box inside b
 //
 // A gather whose constant indices pick the same contiguous range in every
 // batch is such a slice first. The slice moves only when every user of the
@@ -87,6 +88,28 @@ std::optional<Box> getBox(tosa::SliceOp slice) {
   return box;
 }
 
+/// The part of `concat` that `box` of its result lies in, and the box
+/// there, if it lies in one.
+std::optional<std::pair<Value, Box>> getPartBox(tosa::ConcatOp concat,
+                                                Box box) {
+  int64_t axis = concat.getAxis(), offset = 0;
+  if (axis < 0 || axis >= static_cast<int64_t>(box.start.size()))
+    return std::nullopt;
+  for (Value part : concat.getInput1()) {
+    auto partType = dyn_cast<RankedTensorType>(part.getType());
+    if (!partType || !partType.hasStaticShape())
+      return std::nullopt;
+    int64_t size = partType.getDimSize(axis);
+    if (box.start[axis] >= offset &&
+        box.start[axis] + box.size[axis] <= offset + size) {
+      box.start[axis] -= offset;
+      return std::make_pair(part, box);
+    }
+    offset += size;
+  }
+  return std::nullopt;
+}
+
 /// `box` of `input`; a box inside one part of a concat is taken from that
 /// part.
 Value createSlice(PatternRewriter &rewriter, Location loc, Value input,
@@ -94,21 +117,9 @@ Value createSlice(PatternRewriter &rewriter, Location loc, Value input,
   auto type = cast<RankedTensorType>(input.getType());
   if (ArrayRef<int64_t>(box.size) == type.getShape())
     return input;
-  if (auto concat = input.getDefiningOp<tosa::ConcatOp>()) {
-    int64_t axis = concat.getAxis(), offset = 0;
-    for (Value part : concat.getInput1()) {
-      auto partType = dyn_cast<RankedTensorType>(part.getType());
-      if (!partType || !partType.hasStaticShape())
-        break;
-      int64_t size = partType.getDimSize(axis);
-      if (box.start[axis] >= offset &&
-          box.start[axis] + box.size[axis] <= offset + size) {
-        box.start[axis] -= offset;
-        return createSlice(rewriter, loc, part, box);
-      }
-      offset += size;
-    }
-  }
+  if (auto concat = input.getDefiningOp<tosa::ConcatOp>())
+    if (std::optional<std::pair<Value, Box>> part = getPartBox(concat, box))
+      return createSlice(rewriter, loc, part->first, part->second);
   auto shape = [&](ArrayRef<int64_t> values) {
     return tosa::getTosaConstShape(rewriter, loc, values);
   };
@@ -425,17 +436,43 @@ struct SliceOfConstant final : OpRewritePattern<tosa::SliceOp> {
   }
 };
 
+/// slice(concat(a, b)) -> slice(b) when the box lies inside one part:
+/// whatever else reads the concat (here, so that an elementwise op that then
+/// reads it alone moves below it in the same run: idempotence).
+struct SliceOfConcat final : OpRewritePattern<tosa::SliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tosa::SliceOp slice,
+                                PatternRewriter &rewriter) const override {
+    auto concat = slice.getInput1().getDefiningOp<tosa::ConcatOp>();
+    std::optional<Box> box = getBox(slice);
+    if (!concat || !box)
+      return rewriter.notifyMatchFailure(slice,
+                                         "not a static slice of a concat");
+    std::optional<std::pair<Value, Box>> part = getPartBox(concat, *box);
+    if (!part)
+      return rewriter.notifyMatchFailure(slice, "not inside one part");
+    rewriter.replaceOp(slice, createSlice(rewriter, slice.getLoc(), part->first,
+                                          part->second));
+    return success();
+  }
+};
+
 struct FuseSliceProducersPass final
     : fuse::impl::FuseSliceProducersPassBase<FuseSliceProducersPass> {
   using Base::Base;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<SliceOfProducer, GatherAsSlice, ElementwiseOfConcat,
-                 SliceOfConstant>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      signalPassFailure();
-    // Parts of constants computed with constants are constants.
-    fuse::foldConstantElementwiseOps(getOperation());
+    patterns.add<SliceOfProducer, SliceOfConcat, GatherAsSlice,
+                 ElementwiseOfConcat, SliceOfConstant>(&getContext());
+    FrozenRewritePatternSet frozen(std::move(patterns));
+    // Parts of constants computed with constants are constants, whose
+    // slices fold in turn: until nothing folds (each round folds at least
+    // one op, so this ends).
+    do {
+      if (failed(applyPatternsGreedily(getOperation(), frozen)))
+        return signalPassFailure();
+    } while (fuse::foldConstantElementwiseOps(getOperation()) > 0);
   }
 };
 

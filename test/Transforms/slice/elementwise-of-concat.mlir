@@ -1,8 +1,10 @@
 // RUN: fuse-opt %s --pass-pipeline="builtin.module(func.func(fuse-slice-producers),canonicalize,cse)" | FileCheck %s
-// RUN: %fuse-diff %s --entry patch_tokens,binary_parts,repeated_part,nested,sliced_constant,broadcast_across -p "--pass-pipeline=builtin.module(func.func(fuse-slice-producers))" --lower="--fuse-lower-to-cpu='reassociate=false approximate-math=false'" | FileCheck %s --check-prefix=NUM
-// RUN: %fuse-diff %s --entry patch_tokens,binary_parts,repeated_part,nested,sliced_constant,two_readers,broadcast_across -p "--fuse-ops" | FileCheck %s --check-prefix=NUM2
-// NUM: fuse-diff: OK 7 outputs, {{.*}} max abs err 0, max rel err 0
-// NUM2: fuse-diff: OK 9 outputs
+// RUN: %fuse-diff %s --entry patch_tokens,binary_parts,repeated_part,nested,sliced_constant,slice_of_part,folded_part,broadcast_across -p "--pass-pipeline=builtin.module(func.func(fuse-slice-producers))" --lower="--fuse-lower-to-cpu='reassociate=false approximate-math=false'" | FileCheck %s --check-prefix=NUM
+// RUN: %fuse-diff %s --entry patch_tokens,binary_parts,repeated_part,nested,sliced_constant,two_readers,slice_of_part,folded_part,broadcast_across -p "--fuse-ops" | FileCheck %s --check-prefix=NUM2
+// RUN: fuse-opt %s --fuse-ops > %t.once.mlir
+// RUN: fuse-opt %t.once.mlir --fuse-ops | diff %t.once.mlir -
+// NUM: fuse-diff: OK 11 outputs, {{.*}} max abs err 0, max rel err 0
+// NUM2: fuse-diff: OK 13 outputs
 
 // ViT's embedding: [class token; patches] + position embedding. The add
 // moves below the concat; its part on the class token adds two constants
@@ -100,6 +102,41 @@ func.func @two_readers(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>) -> (tensor<4x3x
   %c = tosa.concat %x, %y {axis = 0 : i32} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<4x3xf32>
   %e = tosa.exp %c : (tensor<4x3xf32>) -> tensor<4x3xf32>
   return %c, %e : tensor<4x3xf32>, tensor<4x3xf32>
+}
+// A slice inside one part of the concat reads that part (whatever else
+// reads the concat), so the concat's other reader, now its only one, moves
+// below it in the same run (random graph 1143 of fuse-random-test --large:
+// a second --fuse-ops used to do it).
+// CHECK-LABEL: func.func @slice_of_part
+//  CHECK-SAME: (%[[X:.*]]: tensor<2x3xf32>, %[[Y:.*]]: tensor<2x3xf32>)
+//   CHECK-DAG:   %[[EX:.*]] = tosa.exp %[[X]] : (tensor<2x3xf32>) -> tensor<2x3xf32>
+//   CHECK-DAG:   %[[EY:.*]] = tosa.exp %[[Y]] : (tensor<2x3xf32>) -> tensor<2x3xf32>
+//       CHECK:   %[[C:.*]] = tosa.concat %[[EX]], %[[EY]] {axis = 0 : i32}
+//       CHECK:   %[[S:.*]] = tosa.slice %[[Y]], {{.*}} -> tensor<1x2xf32>
+//       CHECK:   return %[[C]], %[[S]]
+func.func @slice_of_part(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>) -> (tensor<4x3xf32>, tensor<1x2xf32>) {
+  %c = tosa.concat %x, %y {axis = 0 : i32} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  %e = tosa.exp %c : (tensor<4x3xf32>) -> tensor<4x3xf32>
+  %start = tosa.const_shape {values = dense<[3, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %size = tosa.const_shape {values = dense<[1, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %s = tosa.slice %c, %start, %size : (tensor<4x3xf32>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x2xf32>
+  return %e, %s : tensor<4x3xf32>, tensor<1x2xf32>
+}
+// A slice of a part that folds to a constant (abs of a constant) folds
+// too, in the same run: the pass repeats its patterns while constants fold
+// (random graph 3303 of fuse-random-test --large --mixed-precision).
+// CHECK-LABEL: func.func @folded_part
+//   CHECK-DAG:   %[[S:.*]] = "tosa.const"() <{values = dense<{{\[\[}}5.000000e+00, 6.000000e+00]]> : tensor<1x2xf32>}>
+//   CHECK-NOT:   tosa.slice
+//       CHECK:   return %{{.*}}, %[[S]]
+func.func @folded_part(%x: tensor<2x3xf32>) -> (tensor<4x3xf32>, tensor<1x2xf32>) {
+  %k = "tosa.const"() <{values = dense<[[-1.0, 2.0, -3.0], [4.0, -5.0, 6.0]]> : tensor<2x3xf32>}> : () -> tensor<2x3xf32>
+  %a = tosa.abs %k : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %c = tosa.concat %x, %a {axis = 0 : i32} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  %start = tosa.const_shape {values = dense<[3, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %size = tosa.const_shape {values = dense<[1, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %s = tosa.slice %c, %start, %size : (tensor<4x3xf32>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x2xf32>
+  return %c, %s : tensor<4x3xf32>, tensor<1x2xf32>
 }
 // The op broadcasts the concat along another dimension: each part is
 // broadcast the same way, with the other operand's columns.
