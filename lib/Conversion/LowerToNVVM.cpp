@@ -17,19 +17,21 @@
 //     by the block size with a barrier after it, elementwise ops on 16-byte
 //     vectors where the buffers are aligned, row reductions split among the
 //     threads (gpu.all_reduce: warp shuffles and shared memory), matmul
-//     operands staged in shared memory chunk by chunk. A tile loop the pass
+//     and convolution operands staged in shared memory chunk by chunk and
+//     register-tiled (on tensor cores, mma.sync, for f16 and bf16 operands
+//     and, with `tf32`, f32 ones). A tile loop the pass
 //     cannot take (and every loop with `distribute=false`) runs one tile per
 //     thread instead: a one-dimensional `scf.parallel` split into blocks of
 //     `block-size` tiles, mapped to blocks and threads. Host buffers the
 //     launches touch become managed or registered memory
 //     (fuse-gpu-host-memory).
 //  4. Upstream's gpu-lower-to-nvvm-pipeline steps: outlining (shared-memory
-//     buffers aligned to 16 bytes), NVVM, host calls to the mgpu* runtime
-//     (lib/Runtime), serialization for `chip`, with libdevice from
-//     `cuda-path` linked for math functions.
+//     buffers aligned to 16 bytes), NVVM (bf16 mma.sync first, by
+//     fuse-lower-bf16-mma), host calls to the mgpu* runtime (lib/Runtime),
+//     serialization for `chip`, with libdevice from `cuda-path` linked for
+//     math functions.
 //
-// Not yet: tensor cores (mma.sync/wgmma), register tiling of matmuls and
-// convolutions; ops left outside groups run as host loops.
+// Not yet: wgmma; ops left outside groups run as host loops.
 //
 //===----------------------------------------------------------------------===//
 
