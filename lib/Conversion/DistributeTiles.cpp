@@ -32,7 +32,10 @@
 //    by the whole block; each thread then accumulates its points from
 //    shared memory, a micro-tile of them in registers where the tile is
 //    M x N. A convolution is such a matmul (output pixels by filters), its
-//    window loops outside the chunks of channels.
+//    window loops outside the chunks of channels. On tensor cores (f16 and
+//    bf16 operands; f32 as TF32 with `tf32`) each warp takes 16x8 pieces of
+//    the tile instead, its lanes' accumulator fragments in registers, one
+//    mma.sync per piece and k steps.
 //  * A reduction whose parallel points would leave most threads idle (a
 //    tile's rows in softmax, LayerNorm, a global pool) is split across the
 //    threads
