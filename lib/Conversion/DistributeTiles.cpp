@@ -1065,10 +1065,8 @@ struct RegisterTiling {
   unsigned n, kDim;
   SmallVector<unsigned> outer;
   int64_t tm, tn, chunk;
-  /// On tensor cores: the mma.sync shape, and the 16x8 pieces each warp
-  /// takes (tm and tn unused).
+  /// On tensor cores: the mma.sync shape (tm and tn unused).
   std::optional<MmaShape> mma;
-  int64_t piecesPerWarp = 0;
   SmallVector<StagedSlice> slices;
   int64_t stagedBytes;
   /// The absorbed initializer (a fill, a bias broadcast), epilogue and
@@ -1186,6 +1184,21 @@ void findAbsorbedEnds(linalg::LinalgOp op, RegisterTiling &tiling) {
 /// lane each: kMaxAccumulators in all).
 constexpr int64_t kMaxMmaPieces = kMaxAccumulators / 4;
 
+/// The rows of a register-tiled contraction's tile: the points of its M
+/// loops `m` (loop ranges `ranges`), taken as one index.
+int64_t countRows(ArrayRef<int64_t> ranges, ArrayRef<unsigned> m) {
+  int64_t rows = 1;
+  for (unsigned d : m)
+    rows *= ranges[d];
+  return rows;
+}
+
+/// The 16x8 pieces of a `rows` x `cols` tile on tensor cores, the last row
+/// and column of pieces partial.
+int64_t countMmaPieces(int64_t rows, int64_t cols) {
+  return llvm::divideCeil(rows, 16) * llvm::divideCeil(cols, 8);
+}
+
 /// How `op` is register-tiled for blocks of `blockSize` threads, if it is:
 /// a stageable contraction whose only non-unit parallel loops are M and N
 /// (or N alone), either on tensor cores (getMmaShape; chunks a multiple of
@@ -1213,19 +1226,12 @@ std::optional<RegisterTiling> getRegisterTiling(linalg::LinalgOp op,
     return std::nullopt;
   tiling.m = loops->m;
   tiling.n = loops->n;
-  int64_t rows = 1, cols = ranges[tiling.n];
-  for (unsigned d : tiling.m)
-    rows *= ranges[d];
+  int64_t rows = countRows(ranges, tiling.m), cols = ranges[tiling.n];
   std::optional<MmaShape> mma = getMmaShape(op, tensorCores);
-  int64_t warps = blockSize / 32;
-  if (mma && blockSize >= 32 && blockSize % 32 == 0) {
-    int64_t pieces = llvm::divideCeil(rows, 16) * llvm::divideCeil(cols, 8);
-    tiling.piecesPerWarp = llvm::divideCeil(pieces, warps);
-    if (tiling.piecesPerWarp > kMaxMmaPieces)
-      mma.reset();
-  } else {
+  if (!mma || blockSize < 32 || blockSize % 32 != 0 ||
+      llvm::divideCeil(countMmaPieces(rows, cols), blockSize / 32) >
+          kMaxMmaPieces)
     mma.reset();
-  }
   // Tensor cores take chunks of a multiple of k steps: the largest up to
   // 32 that divides the reduction (getStagedReduction's largest divisor up
   // to 32 may not be one: 24 of 48 channels).
@@ -1398,9 +1404,7 @@ void emitRegisterTiled(IRRewriter &rewriter, linalg::LinalgOp op,
                        RegisterTiling tiling, ThreadContext &threads) {
   Location loc = op.getLoc();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  int64_t totalRows = 1;
-  for (unsigned d : tiling.m)
-    totalRows *= ranges[d];
+  int64_t totalRows = countRows(ranges, tiling.m);
   int64_t cols = ranges[tiling.n] / tiling.tn, rows = totalRows / tiling.tm;
   int64_t numTiles = rows * cols;
   auto c = [&](int64_t v) { return constantIndex(rewriter, loc, v); };
@@ -1529,7 +1533,7 @@ void emitRegisterTiled(IRRewriter &rewriter, linalg::LinalgOp op,
 /// Emits `op` on tensor cores as `tiling` says (`tiling.mma`; in place of
 /// its epilogue, when it absorbs one): the tile's rows (the M loops' points,
 /// row-major) and columns cut into 16x8 pieces, warp w taking pieces w,
-/// w + W, ... (W warps; `tiling.piecesPerWarp` slots), each lane keeping
+/// w + W, ... (W warps; at most kMaxMmaPieces slots), each lane keeping
 /// its four f32 accumulators of each (the C fragment) in registers across
 /// every chunk and window point of the reduction. Each chunk is staged as
 /// for the scalar micro-tiles; then every warp runs one mma.sync per k
@@ -1544,12 +1548,11 @@ void emitMmaTiled(IRRewriter &rewriter, linalg::LinalgOp op,
   Location loc = op.getLoc();
   const MmaShape &mma = *tiling.mma;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  int64_t rows = 1, cols = ranges[tiling.n];
-  for (unsigned d : tiling.m)
-    rows *= ranges[d];
+  int64_t rows = countRows(ranges, tiling.m), cols = ranges[tiling.n];
   int64_t piecesN = llvm::divideCeil(cols, 8);
-  int64_t pieces = llvm::divideCeil(rows, 16) * piecesN;
+  int64_t pieces = countMmaPieces(rows, cols);
   int64_t warps = threads.staticBlockSize / 32;
+  int64_t piecesPerWarp = llvm::divideCeil(pieces, warps);
   auto c = [&](int64_t v) { return constantIndex(rewriter, loc, v); };
   auto cmp = [&](arith::CmpIPredicate predicate, Value x, Value y) {
     return arith::CmpIOp::create(rewriter, loc, predicate, x, y);
@@ -1585,7 +1588,7 @@ void emitMmaTiled(IRRewriter &rewriter, linalg::LinalgOp op,
     Index rows[2], cols[2], colB;
   };
   SmallVector<Slot> slots;
-  for (int64_t s = 0; s < tiling.piecesPerWarp; ++s) {
+  for (int64_t s = 0; s < piecesPerWarp; ++s) {
     Slot slot;
     Value piece = s == 0
                       ? warp

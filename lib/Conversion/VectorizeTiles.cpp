@@ -231,10 +231,7 @@ SmallVector<int64_t> getChunkSizes(linalg::LinalgOp op, int64_t chunkElements,
   // (Power-of-two chunks for 16-bit floats: hasLegalVectorShape.)
   bool powersOfTwo = hasHalfFloats(op);
   for (int64_t i = ranges.size() - 1; i >= 0 && budget > 1; --i) {
-    int64_t chunk = std::min(budget, ranges[i]);
-    while (ranges[i] % chunk != 0 ||
-           (powersOfTwo && !llvm::isPowerOf2_64(chunk)))
-      --chunk;
+    int64_t chunk = largestDivisor(ranges[i], budget, powersOfTwo);
     chunks[i] = chunk;
     budget /= chunk;
   }
