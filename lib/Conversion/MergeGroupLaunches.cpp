@@ -196,12 +196,19 @@ bool getAccesses(Region &body, function_ref<bool(Value)> isOwn,
             op))
       return WalkResult::interrupt();
     // A block-wide reduction of values (its lowering's buffer is its own).
-    if (isa<gpu::BarrierOp, gpu::AllReduceOp>(op) || isMemoryEffectFree(op) ||
-        op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+    if (isa<gpu::BarrierOp, gpu::AllReduceOp>(op) || isMemoryEffectFree(op))
       return WalkResult::advance();
+    // An op may have effects of its own besides its body's: a linalg.generic
+    // on buffers reads its inputs and writes its outputs, and its region's
+    // ops touch no memory. The walk visits the body; the op's own effects
+    // are taken here. (Skipping every op with recursive effects lost those
+    // reads: a nest reading what another writes was merged with it, and
+    // their tiles raced under OpenMP and on the GPU.)
     auto interface = dyn_cast<MemoryEffectOpInterface>(op);
     if (!interface)
-      return WalkResult::interrupt();
+      return op->hasTrait<OpTrait::HasRecursiveMemoryEffects>()
+                 ? WalkResult::advance()
+                 : WalkResult::interrupt();
     SmallVector<MemoryEffects::EffectInstance> effects;
     interface.getEffects(effects);
     for (const MemoryEffects::EffectInstance &effect : effects) {
