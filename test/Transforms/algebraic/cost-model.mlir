@@ -31,11 +31,16 @@ func.func @shared_product(%a: tensor<64xf32>, %b: tensor<64xf32>, %c: tensor<64x
 // CHECK-LABEL: func.func @strict_mode
 //       CHECK:   tosa.add %arg1, %arg2
 //   CHECK-NOT:   tosa.negate
+// (Each STRICT line follows the previous one and the label of the next
+// function bounds the NOT: without strict=true the factored form fails.)
 // STRICT-LABEL: func.func @strict_mode
-//       STRICT:   tosa.mul %arg0, %arg1
-//       STRICT:   tosa.mul %arg0, %arg2
-//       STRICT:   tosa.add
+//  STRICT-NEXT:   "tosa.const"
+//  STRICT-NEXT:   %[[AB:.+]] = tosa.mul %arg0, %arg1
+//  STRICT-NEXT:   %[[AC:.+]] = tosa.mul %arg0, %arg2
+//  STRICT-NEXT:   %[[S:.+]] = tosa.add %[[AB]], %[[AC]]
 //   STRICT-NOT:   tosa.negate
+//  STRICT-NEXT:   return %[[S]], %arg0
+// STRICT-LABEL: func.func @integers_untouched
 // REPORT: @strict_mode: fired 2 (associative 1, distributive 1, commutative 0)
 func.func @strict_mode(%a: tensor<64xf32>, %b: tensor<64xf32>, %c: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>) {
   %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>

@@ -13,11 +13,17 @@
 //       CHECK:     tosa.matmul
 //       CHECK:     tosa.tile
 //   CHECK-NOT:   fuse.group
+// The profile splits them: the matmul's group ends before the tile (the
+// label of the next function bounds the search).
 // PROFILE-LABEL: func.func @tile_small
 //       PROFILE:   fuse.group
 //       PROFILE:     tosa.matmul
+//   PROFILE-NOT:     tosa.tile
+//       PROFILE:     fuse.yield
 //       PROFILE:   fuse.group
 //       PROFILE:     tosa.tile
+//       PROFILE:   return
+// PROFILE-LABEL: func.func @tile_large
 func.func @tile_small(%a: tensor<1x8x16xf32>, %b: tensor<1x16x8xf32>) -> tensor<1x8x32xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %m = tosa.matmul %a, %b, %zp, %zp : (tensor<1x8x16xf32>, tensor<1x16x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x8xf32>

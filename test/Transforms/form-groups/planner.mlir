@@ -14,10 +14,12 @@
 //       CHECK:     fuse.yield
 //   CHECK-NOT:   fuse.group
 //       CHECK:   return %[[G]]
+// At most two ops a group: the chain of three is two groups.
 // CAP-LABEL: func.func @chain
-//       CAP:   fuse.group
-//       CAP:   fuse.group
+//   CAP-COUNT-2:   fuse.group ins
+//   CAP-NOT:   fuse.group
 //       CAP:   return
+// CAP-LABEL: func.func @multi_output
 func.func @chain(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
   %c = "tosa.const"() <{values = dense<1.0> : tensor<1x8xf32>}> : () -> tensor<1x8xf32>
   %0 = tosa.exp %x : (tensor<8x8xf32>) -> tensor<8x8xf32>

@@ -1,0 +1,17 @@
+// Checks that must fail without the behaviour they name: each prefix below
+// is run against the output of the same pipeline with the option or
+// behaviour removed, and FileCheck must reject it (a check that passes
+// either way tests nothing). docs/Reliability.md lists these mutations.
+//
+// strict=true keeps a*b + a*c (cost-model.mlir STRICT): the default factors it.
+// RUN: fuse-opt %fuse_src/test/Transforms/algebraic/cost-model.mlir -split-input-file --pass-pipeline="builtin.module(func.func(fuse-algebraic-simplify))" | not FileCheck %fuse_src/test/Transforms/algebraic/cost-model.mlir --check-prefix=STRICT
+// A profile splits a matmul from its tile (form-groups/cost-model.mlir PROFILE):
+// RUN: fuse-opt %fuse_src/test/Transforms/form-groups/cost-model.mlir -split-input-file --fuse-annotate-mapping --fuse-form-groups | not FileCheck %fuse_src/test/Transforms/form-groups/cost-model.mlir --check-prefix=PROFILE
+// max-group-size=2 splits a chain of three (planner.mlir CAP):
+// RUN: fuse-opt %fuse_src/test/Transforms/form-groups/planner.mlir -split-input-file -allow-unregistered-dialect --fuse-annotate-mapping --fuse-form-groups | not FileCheck %fuse_src/test/Transforms/form-groups/planner.mlir --check-prefix=CAP
+// The group count of idempotence.mlir is the whole line:
+// RUN: echo 15 | not FileCheck %fuse_src/test/Integration/idempotence.mlir
+// RUN: echo 50 | not FileCheck %fuse_src/test/Integration/idempotence.mlir
+// The Swin QKV nests (cpu-parallel.mlir QKV) fail when merged into one loop:
+// a tile loop over 3 + 2 tiles in place of the two.
+// RUN: fuse-opt %S/Inputs/swin-window-attention.mlir --fuse-ops | fuse-opt --fuse-lower-to-cpu=parallel=true --mlir-print-ir-after=fuse-merge-group-nests -o /dev/null 2>&1 | sed -e 's/scf.forall (%arg1) in (3) {/scf.forall (%arg1) in (5) {/' | not FileCheck %fuse_src/test/Integration/cpu-parallel.mlir --check-prefix=QKV
