@@ -55,7 +55,7 @@ if [[ ! -f "$BUILD/build.ninja" ]]; then
     -DMLIR_LINK_MLIR_DYLIB=ON \
     -DLLVM_USE_LINKER=lld "${SANITIZE_ARGS[@]}" >/dev/null
 fi
-TARGETS=(fuse-opt mlir-doc)
+TARGETS=(fuse-opt mlir-doc fuse_gpu_emulator)
 # The C API (a shared library) is not part of the sanitizer build.
 [[ "${FUSE_SANITIZE:-0}" == 1 ]] || TARGETS+=(FuseDialectCAPI)
 ninja -C "$BUILD" -j"$(nproc)" "${TARGETS[@]}"

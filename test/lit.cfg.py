@@ -91,6 +91,12 @@ if os.path.isdir("/usr/share/libonnx-testdata/data/node"):
 # The C API library (not in sanitizer builds).
 if os.path.exists(os.path.join(config.fuse_obj_root, "lib", "libFuseDialectCAPI.so")):
     config.available_features.add("capi")
+# Every GPU thread as a CPU thread (fuse-test-emulate-gpu): the emulator's
+# runtime and the OpenMP runtime (a block's threads are an OpenMP team).
+gpu_emulator = os.path.join(config.fuse_obj_root, "lib", "libfuse_gpu_emulator.so")
+if os.path.exists(libomp) and os.path.exists(gpu_emulator):
+    config.available_features.add("gpu-emulator")
+    config.substitutions.append(("%gpu_emulator_libs", libomp + "," + gpu_emulator))
 # Running kernels needs a GPU and the runtime library (built when the CUDA
 # toolkit is found).
 cuda_runtime = os.path.join(config.fuse_obj_root, "lib", "libfuse_cuda_runtime.so")

@@ -37,10 +37,29 @@
 // matmuls that take tensor cores on a GPU (a block runs as one thread, a
 // warp's mma.sync cannot), so it checks their tiling, staging and
 // epilogues, not the fragments (FileCheck in distribute-tiles.mlir; ptxas
-// in nvvm-ptxas.mlir).
+// in nvvm-ptxas.mlir). The kernels' half arithmetic is what the PTX
+// computes (fuse-emulate-gpu-float-arith: a contracted f16 multiply-add is
+// one fma.rn.f16, every f16/bf16 op rounds once), on any host: compared
+// with the unfused program within the f16/bf16 bound of fuse-diff (its
+// header), both JIT-compiled natively and for an AVX2-only host
+// (-mattr=-avx512f), and the two emulations equal value for value; so are
+// the CPU lowering's.
 // RUN: %fuse-diff %S/Inputs/mixed-precision.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s --check-prefix=MIXED
+// RUN: %fuse-diff %S/Inputs/mixed-precision.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu --runner-args=-mattr=-avx512f --ref-runner-args=-mattr=-avx512f | FileCheck %s --check-prefix=MIXED
+// RUN: %fuse-diff %S/Inputs/mixed-precision.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu --ref-lower=--fuse-test-lower-to-cpu-via-gpu --ref-runner-args=-mattr=-avx512f --exact | FileCheck %s --check-prefix=MIXED
 // RUN: %fuse-diff %S/Inputs/mixed-precision.mlir -p "--fuse-ops" | FileCheck %s --check-prefix=MIXED
+// RUN: %fuse-diff %S/Inputs/mixed-precision.mlir -p "--fuse-ops" --runner-args=-mattr=-avx512f --exact | FileCheck %s --check-prefix=MIXED
+// RUN: %fuse-diff %S/Inputs/mixed-precision.mlir -p "--fuse-ops" --ref-lower=--fuse-lower-to-cpu --ref-runner-args=-mattr=-avx512f --exact | FileCheck %s --check-prefix=MIXED
 // MIXED: fuse-diff: OK 4 outputs
+// No host decides the half arithmetic: compiled for a host with
+// AVX512-FP16 (llc, on any machine), the emulated kernels hold native f16
+// conversions but no f16 fused multiply-add (without the pass LLVM makes
+// the contracted f16 pairs vfmadd231sh there, and mul-then-add elsewhere:
+// 4782 of the 21632 values then differ by an f16 ulp between such hosts).
+// RUN: fuse-opt %S/Inputs/mixed-precision.mlir --fuse-ops | fuse-opt --fuse-test-lower-to-cpu-via-gpu | mlir-translate --mlir-to-llvmir | llc -O2 -mtriple=x86_64-unknown-linux-gnu -mattr=+avx512fp16,+avx512vl,+fma -o %t.fp16.s
+// RUN: FileCheck %s --check-prefix=FP16ISA < %t.fp16.s
+// RUN: not grep -E "vf(n)?m(add|sub)[0-9]*[sp]h" %t.fp16.s
+// FP16ISA: vcvtss2sh
 // On the GPU the three matmuls and the convolution take tensor cores
 // (fuse-distribute-tiles with its default tensor-cores=true). The
 // convolution's tile is a row of 10 pixels by 32 filters: one 16-row piece

@@ -21,7 +21,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FuseDialect/Conversion/Passes.h"
 #include "FuseDialect/Conversion/Pipelines.h"
+#include "TestLaunches.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -34,16 +36,41 @@
 #include "mlir/Pass/PassRegistry.h"
 
 using namespace mlir;
+using fuse::test::hostType;
 
-namespace {
-
-/// `type` in the default memory space.
-Type hostType(Type type) {
+Type fuse::test::hostType(Type type) {
   auto memref = dyn_cast<MemRefType>(type);
   if (!memref || !isa_and_nonnull<gpu::AddressSpaceAttr>(memref.getMemorySpace()))
     return type;
   return MemRefType::Builder(memref).setMemorySpace(Attribute());
 }
+
+void fuse::test::deviceMemoryToHost(Operation *root) {
+  IRRewriter rewriter(root->getContext());
+  SmallVector<Operation *> gpuOps;
+  root->walk([&](Operation *op) {
+    if (isa<gpu::AllocOp, gpu::DeallocOp, gpu::WaitOp, gpu::HostRegisterOp>(
+            op))
+      gpuOps.push_back(op);
+  });
+  for (Operation *op : gpuOps) {
+    rewriter.setInsertionPoint(op);
+    if (auto alloc = dyn_cast<gpu::AllocOp>(op)) {
+      Value buffer = memref::AllocOp::create(
+          rewriter, op->getLoc(), alloc.getMemref().getType(),
+          alloc.getDynamicSizes(), alloc.getSymbolOperands(),
+          rewriter.getI64IntegerAttr(64));
+      rewriter.replaceAllUsesWith(alloc.getMemref(), buffer);
+    } else if (auto dealloc = dyn_cast<gpu::DeallocOp>(op)) {
+      memref::DeallocOp::create(rewriter, op->getLoc(), dealloc.getMemref());
+    }
+  }
+  // Last first: a token's users go before the op producing it.
+  for (Operation *op : llvm::reverse(gpuOps))
+    rewriter.eraseOp(op);
+}
+
+namespace {
 
 struct TestSerializeLaunchesPass
     : PassWrapper<TestSerializeLaunchesPass, OperationPass<ModuleOp>> {
@@ -69,28 +96,7 @@ struct TestSerializeLaunchesPass
     for (gpu::LaunchOp launch : launches)
       if (failed(serialize(rewriter, launch)))
         return signalPassFailure();
-    // Device memory management becomes host memory management.
-    SmallVector<Operation *> gpuOps;
-    getOperation()->walk([&](Operation *op) {
-      if (isa<gpu::AllocOp, gpu::DeallocOp, gpu::WaitOp, gpu::HostRegisterOp>(
-              op))
-        gpuOps.push_back(op);
-    });
-    for (Operation *op : gpuOps) {
-      rewriter.setInsertionPoint(op);
-      if (auto alloc = dyn_cast<gpu::AllocOp>(op)) {
-        Value buffer = memref::AllocOp::create(
-            rewriter, op->getLoc(), alloc.getMemref().getType(),
-            alloc.getDynamicSizes(), alloc.getSymbolOperands(),
-            rewriter.getI64IntegerAttr(64));
-        rewriter.replaceAllUsesWith(alloc.getMemref(), buffer);
-      } else if (auto dealloc = dyn_cast<gpu::DeallocOp>(op)) {
-        memref::DeallocOp::create(rewriter, op->getLoc(), dealloc.getMemref());
-      }
-    }
-    // Last first: a token's users go before the op producing it.
-    for (Operation *op : llvm::reverse(gpuOps))
-      rewriter.eraseOp(op);
+    fuse::test::deviceMemoryToHost(getOperation());
   }
 
   LogicalResult serialize(IRRewriter &rewriter, gpu::LaunchOp launch) {
@@ -184,6 +190,8 @@ void buildLowerToCPUViaGpuPipeline(OpPassManager &pm,
   // that would take tensor cores take the scalar path here.
   fuse::buildGroupsToGpuLaunches(pm, options, /*tensorCores=*/false);
   pm.addPass(std::make_unique<TestSerializeLaunchesPass>());
+  // The kernels' float arithmetic as the PTX computes it, on any host.
+  pm.addPass(fuse::createFuseEmulateGpuFloatArithPass());
   fuse::buildLoopsToLLVMPipeline(pm, /*parallel=*/false);
 }
 
@@ -191,6 +199,7 @@ void buildLowerToCPUViaGpuPipeline(OpPassManager &pm,
 
 namespace mlir::fuse::test {
 void registerTestSerializeLaunchesPasses() {
+  registerTestEmulateLaunchesPasses();
   PassRegistration<TestSerializeLaunchesPass>();
   PassPipelineRegistration<fuse::LowerToNVVMOptions>(
       "fuse-test-lower-to-cpu-via-gpu",

@@ -210,6 +210,26 @@ def FuseLowerBF16MmaPass : Pass<"fuse-lower-bf16-mma"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def FuseEmulateGpuFloatArithPass : Pass<"fuse-emulate-gpu-float-arith"> {
+  let summary = "A GPU kernel's float arithmetic on the CPU, as its PTX computes it on any host";
+  let description = [{
+    For running a GPU kernel's code on the CPU (the tests' emulated
+    launches, `--fuse-test-lower-to-cpu-via-gpu`) with the same bits on every
+    x86 host:
+    1. a `contract` multiply whose one use is a `contract` add or subtract
+       becomes `math.fma` (PTX `fma.rn`, which NVPTX forms from such a
+       pair); `contract` is dropped from every other float op, so that LLVM
+       fuses nothing more on hosts that could;
+    2. f16 and bf16 `+ - * /`, sqrt and fma round once to the nearest, as
+       PTX's half instructions do: computed in f32 and rounded (exact for
+       these), an fma exactly in f64 and rounded to f32 to odd, then to the
+       half type. No half-precision arithmetic is left for the host's
+       instructions (AVX512-FP16 or promotion) to decide.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
 def FuseApproximateMathPass : Pass<"fuse-approximate-math"> {
   let summary = "Replace f32 transcendental functions by polynomial approximations";
   let description = [{

@@ -1,0 +1,193 @@
+//===- GpuEmulatorRuntime.cpp - Barriers and race checks for emulated blocks -===//
+//
+// The runtime of `--fuse-test-emulate-launches` (TestEmulateLaunches.cpp):
+// a block's threads are real threads (an OpenMP team of blockDim threads);
+// this library gives them CUDA's synchronization and checks the kernel's use
+// of it:
+//
+//  * `__syncthreads` (gpu.barrier): all threads of the block. A barrier some
+//    thread never reaches (a barrier under a branch threads take
+//    differently) is reported after a timeout instead of hanging.
+//  * warp synchronization for warp-wide ops (mma.sync): the warp's threads.
+//  * shared memory accesses: every load and store of a workgroup buffer is
+//    reported with its byte range; two threads touching one byte between
+//    the same two barriers, one of them writing, is a data race (a missing
+//    barrier) and is reported with both threads. Warp-wide ops count as
+//    synchronizing only their warp's threads for this purpose only through
+//    the barriers around them (fragments go through the emulator's own
+//    buffers, not the kernel's shared memory).
+//
+// Any report prints one line on stderr and exits with status 3, so the
+// differential harness fails. Blocks run one after another; one state.
+//
+//===----------------------------------------------------------------------===//
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <vector>
+
+namespace {
+
+constexpr int kWarpSize = 32;
+constexpr auto kTimeout = std::chrono::seconds(60);
+
+/// A reusable barrier for `count` threads that reports a thread that never
+/// comes.
+struct Barrier {
+  std::mutex mutex;
+  std::condition_variable cv;
+  int count = 0, waiting = 0;
+  std::atomic<uint64_t> generation{0};
+
+  void reset(int n) {
+    std::lock_guard<std::mutex> lock(mutex);
+    count = n;
+    waiting = 0;
+  }
+  /// Waits for the others; returns the generation it completed.
+  uint64_t wait(const char *what, int tid) {
+    std::unique_lock<std::mutex> lock(mutex);
+    uint64_t gen = generation.load();
+    if (++waiting == count) {
+      waiting = 0;
+      ++generation;
+      cv.notify_all();
+      return gen;
+    }
+    if (!cv.wait_for(lock, kTimeout, [&] { return generation != gen; })) {
+      std::fprintf(stderr,
+                   "fuse-gpu-emulator: %s not reached by every thread (thread "
+                   "%d waited %lld s; %d of %d arrived): a barrier under a "
+                   "branch the threads take differently\n",
+                   what, tid, (long long)kTimeout.count(), waiting, count);
+      std::fflush(stderr);
+      std::_Exit(3);
+    }
+    return gen;
+  }
+};
+
+struct Block {
+  int threads = 0;
+  Barrier block;
+  std::vector<Barrier> warps = std::vector<Barrier>(1024 / kWarpSize);
+  /// Shared memory: the registered buffers and a shadow per byte.
+  struct Region {
+    uintptr_t begin, end;
+  };
+  std::vector<Region> regions;
+  struct Shadow {
+    uint64_t writeEpoch = UINT64_MAX, readEpoch = UINT64_MAX;
+    int writer = -1, reader = -1; // -2: several readers
+  };
+  std::vector<std::vector<Shadow>> shadows;
+  std::mutex shadowMutex;
+} state;
+
+} // namespace
+
+extern "C" {
+
+/// Before a block's threads start: `threads` threads, shared memory not yet
+/// registered.
+void fuse_emu_block_begin(int32_t threads) {
+  if (threads <= 0 || threads > 1024) {
+    std::fprintf(stderr, "fuse-gpu-emulator: bad block size %d\n", threads);
+    std::_Exit(3);
+  }
+  state.threads = threads;
+  state.block.reset(threads);
+  state.block.generation = 0;
+  for (int w = 0; w * kWarpSize < threads; ++w)
+    state.warps[w].reset(std::min(kWarpSize, threads - w * kWarpSize));
+  state.regions.clear();
+  state.shadows.clear();
+}
+
+/// A shared-memory buffer of the block, `bytes` long at `address`.
+void fuse_emu_shared_buffer(int64_t address, int64_t bytes) {
+  state.regions.push_back({uintptr_t(address), uintptr_t(address + bytes)});
+  state.shadows.emplace_back(size_t(bytes));
+}
+
+/// Checks that the team has the block's threads (the OpenMP runtime may give
+/// fewer than asked).
+void fuse_emu_thread_begin(int32_t tid, int32_t teamSize) {
+  if (teamSize != state.threads) {
+    std::fprintf(stderr,
+                 "fuse-gpu-emulator: %d threads run a block of %d (raise "
+                 "OMP_THREAD_LIMIT)\n",
+                 teamSize, state.threads);
+    std::_Exit(3);
+  }
+  (void)tid;
+}
+
+/// The block's barrier; its generation (barriers completed) is the epoch of
+/// the shared-memory accesses that follow.
+void fuse_emu_barrier(int32_t tid) { state.block.wait("gpu.barrier", tid); }
+
+void fuse_emu_warp_barrier(int32_t tid) {
+  state.warps[tid / kWarpSize].wait("a warp-wide op (mma.sync)", tid);
+}
+
+/// A load (`write` 0) or store (1) of `bytes` bytes at `address` by `tid`.
+void fuse_emu_shared_access(int64_t address, int64_t bytes, int32_t write,
+                            int32_t tid) {
+  std::lock_guard<std::mutex> lock(state.shadowMutex);
+  uint64_t epoch = state.block.generation.load();
+  for (size_t r = 0; r < state.regions.size(); ++r) {
+    const Block::Region &region = state.regions[r];
+    uintptr_t begin = uintptr_t(address);
+    if (begin < region.begin || begin >= region.end)
+      continue;
+    if (begin + uintptr_t(bytes) > region.end) {
+      std::fprintf(stderr,
+                   "fuse-gpu-emulator: thread %d accesses %lld bytes past "
+                   "the end of a shared buffer\n",
+                   tid, (long long)(begin + bytes - region.end));
+      std::_Exit(3);
+    }
+    for (int64_t i = 0; i < bytes; ++i) {
+      Block::Shadow &s = state.shadows[r][begin - region.begin + i];
+      int other = -1;
+      const char *kind = nullptr;
+      if (s.writeEpoch == epoch && s.writer != tid) {
+        other = s.writer;
+        kind = write ? "write after write" : "read after write";
+      } else if (write && s.readEpoch == epoch &&
+                 (s.reader == -2 || s.reader != tid)) {
+        other = s.reader;
+        kind = "write after read";
+      }
+      if (kind) {
+        std::fprintf(stderr,
+                     "fuse-gpu-emulator: data race on shared memory (%s): "
+                     "byte %lld of buffer %zu, threads %d and %d between the "
+                     "same two barriers\n",
+                     kind, (long long)(begin - region.begin + i), r, tid,
+                     other);
+        std::fflush(stderr);
+        std::_Exit(3);
+      }
+      if (write) {
+        s.writeEpoch = epoch;
+        s.writer = tid;
+      } else if (s.readEpoch != epoch) {
+        s.readEpoch = epoch;
+        s.reader = tid;
+      } else if (s.reader != tid) {
+        s.reader = -2;
+      }
+    }
+    return;
+  }
+}
+
+} // extern "C"
