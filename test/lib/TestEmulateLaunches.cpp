@@ -174,18 +174,6 @@ struct TestEmulateLaunchesPass
           MemRefType::get({warps * kWarpSize * 4}, builder.getF32Type()));
     }
 
-    // Blocks one after another.
-    SmallVector<Value> ids = {launch.getBlockIds().z, launch.getBlockIds().y,
-                              launch.getBlockIds().x};
-    SmallVector<Value> bounds = {grid.z, grid.y, grid.x};
-    Operation *blockLoops = nullptr;
-    for (auto [bound, id] : llvm::zip(bounds, ids)) {
-      auto loop = scf::ForOp::create(builder, loc, zero, bound, one);
-      if (!blockLoops)
-        blockLoops = loop;
-      map.map(id, loop.getInductionVar());
-      builder.setInsertionPointToStart(loop.getBody());
-    }
     gpu::KernelDim3 gridArgs = launch.getGridSize();
     gpu::KernelDim3 blockArgs = launch.getBlockSize();
     map.map(gridArgs.x, grid.x);
@@ -207,9 +195,11 @@ struct TestEmulateLaunchesPass
       call(builder, loc, "fuse_emu_shared_buffer", {pointer, bytes});
     }
 
-    // The block's threads: a team of threads where they synchronize, else
-    // (independent threads: exactly the kernel's semantics) a loop, much
-    // cheaper than a team per block.
+    // Threads that synchronize (barriers, block reductions, warp-wide ops)
+    // are one team of real threads for the whole launch, which runs the
+    // blocks one after another, meeting at a barrier between two blocks
+    // (the next block reuses the shared buffers). Independent threads
+    // (exactly the kernel's semantics) are a loop inside each block.
     bool cooperative = false;
     launch.getBody().walk([&](Operation *op) {
       if (isa<gpu::BarrierOp, gpu::AllReduceOp, gpu::SubgroupReduceOp,
@@ -217,10 +207,13 @@ struct TestEmulateLaunchesPass
         cooperative = true;
     });
     Value tid, tid32;
+    // Where per-launch buffers go: before the team or the block loops.
+    Operation *blockLoops = nullptr;
     if (cooperative) {
       omp::ParallelOperands clauses;
       clauses.numThreads = threadCount;
       auto team = omp::ParallelOp::create(builder, loc, clauses);
+      blockLoops = team;
       Block *body = builder.createBlock(&team.getRegion());
       builder.setInsertionPointToStart(body);
       omp::TerminatorOp::create(builder, loc);
@@ -230,6 +223,20 @@ struct TestEmulateLaunchesPass
       call(builder, loc, "fuse_emu_thread_begin", {tid32, teamSize});
       tid = arith::IndexCastOp::create(builder, loc, builder.getIndexType(),
                                        tid32);
+    }
+    SmallVector<Value> ids = {launch.getBlockIds().z, launch.getBlockIds().y,
+                              launch.getBlockIds().x};
+    SmallVector<Value> bounds = {grid.z, grid.y, grid.x};
+    for (auto [bound, id] : llvm::zip(bounds, ids)) {
+      auto loop = scf::ForOp::create(builder, loc, zero, bound, one);
+      if (!blockLoops)
+        blockLoops = loop;
+      map.map(id, loop.getInductionVar());
+      builder.setInsertionPointToStart(loop.getBody());
+    }
+    if (cooperative) {
+      // The block boundary, before the block's first op.
+      call(builder, loc, "fuse_emu_barrier", {tid32});
     } else {
       auto loop = scf::ForOp::create(builder, loc, zero, block.x, one);
       builder.setInsertionPointToStart(loop.getBody());
