@@ -4,9 +4,10 @@
 // threads, temporaries in shared memory or scratch, split row reductions),
 // then each launch runs as host loops (fuse-test-serialize-launches: a
 // block of cooperating threads as one thread through the same code) and is
-// compared with the unfused program. What only a GPU can show (the threads
-// of a block interleaving, the warp shuffles) is test/Integration/
-// gpu-examples.mlir's, under the cuda-gpu feature.
+// compared with the unfused program. The threads of a block interleaving,
+// barriers, shared-memory races and tensor cores are gpu-threads.mlir's
+// (every thread a thread); timing and real hardware are gpu-examples.mlir's,
+// under the cuda-gpu feature.
 //
 // RUN: %fuse-diff %examples/conv_bn_relu.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s
 // RUN: %fuse-diff %examples/mlp_gelu.mlir -p "--fuse-ops" --lower=--fuse-test-lower-to-cpu-via-gpu | FileCheck %s

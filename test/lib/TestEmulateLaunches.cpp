@@ -434,22 +434,21 @@ struct TestEmulateLaunchesPass
                                 : arith::ExtFOp::create(rewriter, loc, f32, v)
                                       .getResult();
     };
-    for (int64_t r = 0; r < 4; ++r)
-      for (int64_t e = 0; e < 2; ++e) {
-        Value v = vector::ExtractOp::create(rewriter, loc, mma.getMatrixA(),
-                                            ArrayRef<int64_t>{r, e});
-        memref::StoreOp::create(
-            rewriter, loc, toF32(v), fragmentsA,
-            ValueRange{add(mul(add(warpBase, lane), 8), index(r * 2 + e))});
-      }
-    for (int64_t r = 0; r < 2; ++r)
-      for (int64_t e = 0; e < 2; ++e) {
-        Value v = vector::ExtractOp::create(rewriter, loc, mma.getMatrixB(),
-                                            ArrayRef<int64_t>{r, e});
-        memref::StoreOp::create(
-            rewriter, loc, toF32(v), fragmentsB,
-            ValueRange{add(mul(add(warpBase, lane), 4), index(r * 2 + e))});
-      }
+    // Fragment `value` (registers x 2 elements) to the lane's slots.
+    auto give = [&](Value value, Value slots) {
+      int64_t registers = cast<VectorType>(value.getType()).getDimSize(0);
+      for (int64_t r = 0; r < registers; ++r)
+        for (int64_t e = 0; e < 2; ++e) {
+          Value v = vector::ExtractOp::create(rewriter, loc, value,
+                                              ArrayRef<int64_t>{r, e});
+          Value slot = add(mul(add(warpBase, lane), registers * 2),
+                           index(r * 2 + e));
+          memref::StoreOp::create(rewriter, loc, toF32(v), slots,
+                                  ValueRange{slot});
+        }
+    };
+    give(mma.getMatrixA(), fragmentsA);
+    give(mma.getMatrixB(), fragmentsB);
     call(rewriter, loc, "fuse_emu_warp_barrier", {tid32});
     // The lane's C/D elements: rows g and g+8, columns 2t and 2t+1.
     Value g = div(lane, 4), t = rem(lane, 4);

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The OpenMP CPU lowering against the one-thread lowering on the zoo's
+# models at their reduced input size (bench/zoo/export.py --no-full): each
+# model imported, fused, lowered both ways and run at 2 and 4 threads, three
+# runs each, every value equal as printed. Too slow for the suite (the
+# exports alone take minutes); the suite runs the examples, bench models and
+# random graphs the same way (test/Integration/cpu-parallel.mlir).
+#
+#   bench/zoo/parallel.sh [MODEL ...]      (default: every zoo model)
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+PY=/usr/bin/python3
+OUT="$ROOT/build/zoo"
+FUSE_OPT="$ROOT/build/bin/fuse-opt"
+LIBOMP=/usr/lib/llvm-22/lib/libomp.so
+models=("$@")
+if ((${#models[@]} == 0)); then
+  mapfile -t models < <(cd "$ROOT/bench/zoo" && $PY -c \
+    'import models; print("\n".join(models.ZOO))')
+fi
+status=0
+for m in "${models[@]}"; do
+  [[ -f "$OUT/$m.small.onnx" ]] || $PY "$ROOT/bench/zoo/export.py" --no-full "$m" >/dev/null
+  $PY "$ROOT/utils/fuse-import" "$OUT/$m.small.onnx" -o "$OUT/$m.small.mlir"
+  for t in 2 4; do
+    if line=$($PY "$ROOT/utils/fuse-diff" "$OUT/$m.small.mlir" -p --fuse-ops \
+        --fuse-opt "$FUSE_OPT" --ref-lower=--fuse-lower-to-cpu \
+        --lower=--fuse-lower-to-cpu=parallel=true --extra-libs "$LIBOMP" \
+        --threads "$t" --repeat 3 --exact 2>&1 | head -2 | tr '\n' ' '); then
+      echo "$m, $t threads: $line"
+    else
+      echo "$m, $t threads: FAILED $line"
+      status=1
+    fi
+  done
+done
+exit $status
