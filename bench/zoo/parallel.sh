@@ -7,11 +7,12 @@
 # random graphs the same way (test/Integration/cpu-parallel.mlir).
 #
 #   bench/zoo/parallel.sh [MODEL ...]      (default: every zoo model)
+#   FUSE_ZOO_DIR (default build/zoo) holds the exports; FUSE_OPT the tool.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 PY=/usr/bin/python3
-OUT="$ROOT/build/zoo"
-FUSE_OPT="$ROOT/build/bin/fuse-opt"
+OUT="${FUSE_ZOO_DIR:-$ROOT/build/zoo}"
+FUSE_OPT="${FUSE_OPT:-$ROOT/build/bin/fuse-opt}"
 LIBOMP=/usr/lib/llvm-22/lib/libomp.so
 models=("$@")
 if ((${#models[@]} == 0)); then
@@ -20,7 +21,8 @@ if ((${#models[@]} == 0)); then
 fi
 status=0
 for m in "${models[@]}"; do
-  [[ -f "$OUT/$m.small.onnx" ]] || $PY "$ROOT/bench/zoo/export.py" --no-full "$m" >/dev/null
+  [[ -f "$OUT/$m.small.onnx" ]] ||
+    $PY "$ROOT/bench/zoo/export.py" --out "$OUT" --no-full "$m" >/dev/null 2>&1
   $PY "$ROOT/utils/fuse-import" "$OUT/$m.small.onnx" -o "$OUT/$m.small.mlir"
   for t in 2 4; do
     if line=$($PY "$ROOT/utils/fuse-diff" "$OUT/$m.small.mlir" -p --fuse-ops \
