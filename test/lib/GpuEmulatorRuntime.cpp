@@ -12,10 +12,10 @@
 //  * shared memory accesses: every load and store of a workgroup buffer is
 //    reported with its byte range; two threads touching one byte between
 //    the same two barriers, one of them writing, is a data race (a missing
-//    barrier) and is reported with both threads. Warp-wide ops count as
-//    synchronizing only their warp's threads for this purpose only through
-//    the barriers around them (fragments go through the emulator's own
-//    buffers, not the kernel's shared memory).
+//    barrier) and is reported with both threads. Only block barriers
+//    separate accesses here: a warp-wide op's own synchronization does not
+//    (its fragments go through the emulator's buffers, not the kernel's
+//    shared memory).
 //
 // FUSE_EMU_NO_RACE_CHECK=1 in the environment skips the race checks (to
 // time a run without them).
@@ -103,7 +103,7 @@ struct Block {
   std::vector<Region> regions;
   struct Shadow {
     uint64_t writeEpoch = UINT64_MAX, readEpoch = UINT64_MAX;
-    int writer = -1, reader = -1; // -2: several readers (printed as "several")
+    int writer = -1, reader = -1; // -2: several readers
   };
   std::vector<std::vector<Shadow>> shadows;
   std::mutex shadowMutex;
