@@ -2065,9 +2065,16 @@ void distribute(IRRewriter &rewriter, linalg::LinalgOp op,
   Operation *combiner =
       threads.cooperativeReductions ? getCombiner(op) : nullptr;
   bool cooperative = false;
-  // Each gpu.all_reduce's lowering takes shared memory.
+  // Each gpu.all_reduce's lowering takes shared memory. That lowering
+  // (upstream's, in convert-gpu-to-nvvm) ends with every lane of the first
+  // warp that reduced a warp's partial storing its result to one word; the
+  // lanes agree only when the number of warps is a power of two (with 3
+  // warps, lane 1 misses warp 2's partial), so other block sizes reduce
+  // per thread.
   constexpr int64_t kAllReduceBytes = fuse::kAllReduceSharedBytes;
-  if (combiner && threads.sharedBytesLeft >= kAllReduceBytes) {
+  int64_t warps = llvm::divideCeil(threads.staticBlockSize, 32);
+  if (combiner && llvm::isPowerOf2_64(warps) &&
+      threads.sharedBytesLeft >= kAllReduceBytes) {
     std::optional<int64_t> points = getConstantIntValue(numPoints);
     std::optional<int64_t> reduced = getConstantIntValue(numReduced);
     int64_t threadCount = threads.staticBlockSize;

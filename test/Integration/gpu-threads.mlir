@@ -24,7 +24,26 @@
 // RUN: %{emu} --lower=--fuse-test-emulate-gpu %S/Inputs/conv1x1.mlir | FileCheck %s
 // RUN: %{emu} --lower=--fuse-test-emulate-gpu %S/Inputs/conv3x3.mlir | FileCheck %s
 // RUN: %{emu} --lower=--fuse-test-emulate-gpu %S/Inputs/swin-window-attention.mlir | FileCheck %s
+// RUN: %{emu} --lower=--fuse-test-emulate-gpu %S/Inputs/row-reductions.mlir | FileCheck %s
 // CHECK: fuse-diff: OK
+//
+// gpu.all_reduce runs as the kernel runs it: upstream's lowering (the one
+// convert-gpu-to-nvvm applies) into warp shuffles, a shared buffer and two
+// barriers, each shuffle a warp-wide exchange among its member lanes.
+// RUN: fuse-opt %S/Inputs/row-reductions.mlir --fuse-ops | fuse-opt --fuse-test-emulate-gpu --mlir-print-ir-before=fuse-test-emulate-launches --mlir-print-ir-after=fuse-test-emulate-launches -o /dev/null 2>&1 | FileCheck %s --check-prefix=SHUFFLE
+// SHUFFLE: gpu.all_reduce
+// SHUFFLE: IR Dump After
+// SHUFFLE-NOT: gpu.all_reduce
+// SHUFFLE-COUNT-5: call @fuse_emu_warp_sync
+// That lowering is right only for a power-of-two number of warps (its
+// reducing lanes all store their total to one word, and with 3 or 5 warps
+// some lanes' totals miss a warp): other block sizes reduce per thread,
+// and match.
+// RUN: %{emu} --lower=--fuse-test-emulate-gpu=block-size=96 %S/Inputs/row-reductions.mlir | FileCheck %s
+// RUN: %{emu} --lower=--fuse-test-emulate-gpu=block-size=160 %S/Inputs/row-reductions.mlir | FileCheck %s
+// RUN: fuse-opt %S/Inputs/row-reductions.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm=block-size=96 --mlir-print-ir-before=fuse-gpu-host-memory -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-ALLREDUCE
+// NO-ALLREDUCE: gpu.launch
+// NO-ALLREDUCE-NOT: gpu.all_reduce
 //
 // The mixed-precision input: three matmuls and a convolution on tensor
 // cores (mma.sync m16n8k16, f16 and bf16), within the f16/bf16 bound.
@@ -44,6 +63,10 @@
 // RUN: not %{emu} --lower=--fuse-test-emulate-gpu=drop-barrier=2 %S/Inputs/mixed-precision.mlir 2>&1 | FileCheck %s --check-prefix=RACE
 // RUN: not %{emu} --lower=--fuse-test-emulate-gpu=drop-barrier=3 %S/Inputs/mixed-precision.mlir 2>&1 | FileCheck %s --check-prefix=RACE
 // RUN: not %{emu} --lower=--fuse-test-emulate-gpu=drop-barrier=1 %fuse_src/bench/models/softmax_512x1024.mlir 2>&1 | FileCheck %s --check-prefix=RACE
+// The kernel's barrier between two rows' all_reduce (the fourth: after the
+// initialization's and the first all_reduce's two), without which the next
+// row's partials overwrite the buffer the last row's total is read from:
+// RUN: not %{emu} --lower=--fuse-test-emulate-gpu=drop-barrier=3 %S/Inputs/row-reductions.mlir 2>&1 | FileCheck %s --check-prefix=RACE
 // RACE: fuse-gpu-emulator: data race on shared memory
 //
 // Random graphs through it: large ones (staged, register-tiled, on tensor

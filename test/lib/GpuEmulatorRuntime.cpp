@@ -8,7 +8,9 @@
 //  * `__syncthreads` (gpu.barrier): all threads of the block. A barrier some
 //    thread never reaches (a barrier under a branch threads take
 //    differently) is reported after a timeout instead of hanging.
-//  * warp synchronization for warp-wide ops (mma.sync): the warp's threads.
+//  * warp synchronization for warp-wide ops: the warp's threads (mma.sync)
+//    or a shuffle's member lanes (shfl.sync's mask); a lane outside the
+//    mask that shuffles is reported.
 //  * shared memory accesses: every load and store of a workgroup buffer is
 //    reported with its byte range; two threads touching one byte between
 //    the same two barriers, one of them writing, is a data race (a missing
@@ -32,6 +34,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include <climits>
@@ -60,9 +63,12 @@ struct Barrier {
     count = n;
     arrived = 0;
   }
-  void wait(const char *what, int tid) {
+  /// Waits for `count` threads, or `members` when given (a subset that
+  /// every member names the same).
+  void wait(const char *what, int tid, int members = 0) {
+    int expected = members > 0 ? members : count;
     uint32_t ticket = open.load(std::memory_order_acquire);
-    if (arrived.fetch_add(1, std::memory_order_acq_rel) + 1 == count) {
+    if (arrived.fetch_add(1, std::memory_order_acq_rel) + 1 == expected) {
       arrived.store(0, std::memory_order_relaxed);
       generation.fetch_add(1, std::memory_order_relaxed);
       open.fetch_add(1, std::memory_order_release);
@@ -79,7 +85,7 @@ struct Barrier {
                      "(thread %d waited %lld s; %d of %d arrived): a barrier "
                      "under a branch the threads take differently\n",
                      what, tid, (long long)kTimeout.count(), arrived.load(),
-                     count);
+                     expected);
         std::fflush(stderr);
         std::_Exit(3);
       }
@@ -99,11 +105,15 @@ struct Block {
   /// Shared memory: the registered buffers and a shadow per byte.
   struct Region {
     uintptr_t begin, end;
+    /// Accesses by lanes of one warp are ordered by the warp's shuffles
+    /// (upstream's all_reduce buffer, below).
+    bool warpOrdered;
   };
   std::vector<Region> regions;
   struct Shadow {
     uint64_t writeEpoch = UINT64_MAX, readEpoch = UINT64_MAX;
     int writer = -1, reader = -1; // -2: several readers
+    int readerWarp = -1;          // -2: readers in several warps
   };
   std::vector<std::vector<Shadow>> shadows;
   std::mutex shadowMutex;
@@ -129,8 +139,18 @@ void fuse_emu_block_begin(int32_t threads) {
 }
 
 /// A shared-memory buffer of the block, `bytes` long at `address`.
-void fuse_emu_shared_buffer(int64_t address, int64_t bytes) {
-  state.regions.push_back({uintptr_t(address), uintptr_t(address + bytes)});
+/// `warpOrdered`: the buffer of upstream's gpu.all_reduce lowering, whose
+/// lanes exchange partial results through it around warp shuffles (lane 0
+/// loads word 0, then after the shuffles every reducing lane stores its
+/// copy of the total there; the copies are equal for a power-of-two number
+/// of warps). CUDA orders those accesses only through the shuffles' data
+/// dependence, so within one warp they are not reported; across warps a
+/// barrier is still required (the check of the kernel's barrier between
+/// two reductions that reuse the buffer).
+void fuse_emu_shared_buffer(int64_t address, int64_t bytes,
+                            int32_t warpOrdered) {
+  state.regions.push_back(
+      {uintptr_t(address), uintptr_t(address + bytes), warpOrdered != 0});
   state.shadows.emplace_back(size_t(bytes));
 }
 
@@ -155,6 +175,23 @@ void fuse_emu_warp_barrier(int32_t tid) {
   state.warps[tid / kWarpSize].wait("a warp-wide op (mma.sync)", tid);
 }
 
+/// The synchronization of a `shfl.sync` whose member mask is the first
+/// `width` lanes of the warp (those the block has).
+void fuse_emu_warp_sync(int32_t tid, int32_t width) {
+  int lane = tid % kWarpSize;
+  int lanes = std::min(kWarpSize, state.threads - (tid - lane));
+  int members = std::min(width, lanes);
+  if (lane >= members) {
+    std::fprintf(stderr,
+                 "fuse-gpu-emulator: thread %d shuffles as lane %d of a "
+                 "warp whose shuffle has %d member lanes\n",
+                 tid, lane, members);
+    std::fflush(stderr);
+    std::_Exit(3);
+  }
+  state.warps[tid / kWarpSize].wait("gpu.shuffle", tid, members);
+}
+
 /// A load (`write` 0) or store (1) of `bytes` bytes at `address` by `tid`.
 void fuse_emu_shared_access(int64_t address, int64_t bytes, int32_t write,
                             int32_t tid) {
@@ -175,25 +212,34 @@ void fuse_emu_shared_access(int64_t address, int64_t bytes, int32_t write,
                    tid, (long long)(begin + bytes - region.end));
       std::_Exit(3);
     }
+    int warp = tid / kWarpSize;
+    // Whether an access by `other` (a thread, or -2: several) conflicts.
+    auto conflicts = [&](int other, int otherWarp) {
+      if (region.warpOrdered)
+        return otherWarp == -2 || otherWarp != warp;
+      return other == -2 || other != tid;
+    };
     for (int64_t i = 0; i < bytes; ++i) {
       Block::Shadow &s = state.shadows[r][begin - region.begin + i];
       int other = -1;
       const char *kind = nullptr;
-      if (s.writeEpoch == epoch && s.writer != tid) {
+      if (s.writeEpoch == epoch && conflicts(s.writer, s.writer / kWarpSize)) {
         other = s.writer;
         kind = write ? "write after write" : "read after write";
       } else if (write && s.readEpoch == epoch &&
-                 (s.reader == -2 || s.reader != tid)) {
+                 conflicts(s.reader, s.readerWarp)) {
         other = s.reader;
         kind = "write after read";
       }
       if (kind) {
+        std::string others =
+            other == -2 ? "other threads" : "thread " + std::to_string(other);
         std::fprintf(stderr,
                      "fuse-gpu-emulator: data race on shared memory (%s): "
-                     "byte %lld of buffer %zu, threads %d and %d between the "
+                     "byte %lld of buffer %zu, thread %d and %s between the "
                      "same two barriers\n",
                      kind, (long long)(begin - region.begin + i), r, tid,
-                     other);
+                     others.c_str());
         std::fflush(stderr);
         std::_Exit(3);
       }
@@ -203,8 +249,11 @@ void fuse_emu_shared_access(int64_t address, int64_t bytes, int32_t write,
       } else if (s.readEpoch != epoch) {
         s.readEpoch = epoch;
         s.reader = tid;
+        s.readerWarp = warp;
       } else if (s.reader != tid) {
         s.reader = -2;
+        if (s.readerWarp != warp)
+          s.readerWarp = -2;
       }
     }
     return;

@@ -13,9 +13,12 @@
 //    that all its threads use; every load and store of it is checked for
 //    data races: two threads touching one byte between the same two
 //    barriers, one writing (a missing barrier).
-//  * `gpu.all_reduce` combines every thread's value, in thread order, with
-//    its combiner, through a block buffer between two barriers: every
-//    thread gets the total, and every thread must take part.
+//  * Each kernel is first lowered as convert-gpu-to-nvvm lowers it: outlined,
+//    its control flow turned into blocks, each `gpu.all_reduce` turned into
+//    upstream's warp shuffles, shared buffer and barriers. A `gpu.shuffle
+//    xor` is warp-wide among its member lanes (the first `width`, the mask
+//    upstream gives shfl.sync): each posts its value, the members meet, each
+//    reads lane ^ offset's value (its own, invalid, past `width`).
 //  * `nvgpu.mma.sync` m16n8k16 on f16/bf16 fragments (f32 accumulators) is
 //    warp-wide: each lane gives its A and B fragments to the warp, the warp
 //    synchronizes, and each lane computes its own C/D elements from the
@@ -27,8 +30,8 @@
 //
 // Not modelled: timing, the GPU's memory model beyond barriers (warps are
 // not lock-step; code that relies on implicit warp synchrony is not
-// supported, as on Volta and later), global-memory races between blocks,
-// TF32 mma.sync, and upstream's lowering of gpu.all_reduce to shuffles.
+// supported, as on Volta and later), global-memory races, and TF32
+// mma.sync.
 //
 // The emulated program calls the runtime (libfuse_gpu_emulator.so) and the
 // OpenMP runtime (libomp.so): both go to mlir-runner's -shared-libs.
@@ -39,9 +42,13 @@
 #include "FuseDialect/Conversion/Pipelines.h"
 #include "TestLaunches.h"
 
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/Utils/GPUUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
@@ -53,6 +60,8 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 using namespace mlir;
 using fuse::test::hostType;
@@ -72,10 +81,12 @@ struct TestEmulateLaunchesPass
   StringRef getArgument() const final { return "fuse-test-emulate-launches"; }
   StringRef getDescription() const final {
     return "Run gpu.launch ops on the CPU with every thread of a block as a "
-           "thread (barriers, shared memory race checks, warp-wide mma.sync)";
+           "thread (barriers, shared memory race checks, warp shuffles, "
+           "warp-wide mma.sync)";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<arith::ArithDialect, func::FuncDialect,
+    registry.insert<arith::ArithDialect, cf::ControlFlowDialect,
+                    func::FuncDialect,
                     memref::MemRefDialect, omp::OpenMPDialect,
                     scf::SCFDialect, vector::VectorDialect>();
   }
@@ -99,9 +110,14 @@ struct TestEmulateLaunchesPass
     if (launches.empty())
       return;
     declareRuntime(module);
+    // Where each kernel is lowered as for NVVM before it is emulated.
+    OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+    auto scratch =
+        gpu::GPUModuleOp::create(builder, module.getLoc(), "fuse_emulated");
     for (gpu::LaunchOp launch : launches)
-      if (failed(emulate(launch)))
+      if (failed(emulate(launch, scratch)))
         return signalPassFailure();
+    scratch.erase();
     fuse::test::deviceMemoryToHost(module);
   }
 
@@ -116,10 +132,11 @@ struct TestEmulateLaunchesPass
       func.setPrivate();
     };
     declare("fuse_emu_block_begin", {i32}, {});
-    declare("fuse_emu_shared_buffer", {i64, i64}, {});
+    declare("fuse_emu_shared_buffer", {i64, i64, i32}, {});
     declare("fuse_emu_thread_begin", {i32, i32}, {});
     declare("fuse_emu_barrier", {i32}, {});
     declare("fuse_emu_warp_barrier", {i32}, {});
+    declare("fuse_emu_warp_sync", {i32, i32}, {});
     declare("fuse_emu_shared_access", {i64, i64, i32, i32}, {});
     declare("omp_get_thread_num", {}, {i32});
     declare("omp_get_num_threads", {}, {i32});
@@ -131,9 +148,37 @@ struct TestEmulateLaunchesPass
     return results.empty() ? Value() : op.getResult(0);
   }
 
-  LogicalResult emulate(gpu::LaunchOp launch) {
-    if (launch.getAsyncToken() || !launch.getPrivateAttributions().empty() ||
-        !launch.getBody().hasOneBlock())
+  /// The launch's kernel as the GPU lowering gives it to NVVM: outlined
+  /// (captured values become arguments), its structured control flow turned
+  /// into blocks and each `gpu.all_reduce` into upstream's shuffles, shared
+  /// buffer and barriers (what convert-gpu-to-nvvm does), in a scratch
+  /// gpu.module. Null when a step fails (reported).
+  gpu::GPUFuncOp lowerLikeTheKernel(gpu::LaunchOp launch,
+                                    gpu::GPUModuleOp scratch,
+                                    SmallVectorImpl<Value> &operands) {
+    gpu::GPUFuncOp func = outlineKernelFunc(launch, "emulated", operands);
+    scratch.getBody()->push_back(func);
+    RewritePatternSet toBlocks(func.getContext());
+    populateSCFToControlFlowConversionPatterns(toBlocks);
+    ConversionTarget target(*func.getContext());
+    target.addIllegalDialect<scf::SCFDialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    if (failed(applyPartialConversion(func, target, std::move(toBlocks))))
+      return func.emitError("emulated launch: structured control flow"), nullptr;
+    RewritePatternSet allReduce(func.getContext());
+    populateGpuAllReducePatterns(allReduce);
+    if (failed(applyPatternsGreedily(scratch, std::move(allReduce))))
+      return func.emitError("emulated launch: all_reduce lowering"), nullptr;
+    bool left = false;
+    func.walk([&](gpu::AllReduceOp reduce) {
+      reduce.emitError("emulated launch: all_reduce not lowered");
+      left = true;
+    });
+    return left ? nullptr : func;
+  }
+
+  LogicalResult emulate(gpu::LaunchOp launch, gpu::GPUModuleOp scratch) {
+    if (launch.getAsyncToken() || !launch.getPrivateAttributions().empty())
       return launch.emitError("unsupported launch");
     gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
     gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
@@ -142,6 +187,10 @@ struct TestEmulateLaunchesPass
         getConstantIntValue(block.z) != 1 || *threads < 1 || *threads > 1024)
       return launch.emitError("unsupported launch: a block of a constant "
                               "1-D size up to 1024 threads is emulated");
+    SmallVector<Value> operands;
+    gpu::GPUFuncOp kernel = lowerLikeTheKernel(launch, scratch, operands);
+    if (!kernel)
+      return failure();
     Location loc = launch.getLoc();
     OpBuilder builder(launch);
     Type i32 = builder.getI32Type(), i64 = builder.getI64Type();
@@ -150,11 +199,15 @@ struct TestEmulateLaunchesPass
     };
     Value zero = index(0), one = index(1);
     IRMapping map;
+    for (auto [argument, operand] :
+         llvm::zip_equal(kernel.getArguments(), operands))
+      map.map(argument, operand);
 
     // Buffers shared by the block's threads, allocated once per launch:
-    // the workgroup buffers, one per all_reduce, the warps' fragments.
+    // the workgroup buffers (the kernel's and each all_reduce's) and the
+    // warps' fragments.
     SmallVector<Value> shared;
-    for (BlockArgument buffer : launch.getWorkgroupAttributions()) {
+    for (BlockArgument buffer : kernel.getWorkgroupAttributions()) {
       Value host = memref::AllocOp::create(
           builder, loc, cast<MemRefType>(hostType(buffer.getType())),
           builder.getI64IntegerAttr(16));
@@ -162,7 +215,7 @@ struct TestEmulateLaunchesPass
       shared.push_back(host);
     }
     bool hasMma = false;
-    launch.getBody().walk([&](nvgpu::MmaSyncOp) { hasMma = true; });
+    kernel.walk([&](nvgpu::MmaSyncOp) { hasMma = true; });
     int64_t warps = (*threads + kWarpSize - 1) / kWarpSize;
     Value fragmentsA, fragmentsB;
     if (hasMma) {
@@ -174,17 +227,11 @@ struct TestEmulateLaunchesPass
           MemRefType::get({warps * kWarpSize * 4}, builder.getF32Type()));
     }
 
-    gpu::KernelDim3 gridArgs = launch.getGridSize();
-    gpu::KernelDim3 blockArgs = launch.getBlockSize();
-    map.map(gridArgs.x, grid.x);
-    map.map(gridArgs.y, grid.y);
-    map.map(gridArgs.z, grid.z);
-    map.map(blockArgs.x, block.x);
-    map.map(blockArgs.y, block.y);
-    map.map(blockArgs.z, block.z);
     Value threadCount = arith::ConstantIntOp::create(builder, loc, i32, *threads);
     call(builder, loc, "fuse_emu_block_begin", {threadCount});
-    for (Value buffer : shared) {
+    // The attributions past the launch's own are the all_reduce lowering's.
+    size_t kernelBuffers = launch.getWorkgroupAttributions().size();
+    for (auto [i, buffer] : llvm::enumerate(shared)) {
       auto type = cast<MemRefType>(buffer.getType());
       Value pointer = arith::IndexCastOp::create(
           builder, loc, i64,
@@ -192,18 +239,21 @@ struct TestEmulateLaunchesPass
       Value bytes = arith::ConstantIntOp::create(
           builder, loc, i64,
           type.getNumElements() * type.getElementTypeBitWidth() / 8);
-      call(builder, loc, "fuse_emu_shared_buffer", {pointer, bytes});
+      Value warpOrdered = arith::ConstantIntOp::create(
+          builder, loc, i32, i >= kernelBuffers ? 1 : 0);
+      call(builder, loc, "fuse_emu_shared_buffer",
+           {pointer, bytes, warpOrdered});
     }
 
-    // Threads that synchronize (barriers, block reductions, warp-wide ops)
-    // are one team of real threads for the whole launch, which runs the
-    // blocks one after another, meeting at a barrier between two blocks
-    // (the next block reuses the shared buffers). Independent threads
-    // (exactly the kernel's semantics) are a loop inside each block.
+    // Threads that synchronize (barriers, warp-wide ops) are one team of
+    // real threads for the whole launch, which runs the blocks one after
+    // another, meeting at a barrier between two blocks (the next block
+    // reuses the shared buffers). Independent threads (exactly the kernel's
+    // semantics) are a loop inside each block.
     bool cooperative = false;
-    launch.getBody().walk([&](Operation *op) {
-      if (isa<gpu::BarrierOp, gpu::AllReduceOp, gpu::SubgroupReduceOp,
-              gpu::ShuffleOp, nvgpu::MmaSyncOp>(op))
+    kernel.walk([&](Operation *op) {
+      if (isa<gpu::BarrierOp, gpu::SubgroupReduceOp, gpu::ShuffleOp,
+              nvgpu::MmaSyncOp>(op))
         cooperative = true;
     });
     Value tid, tid32;
@@ -224,14 +274,13 @@ struct TestEmulateLaunchesPass
       tid = arith::IndexCastOp::create(builder, loc, builder.getIndexType(),
                                        tid32);
     }
-    SmallVector<Value> ids = {launch.getBlockIds().z, launch.getBlockIds().y,
-                              launch.getBlockIds().x};
     SmallVector<Value> bounds = {grid.z, grid.y, grid.x};
-    for (auto [bound, id] : llvm::zip(bounds, ids)) {
+    SmallVector<Value> blockIds(3);
+    for (auto [i, bound] : llvm::enumerate(bounds)) {
       auto loop = scf::ForOp::create(builder, loc, zero, bound, one);
       if (!blockLoops)
         blockLoops = loop;
-      map.map(id, loop.getInductionVar());
+      blockIds[2 - i] = loop.getInductionVar();
       builder.setInsertionPointToStart(loop.getBody());
     }
     if (cooperative) {
@@ -243,26 +292,51 @@ struct TestEmulateLaunchesPass
       tid = loop.getInductionVar();
       tid32 = arith::IndexCastOp::create(builder, loc, i32, tid);
     }
-    map.map(launch.getThreadIds().x, tid);
-    map.map(launch.getThreadIds().y, zero);
-    map.map(launch.getThreadIds().z, zero);
-    SmallVector<Operation *> copies;
-    for (Operation &op : launch.getBody().front().without_terminator()) {
-      Operation *copy = builder.clone(op, map);
-      copy->walk([&](Operation *nested) {
-        for (Value result : nested->getResults())
-          result.setType(hostType(result.getType()));
-      });
-      copies.push_back(copy);
-    }
 
-    // Inside the team: synchronization, shared-memory checks, warp-wide ops.
+    // The kernel's blocks, run by each thread: one region whose returns
+    // end the thread's part of the block; the kernel's ids and sizes are
+    // the loops' and the launch's.
+    auto body = scf::ExecuteRegionOp::create(builder, loc, TypeRange{});
+    IRRewriter rewriter(launch.getContext());
+    rewriter.cloneRegionBefore(kernel.getBody(), body.getRegion(),
+                               body.getRegion().end(), map);
+    SmallVector<Value> threadIds = {tid, zero, zero};
+    SmallVector<Value> blockSizes = {block.x, block.y, block.z};
+    SmallVector<Value> gridSizes = {grid.x, grid.y, grid.z};
+    WalkResult unsupported = body.walk([&](Operation *op) -> WalkResult {
+      rewriter.setInsertionPoint(op);
+      for (Value result : op->getResults())
+        result.setType(hostType(result.getType()));
+      for (Region &region : op->getRegions())
+        for (Block &nested : region)
+          for (BlockArgument argument : nested.getArguments())
+            argument.setType(hostType(argument.getType()));
+      auto dimension = [](auto dimOp) {
+        return static_cast<unsigned>(dimOp.getDimension());
+      };
+      if (auto id = dyn_cast<gpu::ThreadIdOp>(op))
+        rewriter.replaceOp(op, threadIds[dimension(id)]);
+      else if (auto id = dyn_cast<gpu::BlockIdOp>(op))
+        rewriter.replaceOp(op, blockIds[dimension(id)]);
+      else if (auto size = dyn_cast<gpu::BlockDimOp>(op))
+        rewriter.replaceOp(op, blockSizes[dimension(size)]);
+      else if (auto size = dyn_cast<gpu::GridDimOp>(op))
+        rewriter.replaceOp(op, gridSizes[dimension(size)]);
+      else if (isa<gpu::ReturnOp>(op))
+        rewriter.replaceOpWithNewOp<scf::YieldOp>(op);
+      else if (isa<gpu::GPUDialect>(op->getDialect()) &&
+               !isa<gpu::BarrierOp, gpu::ShuffleOp>(op))
+        return op->emitError("emulated launch: unsupported ") << op->getName();
+      return WalkResult::advance();
+    });
+    if (unsupported.wasInterrupted())
+      return failure();
+
+    // Synchronization, shared-memory checks and warp-wide ops, per thread.
     llvm::SmallPtrSet<Value, 8> sharedSet(shared.begin(), shared.end());
     SmallVector<Operation *> toRewrite;
-    for (Operation *copy : copies)
-      copy->walk([&](Operation *op) { toRewrite.push_back(op); });
+    body.walk([&](Operation *op) { toRewrite.push_back(op); });
     int barrierIndex = 0;
-    IRRewriter rewriter(launch.getContext());
     for (Operation *op : toRewrite) {
       rewriter.setInsertionPoint(op);
       Location opLoc = op->getLoc();
@@ -270,9 +344,9 @@ struct TestEmulateLaunchesPass
         if (barrierIndex++ != dropBarrier)
           call(rewriter, opLoc, "fuse_emu_barrier", {tid32});
         rewriter.eraseOp(op);
-      } else if (auto reduce = dyn_cast<gpu::AllReduceOp>(op)) {
-        if (failed(emulateAllReduce(rewriter, reduce, blockLoops, tid, tid32,
-                                    *threads)))
+      } else if (auto shuffle = dyn_cast<gpu::ShuffleOp>(op)) {
+        if (failed(emulateShuffle(rewriter, shuffle, blockLoops, tid, tid32,
+                                  warps)))
           return failure();
       } else if (auto mma = dyn_cast<nvgpu::MmaSyncOp>(op)) {
         if (failed(emulateMma(rewriter, mma, tid, tid32, fragmentsA,
@@ -282,6 +356,7 @@ struct TestEmulateLaunchesPass
         checkSharedAccess(rewriter, op, sharedSet, tid32);
       }
     }
+    rewriter.eraseOp(kernel);
     rewriter.eraseOp(launch);
     return success();
   }
@@ -348,49 +423,55 @@ struct TestEmulateLaunchesPass
           tid32});
   }
 
-  /// Every thread's value combined in thread order: each writes its value
-  /// to the block's buffer, all meet, each combines the buffer, all meet
-  /// again before the buffer is reused.
-  LogicalResult emulateAllReduce(IRRewriter &rewriter, gpu::AllReduceOp reduce,
-                                 Operation *blockLoops, Value tid, Value tid32,
-                                 int64_t threads) {
-    Location loc = reduce.getLoc();
-    Type type = reduce.getType();
-    if (!type.isIntOrFloat() || reduce.getOp() ||
-        reduce.getBody().empty())
-      return reduce.emitError("emulated all_reduce: scalar values and a "
-                              "combiner region only");
-    // A buffer per op for the launch, before its block loops.
-    Value buffer;
+  /// `gpu.shuffle xor` as PTX's `shfl.sync.bfly` with the member mask
+  /// upstream's NVVM lowering gives it (the first `width` lanes of the
+  /// warp): each member lane posts its value, the members meet, each reads
+  /// lane `lane ^ offset`'s value if that lane is below `width` (else its
+  /// own, valid = false), and the members meet again before the slots are
+  /// reused. A lane outside the mask that shuffles, or a member that does
+  /// not, is reported by the runtime.
+  LogicalResult emulateShuffle(IRRewriter &rewriter, gpu::ShuffleOp shuffle,
+                               Operation *blockLoops, Value tid, Value tid32,
+                               int64_t warps) {
+    Location loc = shuffle.getLoc();
+    Type type = shuffle.getShuffleResult().getType();
+    if (shuffle.getMode() != gpu::ShuffleMode::XOR || !type.isIntOrFloat())
+      return shuffle.emitError("emulated gpu.shuffle: xor of a scalar only");
+    // A slot per lane for the op, before the launch's block loops.
+    Value slots;
     {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPoint(blockLoops);
-      buffer = memref::AllocOp::create(rewriter, loc,
-                                       MemRefType::get({threads}, type));
+      slots = memref::AllocOp::create(rewriter, loc,
+                                      MemRefType::get({warps * kWarpSize}, type));
     }
-    memref::StoreOp::create(rewriter, loc, reduce.getValue(), buffer, tid);
-    call(rewriter, loc, "fuse_emu_barrier", {tid32});
-    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    Value first = memref::LoadOp::create(rewriter, loc, buffer, zero);
-    auto loop = scf::ForOp::create(
-        rewriter, loc, arith::ConstantIndexOp::create(rewriter, loc, 1),
-        arith::ConstantIndexOp::create(rewriter, loc, threads),
-        arith::ConstantIndexOp::create(rewriter, loc, 1), ValueRange{first});
-    rewriter.setInsertionPointToStart(loop.getBody());
-    Value accumulator = loop.getRegionIterArgs()[0];
-    Value next = memref::LoadOp::create(rewriter, loc, buffer,
-                                        loop.getInductionVar());
-    Block &combiner = reduce.getBody().front();
-    IRMapping map;
-    map.map(combiner.getArgument(0), accumulator);
-    map.map(combiner.getArgument(1), next);
-    for (Operation &op : combiner.without_terminator())
-      rewriter.clone(op, map);
-    Value combined = map.lookupOrDefault(combiner.getTerminator()->getOperand(0));
-    scf::YieldOp::create(rewriter, loc, combined);
-    rewriter.setInsertionPointAfter(loop);
-    call(rewriter, loc, "fuse_emu_barrier", {tid32});
-    rewriter.replaceOp(reduce, loop.getResult(0));
+    auto index = [&](int64_t v) {
+      return arith::ConstantIndexOp::create(rewriter, loc, v);
+    };
+    auto toIndex = [&](Value v) {
+      return arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(),
+                                        v)
+          .getResult();
+    };
+    Value lane = arith::RemUIOp::create(rewriter, loc, tid, index(kWarpSize));
+    Value warpBase = arith::SubIOp::create(rewriter, loc, tid, lane);
+    Value source = arith::XOrIOp::create(rewriter, loc, lane,
+                                         toIndex(shuffle.getOffset()));
+    Value width = toIndex(shuffle.getWidth());
+    Value valid = arith::AndIOp::create(
+        rewriter, loc,
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, source,
+                              width),
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, source,
+                              index(kWarpSize)));
+    memref::StoreOp::create(rewriter, loc, shuffle.getValue(), slots, tid);
+    call(rewriter, loc, "fuse_emu_warp_sync", {tid32, shuffle.getWidth()});
+    Value from = arith::SelectOp::create(
+        rewriter, loc, valid,
+        arith::AddIOp::create(rewriter, loc, warpBase, source), tid);
+    Value value = memref::LoadOp::create(rewriter, loc, slots, from);
+    call(rewriter, loc, "fuse_emu_warp_sync", {tid32, shuffle.getWidth()});
+    rewriter.replaceOp(shuffle, {value, valid});
     return success();
   }
 
