@@ -15,3 +15,9 @@
 // The Swin QKV nests (cpu-parallel.mlir QKV) fail when merged into one loop:
 // a tile loop over 3 + 2 tiles in place of the two.
 // RUN: fuse-opt %S/Inputs/swin-window-attention.mlir --fuse-ops | fuse-opt --fuse-lower-to-cpu=parallel=true --mlir-print-ir-after=fuse-merge-group-nests -o /dev/null 2>&1 | sed -e 's/scf.forall (%arg1) in (3) {/scf.forall (%arg1) in (5) {/' | not FileCheck %fuse_src/test/Integration/cpu-parallel.mlir --check-prefix=QKV
+// The random tester's "inexact" class is bounded: a fusion that is wrong
+// unless strict=true (Inputs/wrong-unless-strict.sh: every tosa.add a
+// tosa.sub) is reported as failing, though strict=true agrees; unbounded,
+// all of it counted as inexact.
+// RUN: not %python %fuse_src/utils/fuse-random-test --start 1 --count 12 --jobs 2 --fuse-opt %S/Inputs/wrong-unless-strict.sh --no-minimize | FileCheck %s --check-prefix=BOUND
+// BOUND: random graphs: 12 compared, {{[1-9][0-9]*}} failed ({{[1-9][0-9]*}} mismatches
