@@ -74,9 +74,6 @@ struct TestEmulateLaunchesPass
     : PassWrapper<TestEmulateLaunchesPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestEmulateLaunchesPass)
 
-  TestEmulateLaunchesPass() = default;
-  TestEmulateLaunchesPass(const TestEmulateLaunchesPass &other)
-      : PassWrapper(other) {}
 
   StringRef getArgument() const final { return "fuse-test-emulate-launches"; }
   StringRef getDescription() const final {
@@ -91,17 +88,12 @@ struct TestEmulateLaunchesPass
                     scf::SCFDialect, vector::VectorDialect>();
   }
 
-  // Mutations, for showing that the tests see what they check.
-  Option<bool> mutateFragmentRows{
-      *this, "mutate-fragment-rows",
-      llvm::cl::desc("Test only: swap rows g and g+8 of the A fragment "
-                     "(a wrong lane layout)"),
-      llvm::cl::init(false)};
-  Option<int> dropBarrier{
-      *this, "drop-barrier",
-      llvm::cl::desc("Test only: drop the N-th gpu.barrier of each launch "
-                     "(a missing barrier)"),
-      llvm::cl::init(-1)};
+  /// Mutations, for showing that the tests see what they check (set by
+  /// the fuse-test-emulate-gpu pipeline's options).
+  struct Mutations {
+    bool swapFragmentRows = false;
+    int dropBarrier = -1;
+  } mutations;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -341,7 +333,7 @@ struct TestEmulateLaunchesPass
       rewriter.setInsertionPoint(op);
       Location opLoc = op->getLoc();
       if (isa<gpu::BarrierOp>(op)) {
-        if (barrierIndex++ != dropBarrier)
+        if (barrierIndex++ != mutations.dropBarrier)
           call(rewriter, opLoc, "fuse_emu_barrier", {tid32});
         rewriter.eraseOp(op);
       } else if (auto shuffle = dyn_cast<gpu::ShuffleOp>(op)) {
@@ -549,7 +541,7 @@ struct TestEmulateLaunchesPass
         // A[row][k]: lane 4 (row % 8) + (k % 8) / 2, register
         // row / 8 + 2 (k / 8), element k % 2.
         Value aRowHalf = div(row, 8);
-        if (mutateFragmentRows)
+        if (mutations.swapFragmentRows)
           aRowHalf = arith::SubIOp::create(rewriter, loc, index(1), aRowHalf);
         Value aLane = add(mul(rem(row, 8), 4), kPair);
         Value aSlot = add(mul(add(aRowHalf, mul(kHigh, 2)), 2), kOdd);
@@ -598,8 +590,7 @@ void buildEmulateGpuPipeline(OpPassManager &pm,
                              const EmulateGpuOptions &options) {
   fuse::buildGroupsToGpuLaunches(pm, options, options.tensorCores);
   auto emulate = std::make_unique<TestEmulateLaunchesPass>();
-  emulate->mutateFragmentRows = options.mutateFragmentRows;
-  emulate->dropBarrier = options.dropBarrier;
+  emulate->mutations = {options.mutateFragmentRows, options.dropBarrier};
   pm.addPass(std::move(emulate));
   pm.addPass(fuse::createFuseEmulateGpuFloatArithPass());
   fuse::buildLoopsToLLVMPipeline(pm, /*parallel=*/false);
