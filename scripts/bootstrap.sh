@@ -57,5 +57,5 @@ if [[ ! -f "$BUILD/build.ninja" ]]; then
 fi
 TARGETS=(fuse-opt mlir-doc fuse_gpu_emulator)
 # The C API (a shared library) is not part of the sanitizer build.
-[[ "${FUSE_SANITIZE:-0}" == 1 ]] || TARGETS+=(FuseDialectCAPI)
+[[ "${FUSE_SANITIZE:-0}" == 1 ]] || TARGETS+=(FuseDialectCAPI fuse-capi-hostile)
 ninja -C "$BUILD" -j"$(nproc)" "${TARGETS[@]}"

@@ -29,12 +29,19 @@ typedef enum FuseMappingType {
   FuseMappingManyToMany = 4,
 } FuseMappingType;
 
-/// `#fuse.mapping<type>` in `context` (the fuse dialect is loaded).
+/// Every entry point takes untrusted arguments: a null context, attribute
+/// or string, or a value outside an enum, is refused (a null result, false,
+/// or an error), never dereferenced.
+
+/// `#fuse.mapping<type>` in `context` (the fuse dialect is loaded); a null
+/// attribute (mlirAttributeIsNull) for a null context or a `type` that is
+/// not a FuseMappingType.
 MLIR_CAPI_EXPORTED MlirAttribute fuseMappingAttrGet(MlirContext context,
                                                     FuseMappingType type);
-/// Whether `attr` is a `#fuse.mapping<...>`.
+/// Whether `attr` is a `#fuse.mapping<...>` (false for a null attribute).
 MLIR_CAPI_EXPORTED bool fuseAttributeIsAMapping(MlirAttribute attr);
-/// The mapping type of a `#fuse.mapping<...>` attribute.
+/// The mapping type of a `#fuse.mapping<...>` attribute; for any other
+/// attribute (or null), FuseMappingManyToMany, the most conservative.
 MLIR_CAPI_EXPORTED FuseMappingType fuseMappingAttrGetValue(MlirAttribute attr);
 
 /// Registers every fuse pass and pipeline (`fuse-ops`, `fuse-lower-to-cpu`,
@@ -44,10 +51,13 @@ MLIR_CAPI_EXPORTED void fuseRegisterPasses(void);
 
 /// Convenience for bindings: parses `moduleText` (TOSA, linalg, fuse and
 /// every upstream dialect are known), runs the textual pass `pipeline`
-/// (e.g. "builtin.module(fuse-ops{report=-})") with the verifier after each
+/// (e.g. "builtin.module(fuse-ops{max-group-size=8})") with the verifier after each
 /// pass, and returns the printed result (free it with fuseFreeString). On
-/// failure returns NULL and, if `diagnostics` is not NULL, sets it to the
-/// diagnostics with their locations (free with fuseFreeString).
+/// failure (including a NULL `moduleText` or `pipeline`, a pipeline not
+/// anchored on builtin.module, or bad pipeline options) returns NULL and, if
+/// `diagnostics` is not NULL, sets it to the diagnostics with their
+/// locations (free with fuseFreeString). Output files are only those the
+/// pipeline's own options name (e.g. `report=`).
 MLIR_CAPI_EXPORTED char *fuseRunPipeline(const char *moduleText,
                                          const char *pipeline,
                                          char **diagnostics);

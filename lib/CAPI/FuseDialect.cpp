@@ -35,17 +35,22 @@ using namespace mlir;
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Fuse, fuse, fuse::FuseDialect)
 
 MlirAttribute fuseMappingAttrGet(MlirContext context, FuseMappingType type) {
+  std::optional<fuse::MappingType> mapping =
+      fuse::symbolizeMappingType(static_cast<uint32_t>(type));
+  if (mlirContextIsNull(context) || !mapping)
+    return MlirAttribute{nullptr};
   MLIRContext *ctx = unwrap(context);
   ctx->getOrLoadDialect<fuse::FuseDialect>();
-  return wrap(fuse::MappingTypeAttr::get(
-      ctx, static_cast<fuse::MappingType>(static_cast<uint32_t>(type))));
+  return wrap(fuse::MappingTypeAttr::get(ctx, *mapping));
 }
 
 bool fuseAttributeIsAMapping(MlirAttribute attr) {
-  return isa<fuse::MappingTypeAttr>(unwrap(attr));
+  return !mlirAttributeIsNull(attr) && isa<fuse::MappingTypeAttr>(unwrap(attr));
 }
 
 FuseMappingType fuseMappingAttrGetValue(MlirAttribute attr) {
+  if (!fuseAttributeIsAMapping(attr))
+    return FuseMappingManyToMany;
   return static_cast<FuseMappingType>(
       static_cast<uint32_t>(cast<fuse::MappingTypeAttr>(unwrap(attr)).getValue()));
 }
@@ -66,6 +71,13 @@ static char *copyString(const std::string &s) {
 
 char *fuseRunPipeline(const char *moduleText, const char *pipeline,
                       char **diagnostics) {
+  if (!moduleText || !pipeline) {
+    if (diagnostics)
+      *diagnostics = copyString(std::string("error: fuseRunPipeline: ") +
+                                (moduleText ? "pipeline" : "moduleText") +
+                                " is NULL\n");
+    return nullptr;
+  }
   fuseRegisterPasses();
   DialectRegistry registry;
   registerAllDialects(registry);

@@ -2377,6 +2377,12 @@ struct FuseDistributeTilesPass final
   using Base::Base;
 
   void runOnOperation() override {
+    if (blockSize < 1 || blockSize > fuse::kMaxBlockThreads) {
+      emitError(getOperation()->getLoc())
+          << "fuse-distribute-tiles: block-size must be in [1, "
+          << fuse::kMaxBlockThreads << "], not " << blockSize;
+      return signalPassFailure();
+    }
     SmallVector<scf::ForallOp> loops;
     getOperation()->walk([&](scf::ForallOp loop) {
       if (!loop->getParentOfType<scf::ForallOp>() &&

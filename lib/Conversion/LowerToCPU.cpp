@@ -11,6 +11,8 @@
 #include "FuseDialect/Conversion/Pipelines.h"
 
 #include "FuseDialect/Conversion/Passes.h"
+#include "FuseDialect/PipelineRegistration.h"
+#include "FuseDialect/Transforms/Passes.h"
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
@@ -43,6 +45,8 @@ void mlir::fuse::buildGroupsToBufferizedLoopNests(
     OpPassManager &pm, bool tileGroups, int64_t minTileElements,
     const FuseVectorizeTilesPassOptions *vectorize, int64_t contractionTile,
     int64_t contractionTiles, bool partialTiles) {
+  // 0. Nothing too large or malformed for the passes below.
+  pm.addPass(createFuseVerifyInputPass());
   // 1. One group is one kernel: one loop nest over the tiles of its root,
   //    everything else computed per tile; then the nest is emitted in place.
   if (tileGroups) {
@@ -154,8 +158,13 @@ void mlir::fuse::buildLoopsToLLVMPipeline(OpPassManager &pm, bool parallel) {
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
+LogicalResult LowerToCPUOptions::validate(OptionError error) const {
+  return checkOptionRange(error, "min-tile-elements", minTileElements, 1,
+                          int64_t(1) << 40);
+}
+
 void mlir::fuse::registerLowerToCPUPipeline() {
-  PassPipelineRegistration<LowerToCPUOptions>(
+  registerModulePipeline<LowerToCPUOptions>(
       "fuse-lower-to-cpu",
       "Lower TOSA, linalg-on-tensors and fuse.group ops to the LLVM dialect "
       "for execution with mlir-runner",

@@ -38,6 +38,8 @@
 #include "FuseDialect/Conversion/Pipelines.h"
 
 #include "FuseDialect/Conversion/Passes.h"
+#include "FuseDialect/PipelineRegistration.h"
+#include "TileLoops.h"
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
@@ -74,7 +76,11 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
 using namespace mlir::fuse;
@@ -208,8 +214,52 @@ void mlir::fuse::buildLowerToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
+LogicalResult LowerToNVVMOptions::validate(OptionError error) const {
+  if (failed(checkOptionRange(error, "block-size", blockSize, 1,
+                              kMaxBlockThreads)) ||
+      failed(checkOptionRange(error, "opt-level", optLevel, 0, 3)) ||
+      failed(checkOptionRange(error, "tile-elements", tileElements, 1,
+                              int64_t(1) << 40)) ||
+      failed(checkOptionRange(error, "contraction-tile", contractionTile, 1,
+                              1 << 16)) ||
+      failed(checkOptionRange(error, "contraction-tiles", contractionTiles, 1,
+                              1 << 30)))
+    return failure();
+  StringRef kind = format;
+  if (kind != "isa" && kind != "bin" && kind != "fatbin")
+    return error("option 'format' must be isa, bin or fatbin, not '" + kind +
+                 "'");
+  // The chip and features the NVPTX back end knows (one source: LLVM).
+  LLVMInitializeNVPTXTargetInfo();
+  LLVMInitializeNVPTXTargetMC();
+  llvm::Triple triple("nvptx64-nvidia-cuda");
+  std::string lookupError;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, lookupError);
+  if (!target)
+    return error("the NVPTX back end is not available: " + lookupError);
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
+      target->createMCSubtargetInfo(triple, "", ""));
+  if (!subtarget || !subtarget->isCPUStringValid(chip))
+    return error("option 'chip': '" + chip +
+                 "' is not an NVIDIA chip LLVM knows (e.g. sm_90)");
+  SmallVector<StringRef> requested;
+  StringRef(features).split(requested, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef feature : requested) {
+    StringRef name = feature.drop_front();
+    bool known = llvm::any_of(subtarget->getAllProcessorFeatures(),
+                              [&](const llvm::SubtargetFeatureKV &kv) {
+                                return name == kv.Key;
+                              });
+    if (!(feature.starts_with("+") || feature.starts_with("-")) || !known)
+      return error("option 'features': '" + feature +
+                   "' is not +/- an NVPTX feature (e.g. +ptx80)");
+  }
+  return success();
+}
+
 void mlir::fuse::registerLowerToNVVMPipeline() {
-  PassPipelineRegistration<LowerToNVVMOptions>(
+  registerModulePipeline<LowerToNVVMOptions>(
       "fuse-lower-to-nvvm",
       "Lower TOSA, linalg-on-tensors and fuse.group ops to host code with "
       "one gpu.launch_func per group and a gpu.binary for an NVIDIA chip",

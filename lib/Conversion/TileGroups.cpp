@@ -48,6 +48,7 @@
 #include "FuseDialect/Conversion/Passes.h"
 #include "FuseDialect/IR/FuseOps.h"
 #include "FuseDialect/Transforms/Layout/Permutation.h"
+#include "FuseDialect/Transforms/VerifyInput.h"
 #include "NestInserts.h"
 #include "PeelTiles.h"
 #include "SplitCopies.h"
@@ -1420,6 +1421,14 @@ struct FuseTileGroupsPass final
   }
 
   void runOnOperation() override {
+    if (minTileElements < 1 || contractionTile < 0 || contractionTiles < 1) {
+      emitError(getOperation()->getLoc())
+          << "fuse-tile-groups: min-tile-elements and contraction-tiles must "
+             "be at least 1, contraction-tile at least 0";
+      return signalPassFailure();
+    }
+    if (failed(verifyInputSizes(getOperation())))
+      return signalPassFailure();
     SmallVector<GroupOp> groups;
     getOperation()->walk([&](GroupOp group) { groups.push_back(group); });
     IRRewriter rewriter(&getContext());

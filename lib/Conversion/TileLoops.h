@@ -21,6 +21,8 @@ namespace mlir::fuse {
 /// Shared memory the lowering of one `gpu.all_reduce` adds to its kernel
 /// (fuse-distribute-tiles splits a reduction among threads with one).
 constexpr int64_t kAllReduceSharedBytes = 128;
+/// The most threads a CUDA block has.
+constexpr int64_t kMaxBlockThreads = 1024;
 
 /// A static strided box of a tensor or buffer: per dimension, the first
 /// index, the number of indices and the step between them.

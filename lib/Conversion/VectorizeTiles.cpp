@@ -621,6 +621,12 @@ struct FuseVectorizeTilesPass final
   using Base::Base;
 
   void runOnOperation() override {
+    if (maxVectorElements < 1 || chunkElements < 1) {
+      emitError(getOperation()->getLoc())
+          << "fuse-vectorize-tiles: max-vector-elements and chunk-elements "
+             "must be at least 1";
+      return signalPassFailure();
+    }
     SmallVector<linalg::LinalgOp> candidates, large, contractions, convolutions;
     IRRewriter rewriter(&getContext());
     SmallVector<linalg::GenericOp> generics;

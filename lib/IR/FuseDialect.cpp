@@ -44,13 +44,6 @@ LogicalResult FuseDialect::verifyOperationAttribute(Operation *op,
              << "'" << kGroupNestAttrName << "' must be an integer attribute";
     return success();
   }
-  // Transient state of the --fuse-ops report, kept on the module between
-  // its first and last pass (fuse-layout-census, fuse-form-groups).
-  StringRef name = attr.getName().getValue();
-  if (name == "fuse.report_census")
-    return success(isa<DictionaryAttr>(attr.getValue()));
-  if (name == "fuse.report_pending" || name == "fuse.report_path")
-    return success(isa<StringAttr>(attr.getValue()));
   return op->emitOpError() << "unknown fuse dialect attribute '"
                            << attr.getName().getValue() << "'";
 }

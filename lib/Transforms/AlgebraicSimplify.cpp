@@ -30,6 +30,11 @@ struct FuseAlgebraicSimplifyPass final
   using Base::Base;
 
   void runOnOperation() override {
+    if (maxIterations < 1) {
+      emitError(getOperation()->getLoc())
+          << "fuse-algebraic-simplify: max-iterations must be at least 1";
+      return signalPassFailure();
+    }
     if (!rules) {
       (void)foldConstantElementwiseOps(getOperation());
       return;
@@ -54,7 +59,8 @@ struct FuseAlgebraicSimplifyPass final
     AlgebraicSimplifyStats stats = simplifyAlgebraically(getOperation(), options);
     if (stats.hitIterationLimit)
       getOperation()->emitWarning()
-          << "algebraic simplification stopped after " << maxIterations
+          << "algebraic simplification stopped after "
+          << static_cast<uint64_t>(maxIterations)
           << " rounds; raise max-iterations to apply the remaining rewrites";
     numAssociative += stats.fired[0];
     numDistributive += stats.fired[1];

@@ -1,13 +1,17 @@
 //===- FormGroups.cpp - The --fuse-form-groups pass -----------------------===//
 //
 // Plans every function (Fusion/Planner.cpp), materializes the plan
-// (Fusion/Materialize.cpp) and writes the JSON report and Graphviz picture
-// of the result.
+// (Fusion/Materialize.cpp) and describes the result: a JSON report and a
+// Graphviz picture, to the files the user's options name. Inside
+// `--fuse-ops` the report is completed by the pipeline's last pass (the
+// census of the output) through the FusionReport the pipeline owns
+// (FusionReport.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "FuseDialect/IR/FuseOps.h"
 #include "FuseDialect/Transforms/Fusion/OpTraits.h"
+#include "FuseDialect/Transforms/FusionReport.h"
 #include "FuseDialect/Transforms/FusionPlanner.h"
 #include "FuseDialect/Transforms/Layout/Permutation.h"
 #include "FuseDialect/Transforms/Passes.h"
@@ -17,7 +21,6 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/FileUtilities.h"
-#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
@@ -26,26 +29,11 @@
 
 namespace mlir::fuse {
 #define GEN_PASS_DEF_FUSEFORMGROUPSPASS
-#define GEN_PASS_DEF_FUSELAYOUTCENSUSPASS
 #include "FuseDialect/Transforms/Passes.h.inc"
 } // namespace mlir::fuse
 
 using namespace mlir;
 using namespace mlir::fuse;
-
-// Tool-level spellings of the report and picture options, so that
-// `fuse-opt --fuse-ops --fuse-report=plan.json --fuse-dot=plan.dot` works;
-// the pass options of the same name take precedence.
-static llvm::cl::opt<std::string>
-    clFuseReport("fuse-report",
-                 llvm::cl::desc("Write the fusion plan report (JSON) of "
-                                "--fuse-form-groups / --fuse-ops to this file"),
-                 llvm::cl::init(""));
-static llvm::cl::opt<std::string>
-    clFuseDot("fuse-dot",
-              llvm::cl::desc("Write a Graphviz picture of the fusion plan of "
-                             "--fuse-form-groups / --fuse-ops to this file"),
-              llvm::cl::init(""));
 
 namespace {
 
@@ -152,17 +140,27 @@ void writeDot(ArrayRef<FunctionSummary> functions, llvm::raw_ostream &os) {
   os << "}\n";
 }
 
+/// Writes what `fn` prints to `path`, the user's option: '-' is stderr,
+/// so that a report never mixes with the IR on stdout. A file that cannot
+/// be opened or written (a full disk) is an error on `anchor`.
 LogicalResult writeFile(StringRef path, function_ref<void(llvm::raw_ostream &)> fn,
                         Operation *anchor) {
   if (path == "-") {
-    fn(llvm::outs());
+    fn(llvm::errs());
     return success();
   }
   std::string error;
   std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
   if (!file)
-    return anchor->emitError() << "cannot write '" << path << "': " << error;
+    return emitError(anchor->getLoc())
+           << "cannot write '" << path << "': " << error;
   fn(file->os());
+  file->os().flush();
+  if (std::error_code failure = file->os().error()) {
+    file->os().clear_error();
+    return emitError(anchor->getLoc())
+           << "cannot write '" << path << "': " << failure.message();
+  }
   file->keep();
   return success();
 }
@@ -189,10 +187,6 @@ int64_t getBytesBetweenKernels(ArrayRef<GroupOp> groups) {
 }
 
 /// Ops that only move data through a permutation, and reshapes.
-struct LayoutCensus {
-  int64_t transposes = 0, reshapes = 0;
-};
-
 LayoutCensus takeCensus(Operation *root) {
   LayoutCensus census;
   root->walk([&](Operation *op) {
@@ -205,16 +199,15 @@ LayoutCensus takeCensus(Operation *root) {
   return census;
 }
 
-/// Module attributes that carry the report through the rest of --fuse-ops:
-/// the census of the input, then the report itself, which the census of the
-/// output completes and writes.
-constexpr StringLiteral kCensusAttr = "fuse.report_census";
-constexpr StringLiteral kPendingReportAttr = "fuse.report_pending";
-constexpr StringLiteral kPendingReportPathAttr = "fuse.report_path";
-
 struct FuseFormGroupsPass final
     : fuse::impl::FuseFormGroupsPassBase<FuseFormGroupsPass> {
   using Base::Base;
+  FuseFormGroupsPass(const FuseFormGroupsPassOptions &options,
+                     std::shared_ptr<FusionReport> pipelineReport)
+      : Base(options), pipelineReport(std::move(pipelineReport)) {}
+
+  /// The report of the pipeline this pass is part of, if it writes one.
+  std::shared_ptr<FusionReport> pipelineReport;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -223,14 +216,19 @@ struct FuseFormGroupsPass final
       std::string error;
       FailureOr<ProfileOverrides> loaded = ProfileOverrides::load(profile, error);
       if (failed(loaded)) {
-        module.emitError() << error;
+        emitError(module.getLoc()) << error;
         return signalPassFailure();
       }
       overrides = std::move(*loaded);
     }
+    if (maxGroupSize < 1) {
+      emitError(module.getLoc())
+          << "fuse-form-groups: max-group-size must be at least 1";
+      return signalPassFailure();
+    }
     FusionCostModel costModel;
     FusionPlannerOptions options;
-    options.maxGroupSize = std::max(1u, static_cast<unsigned>(maxGroupSize));
+    options.maxGroupSize = maxGroupSize;
     options.costModel = &costModel;
     options.profile = overrides ? &*overrides : nullptr;
 
@@ -259,9 +257,7 @@ struct FuseFormGroupsPass final
       functions.push_back(std::move(summary));
     }
 
-    std::string reportPath = report.empty() ? clFuseReport.getValue() : report;
-    std::string dotPath = dot.empty() ? clFuseDot.getValue() : dot;
-    if (!reportPath.empty()) {
+    if (pipelineReport || !report.empty()) {
       llvm::json::Array fns;
       int64_t before = 0, after = 0, saved = 0, between = 0;
       LayoutCensus atPlanning = takeCensus(module);
@@ -298,28 +294,24 @@ struct FuseFormGroupsPass final
           {"bytes_between_kernels", between},
           {"transposes_at_planning", atPlanning.transposes},
           {"reshapes_at_planning", atPlanning.reshapes}};
-      auto census = module->getAttrOfType<DictionaryAttr>(kCensusAttr);
-      if (census) {
-        for (StringRef key : {"transposes_before", "reshapes_before"})
-          if (auto count = census.getAs<IntegerAttr>(key))
-            totals[key] = count.getInt();
+      if (pipelineReport && pipelineReport->input) {
+        totals["transposes_before"] = pipelineReport->input->transposes;
+        totals["reshapes_before"] = pipelineReport->input->reshapes;
       }
       llvm::json::Object root{{"functions", std::move(fns)},
                               {"totals", std::move(totals)}};
-      std::string text = llvm::formatv("{0:2}", llvm::json::Value(std::move(root)));
-      if (census) {
-        // Inside --fuse-ops: the census of the output completes it.
-        Builder b(module.getContext());
-        module->setAttr(kPendingReportAttr, b.getStringAttr(text));
-        module->setAttr(kPendingReportPathAttr, b.getStringAttr(reportPath));
-      } else if (failed(writeFile(reportPath, [&](llvm::raw_ostream &os) {
-                   os << text << "\n";
+      if (pipelineReport) {
+        // The pipeline's last pass completes and writes it.
+        pipelineReport->plan = llvm::json::Value(std::move(root));
+      } else if (failed(writeFile(report, [&](llvm::raw_ostream &os) {
+                   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root)))
+                      << "\n";
                  }, module))) {
         return signalPassFailure();
       }
     }
-    if (!dotPath.empty() &&
-        failed(writeFile(dotPath, [&](llvm::raw_ostream &os) {
+    if (!dot.empty() &&
+        failed(writeFile(dot, [&](llvm::raw_ostream &os) {
           writeDot(functions, os);
         }, module)))
       return signalPassFailure();
@@ -327,54 +319,58 @@ struct FuseFormGroupsPass final
 };
 
 /// Counts transposes and reshapes at the start and end of --fuse-ops for
-/// the report (`transposes_before`/`after`, `reshapes_before`/`after`).
-struct FuseLayoutCensusPass final
-    : fuse::impl::FuseLayoutCensusPassBase<FuseLayoutCensusPass> {
-  using Base::Base;
+/// its report (`transposes_before`/`after`, `reshapes_before`/`after`); the
+/// last one completes the plan's report and writes it.
+struct FuseReportCensusPass final
+    : PassWrapper<FuseReportCensusPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FuseReportCensusPass)
+
+  FuseReportCensusPass(std::shared_ptr<FusionReport> report, bool input)
+      : report(std::move(report)), input(input) {}
+
+  StringRef getArgument() const final { return "fuse-report-census"; }
+  StringRef getDescription() const final {
+    return "Count transposes and reshapes for the --fuse-ops report";
+  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
     LayoutCensus census = takeCensus(module);
-    Builder b(module.getContext());
-    if (stage == "input") {
-      module->setAttr(
-          kCensusAttr,
-          b.getDictionaryAttr(
-              {b.getNamedAttr("transposes_before",
-                              b.getI64IntegerAttr(census.transposes)),
-               b.getNamedAttr("reshapes_before",
-                              b.getI64IntegerAttr(census.reshapes))}));
+    if (input) {
+      // A new run: nothing of an earlier one (a pass manager run twice).
+      report->input = census;
+      report->plan.reset();
       return;
     }
-    if (stage != "output") {
-      module.emitError() << "fuse-layout-census: stage must be 'input' or "
-                            "'output', not '" << stage << "'";
-      return signalPassFailure();
-    }
-    module->removeAttr(kCensusAttr);
-    auto pending = module->getAttrOfType<StringAttr>(kPendingReportAttr);
-    auto path = module->getAttrOfType<StringAttr>(kPendingReportPathAttr);
-    module->removeAttr(kPendingReportAttr);
-    module->removeAttr(kPendingReportPathAttr);
-    if (!pending || !path)
+    if (!report->plan)
       return;
-    llvm::Expected<llvm::json::Value> report =
-        llvm::json::parse(pending.getValue());
-    if (!report) {
-      llvm::consumeError(report.takeError());
-      module.emitError() << "fuse-layout-census: the pending report is not JSON";
-      return signalPassFailure();
-    }
-    if (llvm::json::Object *totals =
-            report->getAsObject()->getObject("totals")) {
-      (*totals)["transposes_after"] = census.transposes;
-      (*totals)["reshapes_after"] = census.reshapes;
-    }
-    if (failed(writeFile(path.getValue(), [&](llvm::raw_ostream &os) {
-          os << llvm::formatv("{0:2}", *report) << "\n";
+    if (llvm::json::Object *root = report->plan->getAsObject())
+      if (llvm::json::Object *totals = root->getObject("totals")) {
+        (*totals)["transposes_after"] = census.transposes;
+        (*totals)["reshapes_after"] = census.reshapes;
+      }
+    llvm::json::Value written = std::move(*report->plan);
+    report->plan.reset();
+    if (failed(writeFile(report->path, [&](llvm::raw_ostream &os) {
+          os << llvm::formatv("{0:2}", written) << "\n";
         }, module)))
       return signalPassFailure();
   }
+
+  std::shared_ptr<FusionReport> report;
+  bool input;
 };
 
 } // namespace
+
+std::unique_ptr<Pass>
+mlir::fuse::createFuseReportCensusPass(std::shared_ptr<FusionReport> report,
+                                       bool input) {
+  return std::make_unique<FuseReportCensusPass>(std::move(report), input);
+}
+
+std::unique_ptr<Pass>
+mlir::fuse::createFuseFormGroupsPass(const FuseFormGroupsPassOptions &options,
+                                     std::shared_ptr<FusionReport> report) {
+  return std::make_unique<FuseFormGroupsPass>(options, std::move(report));
+}

@@ -2,21 +2,47 @@
 
 #include "FuseDialect/Transforms/Pipelines.h"
 
+#include "FuseDialect/PipelineRegistration.h"
+#include "FuseDialect/Transforms/FusionReport.h"
 #include "FuseDialect/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/CommandLine.h"
 
 using namespace mlir;
 using namespace mlir::fuse;
+
+// Tool-level spellings of --fuse-ops' report= and dot= (`fuse-opt --fuse-ops
+// --fuse-report=plan.json --fuse-dot=plan.dot`); the pipeline's options take
+// precedence.
+static llvm::cl::opt<std::string>
+    clFuseReport("fuse-report",
+                 llvm::cl::desc("Write the fusion report (JSON) of --fuse-ops "
+                                "to this file"),
+                 llvm::cl::init(""));
+static llvm::cl::opt<std::string>
+    clFuseDot("fuse-dot",
+              llvm::cl::desc("Write a Graphviz picture of the fusion plan of "
+                             "--fuse-ops to this file"),
+              llvm::cl::init(""));
 
 void mlir::fuse::buildFuseOpsPipeline(OpPassManager &pm,
                                       const FuseOpsOptions &options) {
   // 0. Fold what upstream folders fold, so that no rule or pattern below
   //    meets a foldable op it would only see on a second run.
-  pm.addPass(createFuseLayoutCensusPass({"input"}));
+  // The report (report=), owned by this pipeline: its first and last pass
+  // count transposes and reshapes, form-groups describes the plan.
+  std::string reportPath =
+      options.report.empty() ? clFuseReport.getValue() : std::string(options.report);
+  pm.addPass(createFuseVerifyInputPass());
+  std::shared_ptr<FusionReport> report;
+  if (!reportPath.empty()) {
+    report = std::make_shared<FusionReport>(reportPath);
+    pm.addPass(createFuseReportCensusPass(report, /*input=*/true));
+  }
   pm.addPass(createCanonicalizerPass());
   // 1. Local layout clean-up first, so that the rules and patterns below see
   //    ops next to each other: transposes move through elementwise ops
@@ -66,9 +92,9 @@ void mlir::fuse::buildFuseOpsPipeline(OpPassManager &pm,
     FuseFormGroupsPassOptions groupOptions;
     groupOptions.maxGroupSize = options.maxGroupSize;
     groupOptions.profile = options.profile;
-    groupOptions.report = options.report;
-    groupOptions.dot = options.dot;
-    pm.addPass(createFuseFormGroupsPass(groupOptions));
+    groupOptions.dot = options.dot.empty() ? clFuseDot.getValue()
+                                           : std::string(options.dot);
+    pm.addPass(createFuseFormGroupsPass(groupOptions, report));
     // 9. Transposes left at kernel boundaries (the function's declared
     //    layout meeting the kernels') become index changes of the kernels.
     if (options.layout)
@@ -96,11 +122,16 @@ void mlir::fuse::buildFuseOpsPipeline(OpPassManager &pm,
     pm.addPass(createCSEPass());
     pm.addPass(createFuseAnnotateMappingPass());
   }
-  pm.addPass(createFuseLayoutCensusPass({"output"}));
+  if (report)
+    pm.addPass(createFuseReportCensusPass(report, /*input=*/false));
+}
+
+LogicalResult FuseOpsOptions::validate(OptionError error) const {
+  return checkOptionRange(error, "max-group-size", maxGroupSize, 1, 1 << 20);
 }
 
 void mlir::fuse::registerFuseOpsPipeline() {
-  PassPipelineRegistration<FuseOpsOptions>(
+  registerModulePipeline<FuseOpsOptions>(
       "fuse-ops",
       "The whole fusion pipeline: annotate mapping types, algebraic "
       "simplification, plan and form fuse.group kernels",

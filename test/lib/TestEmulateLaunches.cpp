@@ -40,6 +40,7 @@
 
 #include "FuseDialect/Conversion/Passes.h"
 #include "FuseDialect/Conversion/Pipelines.h"
+#include "FuseDialect/PipelineRegistration.h"
 #include "TestLaunches.h"
 
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
@@ -600,7 +601,7 @@ void buildEmulateGpuPipeline(OpPassManager &pm,
 
 void fuse::test::registerTestEmulateLaunchesPasses() {
   PassRegistration<TestEmulateLaunchesPass>();
-  PassPipelineRegistration<EmulateGpuOptions>(
+  fuse::registerModulePipeline<EmulateGpuOptions>(
       "fuse-test-emulate-gpu",
       "The GPU lowering up to its launches, run on the CPU with every thread "
       "of a block as a thread (fuse-test-emulate-launches), then the CPU "

@@ -23,6 +23,7 @@
 
 #include "FuseDialect/Conversion/Passes.h"
 #include "FuseDialect/Conversion/Pipelines.h"
+#include "FuseDialect/PipelineRegistration.h"
 #include "TestLaunches.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -201,7 +202,7 @@ namespace mlir::fuse::test {
 void registerTestSerializeLaunchesPasses() {
   registerTestEmulateLaunchesPasses();
   PassRegistration<TestSerializeLaunchesPass>();
-  PassPipelineRegistration<fuse::LowerToNVVMOptions>(
+  fuse::registerModulePipeline<fuse::LowerToNVVMOptions>(
       "fuse-test-lower-to-cpu-via-gpu",
       "The GPU lowering up to its launches, run on the CPU: each launch as "
       "host loops (fuse-test-serialize-launches), then the CPU lowering",

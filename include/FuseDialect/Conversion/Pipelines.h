@@ -4,6 +4,7 @@
 #define FUSEDIALECT_CONVERSION_PIPELINES_H
 
 #include "mlir/Pass/PassOptions.h"
+#include "mlir/Support/LLVM.h"
 
 #include <cstdint>
 #include <string>
@@ -60,6 +61,9 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
                      "approximations (fuse-approximate-math; at most 6 ulp "
                      "from libm) instead of libm calls"),
       llvm::cl::init(true)};
+
+  /// Refuses values out of range, naming the option (through `error`).
+  LogicalResult validate(function_ref<LogicalResult(const Twine &)> error) const;
 };
 
 /// Builds the CPU lowering of a module holding TOSA, linalg-on-tensors and
@@ -184,6 +188,10 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "shared memory once, instead of reading it from global "
                      "memory once per op"),
       llvm::cl::init(true)};
+
+  /// Refuses values out of range and chips, features and formats the
+  /// toolchain does not know, naming the option (through `error`).
+  LogicalResult validate(function_ref<LogicalResult(const Twine &)> error) const;
 };
 
 /// Steps 1-3 of the GPU lowering: groups to bufferized loop nests, each nest

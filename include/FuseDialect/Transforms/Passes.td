@@ -48,6 +48,20 @@ def FuseAnnotateMappingPass : Pass<"fuse-annotate-mapping"> {
   ];
 }
 
+def FuseVerifyInputPass : Pass<"fuse-verify-input"> {
+  let summary = "Refuse input the pipelines cannot handle safely";
+  let description = [{
+    The first pass of `--fuse-ops` and of both lowerings: IR that parsed and
+    verified can still make later passes (ours and upstream's) compute
+    garbage or crash. Refused, each with an error at the op:
+    * a shaped type whose element count or byte size overflows 64 bits or
+      exceeds 2^40 bytes (every size computed downstream is then bounded);
+    * an inherent attribute of the wrong kind that the op's parser let
+      through (`tosa.clamp ... {nan_mode = "PROPAGATE"}` in the custom
+      syntax stores a string where upstream's folders read an enum).
+  }];
+}
+
 def FuseAlgebraicSimplifyPass : Pass<"fuse-algebraic-simplify"> {
   let summary = "Cost-driven algebraic simplification (associative, "
                 "distributive and commutative rules)";
@@ -177,30 +191,13 @@ def FuseFormGroupsPass : Pass<"fuse-form-groups", "::mlir::ModuleOp"> {
            "JSON profile database whose measured decisions override the "
            "cost model">,
     Option<"report", "report", "std::string", /*default=*/"\"\"",
-           "Write a JSON report of the plan to this file ('-' for stdout)">,
+           "Write a JSON report of the plan to this file ('-' for stderr)">,
     Option<"dot", "dot", "std::string", /*default=*/"\"\"",
            "Write a Graphviz picture of the plan to this file">
   ];
   let statistics = [
     Statistic<"numGroups", "groups", "fuse.group ops formed">,
     Statistic<"numOpsGrouped", "ops-grouped", "Ops placed in groups">
-  ];
-}
-
-def FuseLayoutCensusPass : Pass<"fuse-layout-census", "::mlir::ModuleOp"> {
-  let summary = "Count transposes and reshapes for the --fuse-ops report";
-  let description = [{
-    Run by `--fuse-ops` first (`stage=input`) and last (`stage=output`).
-    The input census is kept on the module until `--fuse-form-groups` writes
-    its report; the output census adds `transposes_after` and
-    `reshapes_after` to the report's totals and writes it. Without a report
-    it only removes what the input stage left. Transposes are
-    `tosa.transpose`, `linalg.transpose` and generics that only copy through
-    a permutation; reshapes are TOSA and tensor reshapes.
-  }];
-  let options = [
-    Option<"stage", "stage", "std::string", /*default=*/"\"input\"",
-           "'input' (record) or 'output' (complete and write the report)">
   ];
 }
 

@@ -4,6 +4,7 @@
 #define FUSEDIALECT_TRANSFORMS_PIPELINES_H
 
 #include "mlir/Pass/PassOptions.h"
+#include "mlir/Support/LLVM.h"
 
 namespace mlir {
 class OpPassManager;
@@ -40,11 +41,15 @@ struct FuseOpsOptions : public PassPipelineOptions<FuseOpsOptions> {
       llvm::cl::init("")};
   PassOptions::Option<std::string> report{
       *this, "report",
-      llvm::cl::desc("Write the fusion report (JSON) to this file ('-': stdout)"),
+      llvm::cl::desc("Write the fusion report (JSON) to this file ('-': "
+                     "stderr, never mixed with the IR)"),
       llvm::cl::init("")};
   PassOptions::Option<std::string> dot{
       *this, "dot", llvm::cl::desc("Write a Graphviz picture of the plan"),
       llvm::cl::init("")};
+
+  /// Refuses values out of range, naming the option (through `error`).
+  LogicalResult validate(function_ref<LogicalResult(const Twine &)> error) const;
 };
 
 /// Builds the fusion pipeline on a module:

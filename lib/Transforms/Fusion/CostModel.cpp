@@ -16,7 +16,14 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/MemoryBuffer.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::fuse;
@@ -158,11 +165,75 @@ FusionVerdict FusionCostModel::evaluate(const FusionEdge &edge) const {
   return verdict;
 }
 
+/// A profile is at most this big: a decision per fusion edge of a model.
+constexpr uint64_t kMaxProfileBytes = 64 << 20;
+
+/// The contents of the regular file `path`, at most `maxBytes` long: a FIFO,
+/// a device or a directory is refused without blocking on it.
+static FailureOr<std::unique_ptr<llvm::MemoryBuffer>>
+readRegularFile(StringRef path, uint64_t maxBytes, std::string &error) {
+  std::string name = path.str();
+  int fd = ::open(name.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    error = "cannot read '" + name + "': " + std::strerror(errno);
+    return failure();
+  }
+  auto closeFd = llvm::make_scope_exit([&] { ::close(fd); });
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    error = "'" + name + "' is not a regular file";
+    return failure();
+  }
+  if (static_cast<uint64_t>(st.st_size) > maxBytes) {
+    error = "'" + name + "' is larger than " + std::to_string(maxBytes) +
+            " bytes";
+    return failure();
+  }
+  auto buffer = llvm::MemoryBuffer::getOpenFile(fd, name, st.st_size,
+                                                /*RequiresNullTerminator=*/false);
+  if (!buffer) {
+    error = "cannot read '" + name + "': " + buffer.getError().message();
+    return failure();
+  }
+  return std::move(*buffer);
+}
+
+/// The deepest nesting of JSON arrays and objects in `text` (strings
+/// skipped): llvm::json::parse recurses once per level.
+static int64_t getJsonDepth(StringRef text) {
+  int64_t depth = 0, deepest = 0;
+  bool inString = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
 FailureOr<ProfileOverrides> ProfileOverrides::load(StringRef path,
                                                    std::string &error) {
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  if (!buffer) {
-    error = "cannot read profile '" + path.str() + "'";
+  FailureOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      readRegularFile(path, kMaxProfileBytes, error);
+  if (failed(buffer)) {
+    error = "profile: " + error;
+    return failure();
+  }
+  // A profile is one object of decisions: anything deeper is not one (and
+  // a deep enough nesting would exhaust the parser's stack).
+  if (getJsonDepth((*buffer)->getBuffer()) > 1) {
+    error = "profile '" + path.str() +
+            "' must be one JSON object of true/false decisions";
     return failure();
   }
   llvm::Expected<llvm::json::Value> json =

@@ -6,7 +6,7 @@
 // RUN: fuse-opt %s -split-input-file --fuse-annotate-mapping --fuse-form-groups | FileCheck %s
 // RUN: fuse-opt %s -split-input-file --fuse-annotate-mapping --fuse-form-groups="profile=%S/Inputs/profile.json" | FileCheck %s --check-prefix=PROFILE
 // RUN: not fuse-opt %s -split-input-file --fuse-annotate-mapping --fuse-form-groups="profile=%S/Inputs/missing.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADPROFILE
-// BADPROFILE: error: cannot read profile
+// BADPROFILE: error: profile: cannot read
 
 // CHECK-LABEL: func.func @tile_small
 //       CHECK:   fuse.group

@@ -8,8 +8,8 @@
 // becomes an index change of both kernels that read it. No transpose op
 // remains.
 //
-// RUN: fuse-opt %s --fuse-ops="report=-" -o /dev/null | FileCheck %s --check-prefix=REPORT
-// RUN: fuse-opt %s --fuse-ops="layout=false report=-" -o /dev/null | FileCheck %s --check-prefix=NOLAYOUT
+// RUN: fuse-opt %s --fuse-ops="report=-" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
+// RUN: fuse-opt %s --fuse-ops="layout=false report=-" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOLAYOUT
 // RUN: fuse-opt %s --fuse-ops | FileCheck %s
 // RUN: %fuse-diff %s -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
 //
