@@ -45,8 +45,10 @@ void mlir::fuse::buildGroupsToBufferizedLoopNests(
     OpPassManager &pm, bool tileGroups, int64_t minTileElements,
     const FuseVectorizeTilesPassOptions *vectorize, int64_t contractionTile,
     int64_t contractionTiles, bool partialTiles) {
-  // 0. Nothing too large or malformed for the passes below.
+  // 0. Nothing too large or malformed for the passes below; run-time
+  //    gather/scatter indices kept inside their buffers.
   pm.addPass(createFuseVerifyInputPass());
+  pm.addPass(createFuseClampIndicesPass());
   // 1. One group is one kernel: one loop nest over the tiles of its root,
   //    everything else computed per tile; then the nest is emitted in place.
   if (tileGroups) {
@@ -84,6 +86,9 @@ void mlir::fuse::buildGroupsToBufferizedLoopNests(
   //    identity layouts so that `printMemrefF32` and friends can be called.
   //    Ops that fill a tensor.empty later inserted into a bigger tensor
   //    write into that tensor directly (concats become in-place writes).
+  //    Long insert chains (concats of many parts) are written into their
+  //    buffer first: upstream's analysis is cubic in their length.
+  pm.addPass(createFuseInsertChainsToBufferPass());
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizePassOptions bufferizeOptions;
   bufferizeOptions.bufferizeFunctionBoundaries = true;

@@ -420,9 +420,16 @@ void inlineBody(RewriterBase &rewriter, gpu::LaunchOp launch,
   rewriter.inlineBlockBefore(&body, point, replacements);
 }
 
+/// The most nests one merged loop or launch holds: each merge re-reads the
+/// merged body and nests it one branch deeper, so an unbounded run (a
+/// concat of 2,000 parts) would cost quadratic time and a 2,000-deep
+/// branch; 32 branches keep the GPU's blocks and the CPU's cores as busy.
+constexpr int kMaxMergedNests = 32;
+
 /// Merges each `OpTy` marked with `fuse.group_nest` under `root` with the
 /// next one of its group in the same block, as long as `merge` (which
-/// returns the merged op, or null) succeeds.
+/// returns the merged op, or null) succeeds and the merged op holds at most
+/// kMaxMergedNests nests.
 template <typename OpTy>
 void mergeGroupNests(Operation *root,
                      function_ref<OpTy(RewriterBase &, OpTy, OpTy)> merge) {
@@ -438,19 +445,23 @@ void mergeGroupNests(Operation *root,
     if (!done.insert(block).second)
       continue;
     OpTy current;
+    int nests = 0;
     for (Operation *op = &block->front(); op; op = op->getNextNode()) {
       auto nest = dyn_cast<OpTy>(op);
       if (!nest)
         continue;
       Attribute group = nest->getAttr(mark);
-      if (current && group && current->getAttr(mark) == group) {
+      if (current && group && current->getAttr(mark) == group &&
+          nests < kMaxMergedNests) {
         if (OpTy merged = merge(rewriter, current, nest)) {
           current = merged;
           op = merged;
+          ++nests;
           continue;
         }
       }
       current = group ? nest : OpTy();
+      nests = 1;
     }
   }
 }

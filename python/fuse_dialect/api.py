@@ -10,6 +10,11 @@
 The library is looked up in $FUSE_DIALECT_LIB, then next to this package in
 an installed prefix (lib/), then in the source tree's build/lib.
 Failures raise FuseError with MLIR's diagnostics (with locations).
+
+Options are values, never pipeline text: each is checked by name and type
+before anything runs (TypeError for a wrong type or an unknown name,
+ValueError for a value out of range or a path MLIR's option syntax cannot
+hold) and written quoted, so no option can add a pass.
 """
 
 import ctypes
@@ -17,6 +22,20 @@ import glob
 import json
 import os
 import tempfile
+
+# The options of --fuse-ops (include/FuseDialect/Transforms/Pipelines.h):
+# Python name -> type. Paths are str (or os.PathLike).
+FUSE_OPS_OPTIONS = {
+    "simplify": bool,
+    "strict": bool,
+    "layout": bool,
+    "form_groups": bool,
+    "max_group_size": int,
+    "profile": str,
+    "report": str,
+    "dot": str,
+}
+MAX_GROUP_SIZE = 1 << 20  # what the pipeline accepts (lib/Transforms/Pipelines.cpp)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -64,8 +83,18 @@ def _take(lib, ptr):
         lib.fuseFreeString(ptr)
 
 
+def _text(name, value):
+    if not isinstance(value, str):
+        raise TypeError("%s must be a str, not %s" % (name, type(value).__name__))
+    if "\0" in value:
+        raise ValueError("%s holds a NUL character" % name)
+    return value
+
+
 def run_pipeline(module_text, pipeline):
     """Runs a textual pass pipeline on `module_text`; returns the result."""
+    _text("module_text", module_text)
+    _text("pipeline", pipeline)
     lib = _library()
     diags = ctypes.c_void_p()
     out = lib.fuseRunPipeline(module_text.encode(), pipeline.encode(), ctypes.byref(diags))
@@ -75,23 +104,60 @@ def run_pipeline(module_text, pipeline):
     return _take(lib, out)
 
 
+def _option(key, value):
+    """`name=value` in MLIR's pass-option syntax, for a checked option."""
+    name = key.replace("-", "_") if isinstance(key, str) else key
+    kind = FUSE_OPS_OPTIONS.get(name)
+    if kind is None:
+        raise TypeError("unknown --fuse-ops option %r (known: %s)"
+                        % (key, ", ".join(sorted(FUSE_OPS_OPTIONS))))
+    flag = name.replace("_", "-")
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise TypeError("option %s must be a bool, not %s" % (name, type(value).__name__))
+        return "%s=%s" % (flag, "true" if value else "false")
+    if kind is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError("option %s must be an int, not %s" % (name, type(value).__name__))
+        if not 1 <= value <= MAX_GROUP_SIZE:
+            raise ValueError("option %s must be in [1, %d], is %d" % (name, MAX_GROUP_SIZE,
+                                                                        value))
+        return "%s=%d" % (flag, value)
+    if isinstance(value, os.PathLike):
+        value = os.fspath(value)
+    if not isinstance(value, str):
+        raise TypeError("option %s must be a str (a path), not %s"
+                        % (name, type(value).__name__))
+    # MLIR's option syntax: a value in quotes may hold spaces, commas, '='
+    # and parentheses, never braces; either quote character, not both.
+    bad = [c for c in value if c in "{}" or ord(c) < 32]
+    if bad or ('"' in value and "'" in value):
+        raise ValueError("option %s: %r cannot be written in MLIR's pass-option syntax "
+                         "(braces, control characters, or both quote characters)"
+                         % (name, value))
+    quote = "'" if '"' in value else '"'
+    return "%s=%s%s%s" % (flag, quote, value, quote)
+
+
 def _options(options):
-    parts = []
-    for key, value in options.items():
-        if isinstance(value, bool):
-            value = "true" if value else "false"
-        parts.append("%s=%s" % (key.replace("_", "-"), value))
+    parts = [_option(key, value) for key, value in options.items()]
     return ("{" + " ".join(parts) + "}") if parts else ""
 
 
 def fuse(module_text, **options):
     """`fuse-opt --fuse-ops{options}`: options are the pipeline's (layout,
-    simplify, strict, form_groups, max_group_size, profile, ...)."""
+    simplify, strict, form_groups: bool; max_group_size: int in [1, 2^20];
+    profile, report, dot: paths), checked before anything runs."""
     return run_pipeline(module_text, "builtin.module(fuse-ops%s)" % _options(options))
 
 
 def report(module_text, **options):
     """The --fuse-ops report (groups, kernels, bytes, transposes) as a dict."""
+    if "report" in options:
+        raise TypeError("report() writes the report itself: use fuse(report=PATH) "
+                        "for a report file")
+    _options(options)
+    _text("module_text", module_text)
     with tempfile.NamedTemporaryFile(suffix=".json") as f:
         opts = dict(options)
         opts["report"] = f.name
@@ -101,6 +167,13 @@ def report(module_text, **options):
 
 
 def import_onnx(path, elide_weights=False):
-    """fuse-import: the TOSA text of an ONNX model."""
+    """fuse-import: the TOSA text of an ONNX model (a path; external data
+    only from the model's folder). An invalid or unsupported model raises
+    onnx_import.ImportError."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError("path must be a str or os.PathLike, not %s" % type(path).__name__)
+    if not isinstance(elide_weights, bool):
+        raise TypeError("elide_weights must be a bool, not %s"
+                        % type(elide_weights).__name__)
     from . import onnx_import
     return onnx_import.import_model(path, elide_weights=elide_weights)

@@ -14,26 +14,51 @@ ONNX definition is a formula (BatchNormalization, HardSigmoid, HardSwish,
 LayerNormalization, Softmax, ReduceMean), written out with TOSA ops.
 
 An op, attribute or shape the importer does not handle raises ImportError
-naming the node and its op type; nothing is written then.
+naming the node and its op type; nothing is written then. Models are not
+trusted: a file that is not a well-formed model, declared sizes over the
+limits below, external data outside the model's folder, and attributes,
+shapes or types that are not valid ONNX are refused with an ImportError
+before anything of that size is allocated or read, and before any op is
+written (so that the output verifies). Any other exception while importing
+a node is an importer bug, raised as InternalError naming the node.
 
 Used as `fuse-import MODEL.onnx -o MODEL.mlir` (utils/fuse-import) or
 `fuse_dialect.onnx_import.import_model(model_proto) -> str`.
 """
 
 import functools
+import os
+import re
+import stat
 
 import numpy as np
 
 try:
     import onnx
-    from onnx import numpy_helper, shape_inference
+    from onnx import numpy_helper
 except ImportError as e:  # pragma: no cover
     raise ImportError("fuse-import needs the onnx Python package "
                       "(Debian: python3-onnx)") from e
 
 
 class ImportError(Exception):  # noqa: A001 - the module's own error type
-    """An ONNX construct the importer does not support."""
+    """An ONNX construct the importer does not support, or an invalid model."""
+
+
+class InternalError(Exception):
+    """An unexpected exception while importing (an importer bug); the
+    message names the node being imported."""
+
+
+# Limits on what a model may declare, checked before anything of that size
+# is allocated or read (docs/Reliability.md).
+MAX_OPSET = 22                  # the newest ONNX opset whose ops are handled
+MAX_MODEL_BYTES = 2 << 30       # the .onnx file (protobuf's own limit)
+MAX_TENSOR_ELEMENTS = 1 << 32   # elements of any one tensor
+MAX_WEIGHT_BYTES = 16 << 30     # all initializers and Constant tensors together
+MAX_FOLD_ELEMENTS = 1 << 26     # a tensor computed at import time (in memory)
+MAX_NAME = 200                  # characters of a name in a message
+MAX_CONV_GROUPS = 4096          # a grouped (not depthwise) convolution's groups
 
 
 FLT_MAX = "3.40282347E+38"
@@ -52,6 +77,225 @@ ONNX_TO_NP = {
     onnx.TensorProto.INT8: np.int8, onnx.TensorProto.UINT8: np.uint8,
     onnx.TensorProto.BOOL: np.bool_,
 }
+# Where a TensorProto without raw_data keeps the values of each type.
+STORAGE = {
+    onnx.TensorProto.FLOAT: "float_data", onnx.TensorProto.DOUBLE: "double_data",
+    onnx.TensorProto.INT64: "int64_data", onnx.TensorProto.FLOAT16: "int32_data",
+    onnx.TensorProto.INT32: "int32_data", onnx.TensorProto.INT16: "int32_data",
+    onnx.TensorProto.INT8: "int32_data", onnx.TensorProto.UINT8: "int32_data",
+    onnx.TensorProto.BOOL: "int32_data",
+}
+
+
+def short(name):
+    """A name from the model, for a message: quoted, one line, bounded."""
+    name = name if len(name) <= MAX_NAME else name[:MAX_NAME] + "..."
+    return repr(name)
+
+
+def type_refusal(elt, what):
+    """Why element type `elt` (an ONNX TensorProto.DataType) of `what`
+    ("inputs", "tensors") is refused."""
+    try:
+        name = onnx.TensorProto.DataType.Name(elt)
+    except ValueError:
+        return "unknown element type %d" % elt
+    if elt == onnx.TensorProto.UNDEFINED:
+        return "the element type is undefined"
+    if name == "BFLOAT16":
+        return "bf16 %s are not supported" % what
+    if name.startswith("COMPLEX"):
+        return "complex %s (%s) are not supported: TOSA has no complex types" % (what, name)
+    if name == "STRING":
+        return "string %s are not supported: TOSA has no strings" % what
+    if name.startswith("UINT"):
+        return "unsigned %s (%s) are not supported: TOSA has no unsigned arithmetic" % (
+            what, name)
+    return "%s %s are not supported" % (name, what)
+
+
+def declared_elements(t, what):
+    """The element count a TensorProto declares (checked against the limit,
+    nothing allocated)."""
+    if t.data_type not in ONNX_TO_NP:
+        raise ImportError("%s: %s" % (what, type_refusal(t.data_type, "tensors")))
+    if any(d < 0 for d in t.dims):
+        raise ImportError("%s: negative dimension in %s" % (what, list(t.dims)))
+    n = count(t.dims)
+    if n > MAX_TENSOR_ELEMENTS:
+        raise ImportError("%s: %d elements declared, more than the limit of %d"
+                          % (what, n, MAX_TENSOR_ELEMENTS))
+    return n
+
+
+def tensor_array(t, what):
+    """A TensorProto's values as a numpy array, after checking that its type
+    is supported and that it holds as many values as its dims declare."""
+    n = declared_elements(t, what)
+    if t.HasField("segment"):
+        raise ImportError("%s: segmented tensors are not supported" % what)
+    if t.data_location == onnx.TensorProto.EXTERNAL:
+        raise ImportError("%s: external data needs the model's path (import the "
+                          "file, not a loaded ModelProto)" % what)
+    dtype = np.dtype(ONNX_TO_NP[t.data_type])
+    if t.HasField("raw_data"):
+        if len(t.raw_data) != n * dtype.itemsize:
+            raise ImportError("%s: declares %d elements (%d bytes) but holds %d bytes"
+                              % (what, n, n * dtype.itemsize, len(t.raw_data)))
+    else:
+        have = len(getattr(t, STORAGE[t.data_type]))
+        if have != n:
+            raise ImportError("%s: declares %d elements but holds %d" % (what, n, have))
+    return numpy_helper.to_array(t)
+
+
+def model_tensors(graph):
+    """(description, TensorProto) of every tensor the importer reads:
+    initializers and the tensor attributes of nodes (Constant, ...)."""
+    for t in graph.initializer:
+        yield "initializer %s" % short(t.name), t
+    for node in graph.node:
+        for a in node.attribute:
+            where = "%s: attribute %s" % (node_label(node), short(a.name))
+            if a.HasField("t"):
+                yield where, a.t
+            for t in a.tensors:
+                yield where, t
+
+
+def _read_exactly(fd, offset, length, what):
+    chunks, done = [], 0
+    while done < length:
+        b = os.pread(fd, min(length - done, 1 << 30), offset + done)
+        if not b:
+            raise ImportError("%s: the file is shorter than expected (changed while "
+                              "reading?)" % what)
+        chunks.append(b)
+        done += len(b)
+    return b"".join(chunks)
+
+
+def _open_regular(path, what):
+    """Opens a regular file for reading: stat first (a FIFO or device is never
+    opened), O_NONBLOCK|O_NOFOLLOW, and the same file after opening."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise ImportError("%s: no such file" % what) from None
+    except OSError as e:
+        raise ImportError("%s: %s" % (what, e.strerror)) from None
+    if not stat.S_ISREG(st.st_mode):
+        raise ImportError("%s: not a regular file" % what)
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags | getattr(os, "O_NOFOLLOW", 0))
+    except OSError as e:
+        raise ImportError("%s: %s" % (what, e.strerror)) from None
+    st2 = os.fstat(fd)
+    if not stat.S_ISREG(st2.st_mode) or (st2.st_dev, st2.st_ino) != (st.st_dev, st.st_ino):
+        os.close(fd)
+        raise ImportError("%s: the file changed while opening it" % what)
+    return fd, st2.st_size
+
+
+def read_model(path):
+    """Parses the .onnx file at `path` (a regular file of at most
+    MAX_MODEL_BYTES) and reads its external data (load_external_data)."""
+    path = os.fsdecode(path)
+    fd, size = _open_regular(os.path.realpath(path), "cannot read the model")
+    try:
+        if size > MAX_MODEL_BYTES:
+            raise ImportError("the model file has %d bytes, more than the limit of %d"
+                              % (size, MAX_MODEL_BYTES))
+        data = _read_exactly(fd, 0, size, "cannot read the model")
+    finally:
+        os.close(fd)
+    model = onnx.ModelProto()
+    try:
+        used = model.ParseFromString(data)
+    except Exception as e:  # google.protobuf's DecodeError, RecursionError, ...
+        why = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise ImportError("not an ONNX model: the file is truncated or corrupt (%s)"
+                          % why) from None
+    if used is not None and used != len(data):
+        raise ImportError("not an ONNX model: the file is truncated or corrupt")
+    check_strings(model)
+    load_external_data(model, os.path.dirname(os.path.abspath(path)))
+    return model
+
+
+def check_strings(msg, where="the model"):
+    """Every string field holds UTF-8 text (protobuf hands over other bytes
+    as `bytes`, which no name comparison or path join expects)."""
+    for field, value in msg.ListFields():
+        if field.type not in (field.TYPE_STRING, field.TYPE_MESSAGE):
+            continue
+        values = value if field.label == field.LABEL_REPEATED else [value]
+        for v in values:
+            if field.type == field.TYPE_MESSAGE:
+                check_strings(v, where)
+            elif not isinstance(v, str):
+                raise ImportError("%s: a string (field %s) is not valid UTF-8: %s" % (
+                    where, field.name, short(bytes(v).decode("utf-8", "replace"))))
+
+
+def check_sizes(model):
+    """Checks the declared sizes of the tensors the importer reads (each and
+    all together); returns (what, tensor, elements) of those whose data is
+    external."""
+    total = 0
+    external = []
+    for what, t in model_tensors(model.graph):
+        n = declared_elements(t, what)
+        total += n * np.dtype(ONNX_TO_NP[t.data_type]).itemsize
+        if total > MAX_WEIGHT_BYTES:
+            raise ImportError("the model's tensors declare more than %d bytes in all "
+                              "(the limit)" % MAX_WEIGHT_BYTES)
+        if t.data_location == onnx.TensorProto.EXTERNAL:
+            external.append((what, t, n))
+    return external
+
+
+def load_external_data(model, base_dir):
+    """Reads the external data of every tensor the importer uses. Only
+    regular files inside `base_dir` (the model's folder, symlinks resolved)
+    are read, only the bytes [offset, offset + length) that the tensor's
+    declared size needs; total declared sizes are checked first."""
+    root = os.path.realpath(base_dir)
+    for what, t, n in check_sizes(model):
+        info = {e.key: e.value for e in t.external_data}
+        loc = info.get("location", "")
+        where = "%s: external data %s" % (what, short(loc))
+        if not loc or "\0" in loc or os.path.isabs(loc):
+            raise ImportError("%s: not a relative path inside the model's folder" % where)
+        real = os.path.realpath(os.path.join(root, loc))
+        if os.path.commonpath([root, real]) != root:
+            raise ImportError("%s: outside the model's folder" % where)
+        fd, size = _open_regular(real, where)
+        try:
+            try:
+                offset = int(info.get("offset", "0"))
+                length = int(info["length"]) if "length" in info else size - offset
+            except ValueError:
+                raise ImportError("%s: offset and length must be integers" % where) from None
+            need = n * np.dtype(ONNX_TO_NP[t.data_type]).itemsize
+            if offset < 0 or length < 0 or offset + length > size:
+                raise ImportError("%s: bytes %d to %d are not in the file (%d bytes)"
+                                  % (where, offset, offset + length, size))
+            if length != need:
+                raise ImportError("%s: holds %d bytes, the tensor's %d elements need %d"
+                                  % (where, length, n, need))
+            data = _read_exactly(fd, offset, length, where)
+        finally:
+            os.close(fd)
+        t.raw_data = data
+        t.data_location = onnx.TensorProto.DEFAULT
+        del t.external_data[:]
+
+
+def count(shape):
+    """Elements of `shape` (Python integers: no overflow)."""
+    return functools.reduce(lambda a, b: a * int(b), shape, 1)
 
 
 def ttype(shape, elt):
@@ -101,14 +345,19 @@ def nested(array, elt):
     return "[" + ", ".join(nested(a, elt) for a in array) + "]"
 
 
+def node_label(node):
+    """`node 'name' (Op)`: the node's name, else its first output."""
+    return "node %s (%s)" % (short(node.name or (node.output[0] if node.output else "")),
+                             short(node.op_type)[1:-1])
+
+
 class NotConstant(ImportError):
     """An input that must be known at import time is not."""
 
     def __init__(self, node, name):
         self.name = name
-        super().__init__("node %r (%s): input %r must be a constant (an "
-                         "initializer or computed from constants)"
-                         % (node.name or node.output[0], node.op_type, name))
+        super().__init__("%s: input %s must be a constant (an initializer or "
+                         "computed from constants)" % (node_label(node), short(name or "")))
 
 
 class Value:
@@ -122,19 +371,59 @@ class Value:
         return ttype(self.shape, DTYPES[self.dtype])
 
 
+# Ops whose (first) input must be a float tensor in ONNX.
+FLOAT_ONLY = {
+    "Exp", "Log", "Tanh", "Sigmoid", "Erf", "Floor", "Ceil", "Reciprocal", "Sqrt",
+    "HardSigmoid", "HardSwish", "Softplus", "Gelu", "Softmax", "LogSoftmax",
+    "LayerNormalization", "BatchNormalization", "Conv", "AveragePool",
+    "GlobalAveragePool", "LeakyRelu",
+}
+# Input and output counts of ops onnx's schemas (1.12) do not know.
+COUNTS = {"Gelu": (1, 1, 1, 1)}
+# The type of each attribute the handlers read, where the op's schema at
+# the model's opset does not list it (newer attributes, ops onnx does not
+# know).
+_A = onnx.AttributeProto
+ATTR_TYPES = dict(
+    [(k, _A.INT) for k in ("axis", "start", "end", "value_int", "to", "allowzero",
+                           "keepdims", "noop_with_empty_axes", "transA", "transB", "group",
+                           "count_include_pad", "ceil_mode", "antialias", "exclude_outside")] +
+    [(k, _A.INTS) for k in ("axes", "value_ints", "perm", "split", "starts", "ends", "pads",
+                            "strides", "dilations", "kernel_shape")] +
+    [(k, _A.FLOAT) for k in ("value_float", "alpha", "beta", "epsilon",
+                             "extrapolation_value", "min", "max")] +
+    [(k, _A.FLOATS) for k in ("value_floats", "scales")] +
+    [(k, _A.STRING) for k in ("approximate", "mode", "auto_pad", "keep_aspect_ratio_policy",
+                              "coordinate_transformation_mode", "nearest_mode")])
+
+
+def opset_of(model):
+    """The model's ONNX opset: imported, and not newer than MAX_OPSET."""
+    versions = [o.version for o in model.opset_import if o.domain in ("", "ai.onnx")]
+    if not versions:
+        raise ImportError("the model imports no ONNX opset (no opset_import of the "
+                          "default domain)")
+    v = max(versions)
+    if v < 1:
+        raise ImportError("opset %d is not an ONNX opset" % v)
+    if v > MAX_OPSET:
+        raise ImportError("opset %d is newer than the newest supported (%d)"
+                          % (v, MAX_OPSET))
+    return v
+
+
 class Importer:
     def __init__(self, model, elide_weights=False, func_name="model", bind=None):
         self.elide = elide_weights
         self.bind = dict(bind or {})
         self.func_name = func_name
-        try:
-            model = shape_inference.infer_shapes(model)
-        except Exception:  # shape inference is best effort
-            pass
+        # onnx's shape inference is not run: nothing here reads its result,
+        # and it trusts attributes (strides of 0 kill the process, SIGFPE).
+        if not model.HasField("graph"):
+            raise ImportError("the model has no graph")
         self.model = model
         self.graph = model.graph
-        self.opset = max([o.version for o in model.opset_import
-                          if o.domain in ("", "ai.onnx")] or [13])
+        self.opset = opset_of(model)
         self.lines = []
         self.counter = 0
         self.values = {}   # name -> Value
@@ -146,17 +435,36 @@ class Importer:
     def fail(self, msg):
         where = ""
         if self.node is not None:
-            where = "node %r (%s): " % (self.node.name or self.node.output[0],
-                                        self.node.op_type)
+            where = node_label(self.node) + ": "
         raise ImportError(where + msg)
 
     def fresh(self):
         self.counter += 1
         return "%%v%d" % self.counter
 
+    def check_shape(self, shape, limit=MAX_TENSOR_ELEMENTS):
+        shape = tuple(int(d) for d in shape)
+        if any(d < 0 for d in shape):
+            self.fail("invalid shape %s (a negative dimension)" % (shape,))
+        if 0 in shape:
+            self.fail("zero-sized tensor %s: TOSA has none" % (shape,))
+        n = count(shape)
+        if n > limit:
+            self.fail("a tensor of shape %s: %d elements, more than the limit of %d"
+                      % (shape, n, limit))
+        return shape
+
+    def check_fold(self, shape):
+        """A constant of `shape` may be computed at import time (numpy)."""
+        shape = tuple(int(d) for d in shape)
+        if any(d < 0 for d in shape):
+            self.fail("invalid shape %s (a negative dimension)" % (shape,))
+        if count(shape) > MAX_FOLD_ELEMENTS:
+            self.fail("a constant of shape %s computed at import time: more than the "
+                      "limit of %d elements" % (shape, MAX_FOLD_ELEMENTS))
+
     def emit(self, text, shape, dtype):
-        if 0 in tuple(shape):
-            self.fail("zero-sized tensor %s: TOSA has none" % (tuple(shape),))
+        self.check_shape(shape)
         name = self.fresh()
         self.lines.append("    %s = %s" % (name, text))
         return Value(name, shape, dtype)
@@ -165,6 +473,9 @@ class Importer:
         array = np.asarray(array if dtype is None else np.asarray(array).astype(dtype))
         if array.dtype == np.float64:
             array = array.astype(np.float32)
+        if array.dtype not in DTYPES:
+            self.fail("a constant of element type %s is not supported" % array.dtype)
+        self.check_shape(array.shape)
         key = (array.dtype.str, array.shape, array.tobytes()) if array.size <= 4096 else None
         if key is not None and key in self.const_cache:
             return self.const_cache[key]
@@ -197,7 +508,14 @@ class Importer:
             return self.values[name]
         if name in self.consts:
             return self.const(self.consts[name])
-        self.fail("unknown value %r" % name)
+        self.fail("unknown value %s" % short(name or ""))
+
+    def dtype_of(self, name):
+        if name in self.values:
+            return self.values[name].dtype
+        if name in self.consts:
+            return self.consts[name].dtype
+        self.fail("unknown value %s" % short(name or ""))
 
     def is_const(self, name):
         return name in self.consts
@@ -208,10 +526,93 @@ class Importer:
         return self.consts[name]
 
     def attr(self, name, default=None):
+        """An attribute's value (strings decoded) or `default`."""
         for a in self.node.attribute:
             if a.name == name:
-                return onnx.helper.get_attribute_value(a)
+                v = onnx.helper.get_attribute_value(a)
+                if isinstance(v, bytes):
+                    return v.decode("utf-8", "replace")
+                if a.type == onnx.AttributeProto.STRINGS:
+                    return [x.decode("utf-8", "replace") for x in v]
+                if a.type in (onnx.AttributeProto.INTS, onnx.AttributeProto.FLOATS):
+                    return list(v)
+                return v
         return default
+
+    def ints_attr(self, name, default, length=None, low=None):
+        """An INTS attribute of `length` values, each >= `low`."""
+        v = self.attr(name, default)
+        if v is None:
+            self.fail("attribute %r is required" % name)
+        v = [int(x) for x in v]
+        if length is not None and len(v) != length:
+            self.fail("attribute %r must have %d values, has %s" % (name, length, v))
+        if low is not None and any(x < low for x in v):
+            self.fail("attribute %r must be >= %d, is %s" % (name, low, v))
+        return v
+
+    def axis(self, a, rank, what="axis"):
+        """`a` in [-rank, rank - 1], made non-negative."""
+        a = int(a)
+        if not -rank <= a < rank:
+            self.fail("%s %d is out of range for rank %d" % (what, a, rank))
+        return a % rank
+
+    def check_node(self, node):
+        """What the ONNX schema says about the node's inputs, outputs and
+        attribute types, and that each input is defined before."""
+        schema = None
+        for version in (self.opset, onnx.defs.onnx_opset_version()):
+            try:  # at the model's opset, else the newest onnx knows
+                schema = onnx.defs.get_schema(node.op_type, version, "")
+                break
+            except Exception:
+                pass
+        if schema is not None:
+            counts = (schema.min_input, schema.max_input, schema.min_output,
+                      schema.max_output)
+            formal = list(schema.inputs)
+            attr_types = {k: v.type.value for k, v in schema.attributes.items()}
+        else:  # an op onnx's schemas (1.12) do not know
+            formal, attr_types = [], {}
+            counts = COUNTS.get(node.op_type)
+        if counts:
+            lo, hi, olo, ohi = counts
+
+            def expected(lo, hi, what):
+                n = ("at least %d" % lo if hi >= 2 ** 31 - 1 else
+                     "%d" % lo if lo == hi else "%d to %d" % (lo, hi))
+                return "expects %s %s%s" % (n, what, "" if n.split()[-1] == "1" else "s")
+            if not lo <= len(node.input) <= hi:
+                self.fail("%s, has %d" % (expected(lo, hi, "input"), len(node.input)))
+            if not olo <= len(node.output) <= ohi:
+                self.fail("%s, has %d" % (expected(olo, ohi, "output"), len(node.output)))
+        single = onnx.defs.OpSchema.FormalParameterOption.Single
+        for k, name in enumerate(node.input):
+            if name:
+                if name not in self.values and name not in self.consts:
+                    self.fail("input %s is not defined before this node"
+                              % short(name))
+            elif k < len(formal) and formal[k].option == single:
+                self.fail("input %d (%s) is required" % (k, formal[k].name))
+        seen = set()
+        for a in node.attribute:
+            if a.name in seen:
+                self.fail("attribute %r is given twice" % a.name)
+            seen.add(a.name)
+            if a.type in (onnx.AttributeProto.UNDEFINED, onnx.AttributeProto.GRAPH,
+                          onnx.AttributeProto.GRAPHS):
+                self.fail("attribute %r: %s attributes are not supported" % (
+                    a.name, onnx.AttributeProto.AttributeType.Name(a.type)))
+            want = attr_types.get(a.name, ATTR_TYPES.get(a.name))
+            if want is not None and want != a.type:
+                self.fail("attribute %r must be %s, not %s" % (
+                    a.name, onnx.AttributeProto.AttributeType.Name(want),
+                    onnx.AttributeProto.AttributeType.Name(a.type)))
+        if node.op_type in FLOAT_ONLY and node.input and node.input[0]:
+            dt = self.dtype_of(node.input[0])
+            if dt.kind != "f":
+                self.fail("the input must be a float tensor, not %s" % dt)
 
     def check_attrs(self, allowed):
         for a in self.node.attribute:
@@ -233,7 +634,7 @@ class Importer:
                          shape, x.dtype)
 
     def transpose(self, x, perm):
-        perm = [int(p) for p in perm]
+        perm = self.check_perm(perm, len(x.shape))
         if perm == list(range(len(perm))):
             return x
         shape = [x.shape[p] for p in perm]
@@ -241,19 +642,41 @@ class Importer:
                          % (x.name, ", ".join(map(str, perm)), x.type,
                             ttype(shape, DTYPES[x.dtype])), shape, x.dtype)
 
+    def check_perm(self, perm, rank):
+        perm = [int(p) for p in perm]
+        if sorted(perm) != list(range(rank)):
+            self.fail("perm %s is not a permutation of the %d axes" % (perm, rank))
+        return perm
+
+    def broadcast_shape(self, *shapes):
+        """The shape ONNX's multidirectional broadcasting gives, or an error."""
+        r = max(len(s) for s in shapes)
+        padded = [(1,) * (r - len(s)) + tuple(s) for s in shapes]
+        out = []
+        for ds in zip(*padded):
+            big = set(d for d in ds if d != 1)
+            if len(big) > 1:
+                self.fail("shapes %s do not broadcast" % " and ".join(
+                    str(tuple(s)) for s in shapes))
+            out.append(big.pop() if big else 1)
+        return tuple(out)
+
+    def same_dtype(self, *values):
+        dts = [v.dtype for v in values]
+        if any(d != dts[0] for d in dts):
+            self.fail("operands of element types %s: they must be the same" % " and ".join(
+                DTYPES.get(d, str(d)) for d in dts))
+
     def broadcast_pair(self, a, b):
         """Equal ranks for TOSA's broadcasting (leading 1s on the shorter)."""
-        r = max(len(a.shape), len(b.shape))
+        shape = self.broadcast_shape(a.shape, b.shape)
+        r = len(shape)
         a = self.reshape(a, (1,) * (r - len(a.shape)) + a.shape)
         b = self.reshape(b, (1,) * (r - len(b.shape)) + b.shape)
-        out = []
-        for da, db in zip(a.shape, b.shape):
-            if da != db and da != 1 and db != 1:
-                self.fail("shapes %s and %s do not broadcast" % (a.shape, b.shape))
-            out.append(max(da, db) if 0 not in (da, db) else 0)
-        return a, b, tuple(out)
+        return a, b, shape
 
     def binary(self, op, a, b, dtype=None):
+        self.same_dtype(a, b)
         a, b, shape = self.broadcast_pair(a, b)
         dtype = a.dtype if dtype is None else dtype
         rt = ttype(shape, DTYPES[np.dtype(dtype)])
@@ -269,6 +692,10 @@ class Importer:
 
     def clamp(self, x, lo, hi):
         elt = DTYPES[x.dtype]
+        if x.dtype == np.bool_:
+            self.fail("not defined for bool tensors")
+        if np.isnan(lo) or np.isnan(hi):
+            self.fail("a NaN bound")
         if x.dtype.kind == "f":
             # Infinite bounds stay infinite (exact bit patterns): a bound of
             # FLT_MAX would turn +inf into FLT_MAX.
@@ -289,7 +716,7 @@ class Importer:
 
     def reduce_axes(self, op, x, axes, keepdims):
         rank = len(x.shape)
-        axes = sorted(set(int(a) % rank for a in axes)) if rank else []
+        axes = sorted(set(self.axis(a, rank) for a in axes))
         if len(axes) > 1 and axes == list(range(axes[0], axes[-1] + 1)):
             # Adjacent axes (a global pool's H and W): one reduction over
             # their merged view, not a chain of reductions (which would be
@@ -323,37 +750,55 @@ class Importer:
     # -- driver --------------------------------------------------------------
     def run(self):
         g = self.graph
+        if not g.output:
+            raise ImportError("the graph has no outputs")
+        self.check_names()
         for init in g.initializer:
-            self.consts[init.name] = numpy_helper.to_array(init)
+            self.consts[init.name] = tensor_array(init, "initializer %s" % short(init.name))
         self.consts.update(self.bind)
         args = []
         for inp in g.input:
             if inp.name in self.consts:
                 continue
+            what = "graph input %s" % short(inp.name)
+            if not inp.type.HasField("tensor_type"):
+                raise ImportError("%s is not a tensor" % what)
             t = inp.type.tensor_type
             if t.elem_type not in ONNX_TO_NP or t.elem_type == onnx.TensorProto.UINT8:
-                raise ImportError("graph input %r: unsupported element type (TOSA "
-                                  "has no unsigned arithmetic)" % inp.name)
+                raise ImportError("%s: %s" % (what, type_refusal(t.elem_type, "inputs")))
+            if not t.HasField("shape"):
+                raise ImportError("%s has no shape: give static shapes" % what)
             dims = []
             for d in t.shape.dim:
                 if not d.HasField("dim_value") or d.dim_value < 0:
-                    raise ImportError("graph input %r has a dynamic dimension %r: "
-                                      "give static shapes" % (inp.name, d.dim_param))
+                    raise ImportError("%s has a dynamic dimension %r: give static shapes"
+                                      % (what, d.dim_param))
                 dims.append(d.dim_value)
             if 0 in dims:
-                raise ImportError("graph input %r is zero-sized: TOSA has no "
-                                  "zero-sized tensors" % inp.name)
+                raise ImportError("%s is zero-sized: TOSA has no zero-sized tensors" % what)
+            if count(dims) > MAX_TENSOR_ELEMENTS:
+                raise ImportError("%s: shape %s has more than the limit of %d elements"
+                                  % (what, dims, MAX_TENSOR_ELEMENTS))
             v = Value("%%arg%d" % len(args), dims, ONNX_TO_NP[t.elem_type])
             self.values[inp.name] = v
             args.append(v)
         for node in g.node:
             self.node = node
             if node.domain not in ("", "ai.onnx"):
-                self.fail("operator domain %r is not supported" % node.domain)
+                self.fail("operator domain %s is not supported" % short(node.domain))
             handler = getattr(self, "op_" + node.op_type, None)
             if handler is None:
                 self.fail("unsupported operator")
-            handler(node)
+            self.check_node(node)
+            try:
+                handler(node)
+            except ImportError:
+                raise
+            except MemoryError:
+                self.fail("out of memory")
+            except Exception as e:  # an importer bug
+                raise InternalError("%s: %s: %s" % (node_label(node), type(e).__name__,
+                                                    str(e).splitlines()[0] if str(e) else ""))
         self.node = None
         results = []
         for out in g.output:
@@ -362,7 +807,7 @@ class Importer:
             elif out.name in self.consts:
                 results.append(self.const(self.consts[out.name]))
             else:
-                raise ImportError("graph output %r is never computed" % out.name)
+                raise ImportError("graph output %s is never computed" % short(out.name))
         head = "func.func @%s(%s) -> (%s) {" % (
             self.func_name, ", ".join("%s: %s" % (a.name, a.type) for a in args),
             ", ".join(r.type for r in results))
@@ -371,6 +816,31 @@ class Importer:
         header = "// Imported from ONNX by fuse-import (opset %d): %d nodes.\n" % (
             self.opset, len(g.node))
         return header + head + "\n" + "\n".join(self.lines) + "\n" + tail
+
+    def check_names(self):
+        """Every value has one producer: a graph input (which an initializer
+        of the same name may give a default), an initializer, or one node
+        output."""
+        g = self.graph
+        producer = {}
+        for inp in g.input:
+            if inp.name in producer:
+                raise ImportError("graph input %s is declared twice" % short(inp.name))
+            producer[inp.name] = "graph input"
+        inits = set()
+        for t in g.initializer:
+            if t.name in inits:
+                raise ImportError("initializer %s is declared twice" % short(t.name))
+            inits.add(t.name)
+            producer.setdefault(t.name, "initializer")
+        for node in g.node:
+            for o in node.output:
+                if not o:
+                    continue
+                if o in producer:
+                    raise ImportError("%s: output %s is already produced by %s" % (
+                        node_label(node), short(o), producer[o]))
+                producer[o] = node_label(node)
 
     def set(self, name, v):
         if isinstance(v, np.ndarray) or np.isscalar(v):
@@ -402,14 +872,14 @@ class Importer:
                     self.out(np.asarray(list(v), dtype=f))
                     return
             self.fail("Constant without a supported value attribute")
-        self.out(numpy_helper.to_array(t))
+        self.out(tensor_array(t, "attribute 'value'"))
 
     def op_Identity(self, node):
         self.alias(node)
 
     def op_Dropout(self, node):
         if len(node.input) > 2 and node.input[2] and (
-                not self.is_const(node.input[2]) or bool(self.consts[node.input[2]])):
+                not self.is_const(node.input[2]) or self.consts[node.input[2]].any()):
             self.fail("training-mode Dropout is not supported")
         self.alias(node)
         if len(node.output) > 1 and node.output[1]:
@@ -429,18 +899,40 @@ class Importer:
         self.out(np.asarray(shape[start:end], dtype=np.int64))
 
     def op_Size(self, node):
-        shape = self.get(node.input[0]).shape
+        shape = self._shape_of(node.input[0])
         self.out(np.asarray(int(np.prod(shape)), dtype=np.int64))
 
+    def int_list(self, name, what):
+        """A constant 1-D integer input as a list of ints."""
+        c = self.const_of(name)
+        if c.ndim != 1 or c.dtype.kind not in "iu":
+            self.fail("%s must be a 1-D integer tensor, is %s of shape %s"
+                      % (what, c.dtype, c.shape))
+        return [int(d) for d in c]
+
     def op_ConstantOfShape(self, node):
-        shape = self.const_of(node.input[0])
+        shape = self.int_list(node.input[0], "the shape")
+        self.check_fold(shape)
         t = self.attr("value")
-        v = numpy_helper.to_array(t) if t is not None else np.zeros([1], np.float32)
-        self.out(np.full([int(d) for d in shape], v.reshape(-1)[0], dtype=v.dtype))
+        v = tensor_array(t, "attribute 'value'") if t is not None else \
+            np.zeros([1], np.float32)
+        if v.size != 1:
+            self.fail("the value must have one element, has %d" % v.size)
+        self.out(np.full(shape, v.reshape(-1)[0], dtype=v.dtype))
 
     def op_Range(self, node):
         s, l, d = (self.const_of(i) for i in node.input)
-        self.out(np.arange(s, l, d).astype(s.dtype))
+        if any(c.size != 1 for c in (s, l, d)) or len({s.dtype, l.dtype, d.dtype}) != 1:
+            self.fail("start, limit and delta must be scalars of one type")
+        s, l, d = (c.reshape(-1)[0] for c in (s, l, d))
+        if not all(np.isfinite(c) for c in (s, l, d)) or d == 0:
+            self.fail("start, limit and delta must be finite and delta non-zero")
+        if s.dtype.kind in "iu":  # ceil((l - s) / d), exactly
+            n = max(0, -((int(s) - int(l)) // int(d)))
+        else:
+            n = max(0, int(np.ceil((float(l) - float(s)) / float(d))))
+        self.check_fold([n])
+        self.out(np.arange(s, l, d).astype(s.dtype)[:n])
 
     # Elementwise ops fold when all inputs are constants.
     NUMPY_FOLD = {
@@ -457,6 +949,16 @@ class Importer:
                 node.op_type not in ("Div", "Pow", "Where", "Cast"):
             return False
         ins = [self.consts[i] for i in node.input if i]
+        self.check_fold(self.broadcast_shape(*[c.shape for c in ins]))
+        same = ins[1:] if node.op_type == "Where" else \
+            ins[:1] if node.op_type == "Pow" else ins
+        if any(c.dtype != same[0].dtype for c in same):
+            self.fail("operands of element types %s: they must be the same"
+                      % " and ".join(str(c.dtype) for c in same))
+        if node.op_type == "Cast" and self.attr("to") not in ONNX_TO_NP:
+            self.fail("unsupported Cast target type")
+        if node.op_type == "Pow" and ins[0].dtype.kind in "iu" and (ins[1] < 0).any():
+            self.fail("integers to negative powers")
         if node.op_type == "Div":
             r = ins[0] / ins[1] if ins[0].dtype.kind == "f" else \
                 np.trunc(ins[0] / ins[1]).astype(ins[0].dtype)
@@ -487,6 +989,9 @@ class Importer:
             return
         a = self.get(node.input[0])
         if self.is_const(node.input[1]) and a.dtype.kind == "f":
+            if self.consts[node.input[1]].dtype != a.dtype:
+                self.fail("operands of element types %s and %s: they must be the same"
+                          % (a.dtype, self.consts[node.input[1]].dtype))
             b = self.const(np.reciprocal(self.consts[node.input[1]].astype(a.dtype)))
             self.out(self.binary("mul", a, b))
             return
@@ -525,13 +1030,18 @@ class Importer:
         if self.fold(node):
             return
         a, b = self.get(node.input[0]), self.get(node.input[1])
+        if op.startswith("logical_") and a.dtype != np.bool_:
+            self.fail("the inputs must be bool tensors, not %s" % a.dtype)
         if swap:
             a, b = b, a
         self.out(self.binary(op, a, b, dtype=np.bool_))
 
     def op_Not(self, node):
         if not self.fold(node):
-            self.out(self.unary("logical_not", self.get(node.input[0])))
+            x = self.get(node.input[0])
+            if x.dtype != np.bool_:
+                self.fail("the input must be a bool tensor, not %s" % x.dtype)
+            self.out(self.unary("logical_not", x))
 
     def _unary(self, node, op):
         if self.fold(node):
@@ -542,6 +1052,8 @@ class Importer:
         if self.fold(node):
             return
         x = self.get(node.input[0])
+        if x.dtype == np.bool_:
+            self.fail("not defined for bool tensors")
         z = self.zp(x.dtype)
         self.out(self.emit("tosa.negate %s, %s, %s : (%s, %s, %s) -> %s"
                            % (x.name, z.name, z.name, x.type, z.type, z.type, x.type),
@@ -571,8 +1083,12 @@ class Importer:
             lo, hi = self.attr("min", -np.inf), self.attr("max", np.inf)
         else:
             ins = self.inputs(node) + [None, None]
-            lo = float(self.const_of(ins[1])) if ins[1] else -np.inf
-            hi = float(self.const_of(ins[2])) if ins[2] else np.inf
+            for name in ins[1:3]:
+                if name and (self.const_of(name).size != 1 or
+                             self.const_of(name).dtype != x.dtype):
+                    self.fail("min and max must be scalars of the input's type")
+            lo = float(self.const_of(ins[1]).reshape(-1)[0]) if ins[1] else -np.inf
+            hi = float(self.const_of(ins[2]).reshape(-1)[0]) if ins[2] else np.inf
         if lo > hi:  # ONNX: every value becomes max
             lo = hi
         self.out(self.clamp(x, lo, hi))
@@ -607,9 +1123,12 @@ class Importer:
         if self.fold(node):
             return
         c, a, b = (self.get(i) for i in node.input)
-        r = max(len(c.shape), len(a.shape), len(b.shape))
+        if c.dtype != np.bool_:
+            self.fail("the condition must be a bool tensor, not %s" % c.dtype)
+        self.same_dtype(a, b)
+        shape = self.broadcast_shape(c.shape, a.shape, b.shape)
+        r = len(shape)
         c, a, b = (self.reshape(v, (1,) * (r - len(v.shape)) + v.shape) for v in (c, a, b))
-        shape = tuple(max(x) for x in zip(c.shape, a.shape, b.shape))
         self.out(self.emit("tosa.select %s, %s, %s : (%s, %s, %s) -> %s"
                            % (c.name, a.name, b.name, c.type, a.type, b.type,
                               ttype(shape, DTYPES[a.dtype])), shape, a.dtype))
@@ -637,27 +1156,34 @@ class Importer:
 
     # -- data movement -------------------------------------------------------
     def _target_shape(self, in_shape, shape, allowzero=0):
-        shape = [int(d) for d in shape]
         out = []
         for i, d in enumerate(shape):
-            out.append(in_shape[i] if d == 0 and not allowzero else d)
+            if d < -1:
+                self.fail("Reshape to %s: a dimension below -1" % (shape,))
+            if d == 0 and not allowzero:
+                if i >= len(in_shape):
+                    self.fail("Reshape to %s: no dimension %d to copy in %s"
+                              % (shape, i, in_shape))
+                d = in_shape[i]
+            out.append(d)
         if out.count(-1) > 1:
             self.fail("Reshape with more than one -1")
         if -1 in out:
-            known = int(np.prod([d for d in out if d != -1]))
-            out[out.index(-1)] = int(np.prod(in_shape)) // max(known, 1)
-        if int(np.prod(out)) != int(np.prod(in_shape)):
+            known = count([d for d in out if d != -1])
+            out[out.index(-1)] = count(in_shape) // max(known, 1)
+        if count(out) != count(in_shape):
             self.fail("Reshape of %s to %s changes the element count" % (in_shape, out))
         return out
 
     def op_Reshape(self, node):
-        shape = self.const_of(node.input[1])
+        shape = self.int_list(node.input[1], "the shape")
+        allowzero = self.attr("allowzero", 0)
         if self.is_const(node.input[0]):
             c = self.consts[node.input[0]]
-            self.out(c.reshape(self._target_shape(c.shape, shape, self.attr("allowzero", 0))))
+            self.out(c.reshape(self._target_shape(c.shape, shape, allowzero)))
             return
         x = self.get(node.input[0])
-        self.out(self.reshape(x, self._target_shape(x.shape, shape, self.attr("allowzero", 0))))
+        self.out(self.reshape(x, self._target_shape(x.shape, shape, allowzero)))
 
     def _shape_of(self, name):
         return self.consts[name].shape if self.is_const(name) else self.get(name).shape
@@ -671,12 +1197,14 @@ class Importer:
     def op_Flatten(self, node):
         shape = self._shape_of(node.input[0])
         axis = self.attr("axis", 1)
+        if not -len(shape) <= axis <= len(shape):  # the rank itself is allowed
+            self.fail("axis %d is out of range for rank %d" % (axis, len(shape)))
         axis = axis + len(shape) if axis < 0 else axis
         self._reshape_any(node.input[0], [int(np.prod(shape[:axis])), int(np.prod(shape[axis:]))])
 
     def _axes(self, node, k=1):
         if len(node.input) > k and node.input[k]:
-            return [int(a) for a in self.const_of(node.input[k])]
+            return self.int_list(node.input[k], "axes")
         return self.attr("axes", None)
 
     def op_Squeeze(self, node):
@@ -684,34 +1212,58 @@ class Importer:
         axes = self._axes(node)
         if axes is None:
             axes = [i for i, d in enumerate(shape) if d == 1]
-        axes = [a % len(shape) for a in axes]
+        axes = [self.axis(a, len(shape)) for a in axes]
+        if any(shape[a] != 1 for a in axes):
+            self.fail("axes %s of shape %s are not all of size 1" % (axes, shape))
         self._reshape_any(node.input[0], [d for i, d in enumerate(shape) if i not in axes])
 
     def op_Unsqueeze(self, node):
         shape = list(self._shape_of(node.input[0]))
-        axes = sorted(a % (len(shape) + len(self._axes(node))) for a in self._axes(node))
+        axes = self._axes(node)
+        if axes is None:
+            self.fail("axes are required")
+        rank = len(shape) + len(axes)
+        axes = sorted(self.axis(a, rank) for a in axes)
+        if len(set(axes)) != len(axes):
+            self.fail("axes %s repeat an axis" % axes)
         for a in axes:
             shape.insert(a, 1)
         self._reshape_any(node.input[0], shape)
 
     def op_Transpose(self, node):
         perm = self.attr("perm")
+        rank = len(self._shape_of(node.input[0]))
+        if perm is None:
+            perm = list(reversed(range(rank)))
+        perm = self.check_perm(perm, rank)
         if self.is_const(node.input[0]):
             self.out(np.transpose(self.consts[node.input[0]], perm))
             return
-        x = self.get(node.input[0])
-        if perm is None:
-            perm = list(reversed(range(len(x.shape))))
-        self.out(self.transpose(x, perm))
+        self.out(self.transpose(self.get(node.input[0]), perm))
 
     def op_Concat(self, node):
         axis = self.attr("axis")
+        if axis is None:
+            self.fail("attribute 'axis' is required")
+        shapes = [self._shape_of(i) for i in node.input]
+        rank = len(shapes[0])
+        axis = self.axis(axis, rank)
+        for sh in shapes:
+            if len(sh) != rank or any(a != b for k, (a, b) in enumerate(zip(sh, shapes[0]))
+                                      if k != axis):
+                self.fail("inputs of shapes %s do not concatenate along axis %d"
+                          % (" and ".join(str(tuple(x)) for x in shapes), axis))
+        dts = [self.dtype_of(i) for i in node.input]
+        if any(d != dts[0] for d in dts):
+            self.fail("inputs of element types %s: they must be the same"
+                      % " and ".join(str(d) for d in dts))
         if self.all_const(node):
+            shape = list(shapes[0])
+            shape[axis] = sum(sh[axis] for sh in shapes)
+            self.check_fold(shape)
             self.out(np.concatenate([self.consts[i] for i in node.input], axis=axis))
             return
-        xs = [self.get(i) for i in node.input if int(np.prod(self._shape_of(i))) != 0 or True]
-        rank = len(xs[0].shape)
-        axis %= rank
+        xs = [self.get(i) for i in node.input]
         shape = list(xs[0].shape)
         shape[axis] = sum(x.shape[axis] for x in xs)
         if len(xs) == 1:
@@ -731,15 +1283,19 @@ class Importer:
 
     def op_Split(self, node):
         shape = self._shape_of(node.input[0])
-        axis = self.attr("axis", 0) % len(shape)
+        axis = self.axis(self.attr("axis", 0), len(shape))
         if len(node.input) > 1 and node.input[1]:
-            split = [int(s) for s in self.const_of(node.input[1])]
+            split = self.int_list(node.input[1], "split")
         elif self.attr("split") is not None:
-            split = list(self.attr("split"))
+            split = [int(s) for s in self.attr("split")]
         else:
             n = len(node.output)
             chunk = -(-shape[axis] // n)
             split = [min(chunk, shape[axis] - k * chunk) for k in range(n)]
+        if len(split) != len(node.output):
+            self.fail("%d split sizes for %d outputs" % (len(split), len(node.output)))
+        if any(size < 0 for size in split):
+            self.fail("negative split sizes %s" % split)
         if sum(split) != shape[axis]:
             self.fail("split sizes %s do not add up to %d" % (split, shape[axis]))
         off = 0
@@ -760,19 +1316,27 @@ class Importer:
         if self.opset < 10:
             starts, ends = self.attr("starts"), self.attr("ends")
             axes, steps = self.attr("axes"), None
+            if starts is None or ends is None:
+                self.fail("attributes 'starts' and 'ends' are required")
         else:
             ins = self.inputs(node) + [None] * 5
-            starts = self.const_of(ins[1]).tolist()
-            ends = self.const_of(ins[2]).tolist()
-            axes = self.const_of(ins[3]).tolist() if ins[3] else None
-            steps = self.const_of(ins[4]).tolist() if ins[4] else None
+            starts = self.int_list(ins[1], "starts")
+            ends = self.int_list(ins[2], "ends")
+            axes = self.int_list(ins[3], "axes") if ins[3] else None
+            steps = self.int_list(ins[4], "steps") if ins[4] else None
         if axes is None:
             axes = list(range(len(starts)))
         steps = steps or [1] * len(starts)
+        if not len(starts) == len(ends) == len(axes) == len(steps):
+            self.fail("starts, ends, axes and steps differ in length")
+        axes = [self.axis(a, rank) for a in axes]
+        if len(set(axes)) != len(axes):
+            self.fail("axes %s repeat an axis" % axes)
+        if 0 in steps:
+            self.fail("a step of 0")
         begin = [0] * rank
         size = list(shape)
         for st, en, ax, sp in zip(starts, ends, axes, steps):
-            ax %= rank
             d = shape[ax]
             if sp != 1:
                 if self.is_const(node.input[0]):
@@ -785,32 +1349,44 @@ class Importer:
         if self.is_const(node.input[0]):
             idx = [slice(None)] * rank
             for st, en, ax, sp in zip(starts, ends, axes, steps):
-                idx[ax % rank] = slice(st, en, sp)
+                idx[ax] = slice(st, en, sp)
             self.out(self.consts[node.input[0]][tuple(idx)])
             return
         self.out(self.slice(self.get(node.input[0]), begin, size))
 
     def op_Gather(self, node):
-        axis = self.attr("axis", 0)
-        if self.all_const(node):
-            self.out(np.take(self.consts[node.input[0]],
-                             self.consts[node.input[1]], axis=axis))
-            return
         data_shape = self._shape_of(node.input[0])
         rank = len(data_shape)
-        axis %= rank
+        axis = self.axis(self.attr("axis", 0), rank)
+        if self.dtype_of(node.input[1]) not in (np.int32, np.int64):
+            self.fail("indices must be int32 or int64, not %s" % self.dtype_of(node.input[1]))
         if self.is_const(node.input[1]):
+            # Constant indices: in [-n, n - 1] (ONNX), negative ones count
+            # from the end.
             idx = self.consts[node.input[1]].astype(np.int64)
-            idx = np.where(idx < 0, idx + data_shape[axis], idx).astype(np.int32)
+            n = data_shape[axis]
+            bad = (idx < -n) | (idx >= n)
+            if bad.any():
+                self.fail("index %d is out of range for axis %d of size %d"
+                          % (int(idx[bad].reshape(-1)[0]), axis, n))
+            idx = np.where(idx < 0, idx + n, idx)
+        if self.all_const(node):
+            rest = [d for i, d in enumerate(data_shape) if i != axis]
+            self.check_fold(list(idx.shape) + rest)
+            self.out(np.take(self.consts[node.input[0]], idx, axis=axis))
+            return
+        if self.is_const(node.input[1]):
+            idx = idx.astype(np.int32)
             ind = self.const(idx.reshape(1, -1))
             idx_shape = idx.shape
         else:
+            # Run-time indices: negative ones count from the end; indices
+            # out of range are the lowering's to clamp (tosa.gather).
             iv = self.get(node.input[1])
             idx_shape = iv.shape
             if iv.dtype != np.int32:
                 iv = self.emit("tosa.cast %s : (%s) -> %s" % (
                     iv.name, iv.type, ttype(iv.shape, "i32")), iv.shape, np.int32)
-            # Negative indices count from the end.
             neg = self.binary("greater", self.scalar(0, iv), iv, dtype=np.bool_)
             wrapped = self.binary("add", iv, self.scalar(data_shape[axis], iv))
             iv = self.emit("tosa.select %s, %s, %s : (%s, %s, %s) -> %s"
@@ -841,17 +1417,29 @@ class Importer:
         x = self.get(node.input[0])
         rank = len(x.shape)
         if self.opset < 11:
-            pads, value = self.attr("pads"), self.attr("value", 0.0)
+            pads, value = self.ints_attr("pads", None), self.attr("value", 0.0)
         else:
             ins = self.inputs(node) + [None, None, None]
-            pads = self.const_of(ins[1]).tolist()
-            value = self.const_of(ins[2]).reshape(-1)[0] if ins[2] else 0
+            pads = self.int_list(ins[1], "pads")
+            if ins[2]:
+                v = self.const_of(ins[2])
+                if v.size != 1 or v.dtype != x.dtype:
+                    self.fail("the constant value must be a scalar of the input's type")
+                value = v.reshape(-1)[0]
+            else:
+                value = 0
             if ins[3]:
-                axes = [int(a) % rank for a in self.const_of(ins[3])]
+                axes = [self.axis(a, rank) for a in self.int_list(ins[3], "axes")]
+                if len(pads) != 2 * len(axes) or len(set(axes)) != len(axes):
+                    self.fail("%d pads for axes %s" % (len(pads), axes))
                 full = [0] * (2 * rank)
                 for j, a in enumerate(axes):
                     full[a], full[a + rank] = pads[j], pads[j + len(axes)]
                 pads = full
+        if len(pads) != 2 * rank:
+            self.fail("%d pads for rank %d (2 per axis)" % (len(pads), rank))
+        if x.dtype.kind != "f" and not np.isfinite(value):
+            self.fail("a non-finite pad value for an integer tensor")
         if any(p < 0 for p in pads):
             self.fail("negative pads are not supported")
         tpads = []
@@ -866,6 +1454,8 @@ class Importer:
 
     def tile(self, x, reps):
         reps = [int(r) for r in reps]
+        if len(reps) != len(x.shape) or any(r < 0 for r in reps):
+            self.fail("repeats %s for shape %s" % (reps, x.shape))
         if all(r == 1 for r in reps):
             return x
         shape = [d * r for d, r in zip(x.shape, reps)]
@@ -875,15 +1465,14 @@ class Importer:
                          shape, x.dtype)
 
     def op_Tile(self, node):
-        self.out(self.tile(self.get(node.input[0]), self.const_of(node.input[1])))
+        self.out(self.tile(self.get(node.input[0]), self.int_list(node.input[1], "repeats")))
 
     def op_Expand(self, node):
         x = self.get(node.input[0])
-        shape = [int(d) for d in self.const_of(node.input[1])]
-        r = max(len(shape), len(x.shape))
-        xs = (1,) * (r - len(x.shape)) + x.shape
-        shape = [1] * (r - len(shape)) + shape
-        self.out(self.expand_to(x, tuple(max(a, b) for a, b in zip(xs, shape))))
+        shape = self.int_list(node.input[1], "the shape")
+        if any(d < 0 for d in shape):
+            self.fail("shape %s has a negative dimension" % shape)
+        self.out(self.expand_to(x, self.broadcast_shape(x.shape, shape)))
 
     # -- reductions, normalizations -------------------------------------------
     def _reduce(self, node, op, mean=False):
@@ -899,14 +1488,14 @@ class Importer:
         keep = self.attr("keepdims", 1)
         y = self.reduce_axes(op, x, axes, keep)
         if mean:
-            n = int(np.prod([x.shape[a % len(x.shape)] for a in axes]))
+            n = int(np.prod([x.shape[self.axis(a, len(x.shape))] for a in set(axes)]))
             y = self.binary("mul", y, self.scalar(1.0 / n, y))
         self.out(y)
 
     def op_Softmax(self, node, log=False):
         x = self.get(node.input[0])
         rank = len(x.shape)
-        axis = self.attr("axis", -1 if self.opset >= 13 else 1) % rank
+        axis = self.axis(self.attr("axis", -1 if self.opset >= 13 else 1), rank)
         if self.opset < 13 and axis != rank - 1:
             # Old semantics: softmax over the flattened [axis:] dims.
             flat = self.reshape(x, (int(np.prod(x.shape[:axis])), int(np.prod(x.shape[axis:]))))
@@ -930,7 +1519,13 @@ class Importer:
         if len(node.output) > 1 and any(node.output[1:]):
             self.fail("training-mode BatchNormalization is not supported")
         x = self.get(node.input[0])
-        scale, bias, mean, var = (self.const_of(i).astype(np.float64) for i in node.input[1:5])
+        if len(x.shape) < 2:
+            self.fail("the input must have a channel dimension (rank >= 2)")
+        scale, bias, mean, var = (self.const_of(i).astype(np.float64).reshape(-1)
+                                  for i in node.input[1:5])
+        if any(c.size != x.shape[1] for c in (scale, bias, mean, var)):
+            self.fail("scale, bias, mean and var must have %d values (the channels)"
+                      % x.shape[1])
         eps = self.attr("epsilon", 1e-5)
         a = scale / np.sqrt(var + eps)
         b = bias - mean * a
@@ -941,7 +1536,7 @@ class Importer:
     def op_LayerNormalization(self, node):
         x = self.get(node.input[0])
         rank = len(x.shape)
-        axis = self.attr("axis", -1) % rank
+        axis = self.axis(self.attr("axis", -1), rank)
         eps = self.attr("epsilon", 1e-5)
         axes = list(range(axis, rank))
         n = int(np.prod(x.shape[axis:]))
@@ -970,6 +1565,12 @@ class Importer:
                             zb.type, ttype(shape, DTYPES[a.dtype])), shape, a.dtype)
 
     def matmul(self, a, b):
+        self.same_dtype(a, b)
+        if not a.shape or not b.shape:
+            self.fail("MatMul of a scalar")
+        if a.shape[-1] != (b.shape[0] if len(b.shape) == 1 else b.shape[-2]):
+            self.fail("MatMul of shapes %s and %s: the inner dimensions differ"
+                      % (a.shape, b.shape))
         if len(a.shape) == 1:
             r = self.matmul(self.reshape(a, (1,) + a.shape), b)
             return self.reshape(r, r.shape[:-2] + r.shape[-1:])
@@ -981,7 +1582,7 @@ class Importer:
         ba, bb = a.shape[:-2], b.shape[:-2]
         r = max(len(ba), len(bb))
         ba, bb = (1,) * (r - len(ba)) + ba, (1,) * (r - len(bb)) + bb
-        batch = tuple(max(x, y) for x, y in zip(ba, bb))
+        batch = self.broadcast_shape(ba, bb)
         nb = int(np.prod(batch))
         if int(np.prod(bb)) == 1:
             # Shared right operand (weights): fold the batch into M.
@@ -1009,6 +1610,8 @@ class Importer:
         ta, tb = self.attr("transA", 0), self.attr("transB", 0)
 
         def operand(name, trans):
+            if len(self._shape_of(name)) != 2:
+                self.fail("Gemm's A and B must be matrices (rank 2)")
             if self.is_const(name):
                 c = self.consts[name]
                 return self.const(c.T if trans else c)
@@ -1030,10 +1633,13 @@ class Importer:
 
     def _pads(self, kernel, in_hw, strides, dilations):
         auto = self.attr("auto_pad", "NOTSET")
-        auto = auto.decode() if isinstance(auto, bytes) else auto
+        if auto not in ("NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"):
+            self.fail("auto_pad %r is not NOTSET, SAME_UPPER, SAME_LOWER or VALID" % auto)
         pads = self.attr("pads", [0, 0, 0, 0])
         if len(pads) != 4:
             self.fail("only 2-D spatial ops are supported")
+        if any(p < 0 for p in pads):
+            self.fail("pads %s: negative pads are not supported" % (pads,))
         if auto in ("SAME_UPPER", "SAME_LOWER"):
             pads = [0, 0, 0, 0]
             for i in range(2):
@@ -1052,7 +1658,22 @@ class Importer:
             span = in_hw[i] + pads[2 * i] + pads[2 * i + 1] - (kernel[i] - 1) * dilations[i] - 1
             q = -(-span // strides[i]) if ceil else span // strides[i]
             out.append(q + 1)
+        if min(out) < 1:
+            self.fail("the kernel %s (dilations %s) does not fit the padded input %s"
+                      % (list(kernel), list(dilations), list(in_hw)))
         return out
+
+    def spatial_attrs(self, kernel=None):
+        """kernel_shape (checked against the weights' `kernel` if given),
+        strides and dilations of a 2-D conv or pool: 2 values, each >= 1."""
+        k = self.attr("kernel_shape")
+        if k is None and kernel is None:
+            self.fail("attribute 'kernel_shape' is required")
+        k = self.ints_attr("kernel_shape", kernel, 2, 1)
+        if kernel is not None and list(k) != list(kernel):
+            self.fail("kernel_shape %s differs from the weights' %s" % (k, list(kernel)))
+        return (k, self.ints_attr("strides", [1, 1], 2, 1),
+                self.ints_attr("dilations", [1, 1], 2, 1))
 
     def fit_stride(self, x, kernel, strides, dilations, pads):
         """TOSA wants (H + pads - extent) divisible by the stride, where ONNX
@@ -1075,12 +1696,18 @@ class Importer:
         if len(x.shape) != 4:
             self.fail("only 2-D convolutions (NCHW input) are supported")
         w = self.const_of(node.input[1]).astype(x.dtype)
+        if w.ndim != 4:
+            self.fail("the weights must be [C_out, C_in / group, KH, KW], are %s" % (w.shape,))
         cout, cin_g, kh, kw = w.shape
         bias = self.const_of(node.input[2]).astype(x.dtype) if len(node.input) > 2 and \
             node.input[2] else np.zeros([cout], x.dtype)
+        if bias.shape != (cout,):
+            self.fail("the bias must have %d values (C_out), has shape %s" % (cout, bias.shape))
         group = self.attr("group", 1)
-        strides = self.attr("strides", [1, 1])
-        dil = self.attr("dilations", [1, 1])
+        if group < 1 or cin_g * group != x.shape[1] or cout % group:
+            self.fail("group %d does not divide the channels (%d in, weights for %d per "
+                      "group, %d out)" % (group, x.shape[1], cin_g, cout))
+        _, strides, dil = self.spatial_attrs((kh, kw))
         pads = self._pads((kh, kw), x.shape[2:], strides, dil)
         oh, ow = self._out_hw(x.shape[2:], (kh, kw), pads, strides, dil)
         x = self.fit_stride(x, (kh, kw), strides, dil, pads)
@@ -1108,8 +1735,9 @@ class Importer:
                              wv.type, bv.type, zp.type, zp.type, ttype(out_shape, DTYPES[x.dtype])),
                           out_shape, x.dtype)
         else:
-            if cin % group or cout % group:
-                self.fail("group %d does not divide the channels" % group)
+            if group > MAX_CONV_GROUPS:
+                self.fail("%d groups: more than %d (each group is one convolution)"
+                          % (group, MAX_CONV_GROUPS))
             cg_out = cout // group
             parts = []
             for gi in range(group):
@@ -1132,12 +1760,13 @@ class Importer:
             self.fail("only 2-D pooling (NCHW input) is supported")
         if len(node.output) > 1 and node.output[1]:
             self.fail("MaxPool's indices output is not supported")
-        kernel = self.attr("kernel_shape")
-        strides = self.attr("strides", [1, 1])
-        dil = self.attr("dilations", [1, 1])
+        kernel, strides, dil = self.spatial_attrs()
         if list(dil) != [1, 1]:
             self.fail("dilated pooling is not supported")
         pads = self._pads(kernel, x.shape[2:], strides, dil)
+        if any(p >= kernel[i // 2] for i, p in enumerate(pads)):
+            self.fail("pads %s reach the kernel size %s: not supported (TOSA)"
+                      % (pads, kernel))
         if kind == "avg" and self.attr("count_include_pad", 0) and any(pads):
             # Zeros that count: pad explicitly, then pool without padding.
             p = self.shape_value([0, 0, 0, 0, pads[0], pads[1], pads[2], pads[3]])
@@ -1196,6 +1825,8 @@ class Importer:
 
     def op_GlobalAveragePool(self, node):
         x = self.get(node.input[0])
+        if len(x.shape) < 3:
+            self.fail("the input must be [N, C, spatial...] (rank >= 3)")
         axes = list(range(2, len(x.shape)))
         y = self.reduce_axes("sum", x, axes, True)
         n = int(np.prod(x.shape[2:]))
@@ -1203,6 +1834,8 @@ class Importer:
 
     def op_GlobalMaxPool(self, node):
         x = self.get(node.input[0])
+        if len(x.shape) < 3:
+            self.fail("the input must be [N, C, spatial...] (rank >= 3)")
         self.out(self.reduce_axes("max", x, list(range(2, len(x.shape))), True))
 
     def op_Resize(self, node):
@@ -1225,15 +1858,20 @@ class Importer:
         ins = self.inputs(node) + [None] * 4
         n, c, h, w = x.shape
         if ins[3]:
-            sizes = [int(s) for s in self.const_of(ins[3])]
+            sizes = self.int_list(ins[3], "sizes")
         else:
             scales = self.attr("scales") if node.op_type == "Upsample" and self.opset < 9 \
-                else self.const_of(ins[2] if not legacy else ins[1]).tolist()
+                else self.const_of(ins[2] if not legacy else ins[1]).reshape(-1).tolist()
+            if scales is None or len(scales) != 4 or \
+                    not all(np.isfinite(s) and 0 < s < 2 ** 31 for s in scales):
+                self.fail("scales %s: 4 positive values expected" % (scales,))
             sizes = [int(np.floor(d * s)) for d, s in zip(x.shape, scales)]
             if any(abs(d * s - o) > 1e-6 for d, s, o in zip(x.shape, scales, sizes)):
                 # ONNX then maps coordinates with the scale, not out / in.
                 self.fail("Resize scales that do not give whole output sizes are "
                           "not supported")
+        if len(sizes) != 4 or min(sizes) < 1:
+            self.fail("output sizes %s: 4 positive values expected" % (sizes,))
         if sizes[:2] != [n, c]:
             self.fail("Resize of the batch or channel dimension is not supported")
         oh, ow = sizes[2:]
@@ -1341,10 +1979,29 @@ def _install_table_ops():
 _install_table_ops()
 
 
+def check_func_name(name):
+    """The function's name is written into the IR: an MLIR bare identifier."""
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$.]*", name):
+        raise ValueError("the function name must be an MLIR identifier "
+                         "([A-Za-z_][A-Za-z0-9_$.]*), not %r" % (name,))
+
+
 def import_model(model, elide_weights=False, func_name="model", bind=None):
     """Returns the MLIR text of `model` (an onnx.ModelProto or a path).
     `bind` maps graph input names to arrays imported as constants (e.g. the
-    weights ONNX's node tests pass as inputs)."""
-    if isinstance(model, (str, bytes)):
-        model = onnx.load(model)
-    return Importer(model, elide_weights, func_name, bind).run()
+    weights ONNX's node tests pass as inputs). A model given as a path is
+    read by read_model (external data only from the model's folder); a
+    ModelProto must hold its data (onnx.load does that)."""
+    if not isinstance(elide_weights, bool):
+        raise TypeError("elide_weights must be a bool, not %s" % type(elide_weights).__name__)
+    check_func_name(func_name)
+    if isinstance(model, (str, bytes, os.PathLike)):
+        model = read_model(model)
+    elif not isinstance(model, onnx.ModelProto):
+        raise TypeError("model must be a path or an onnx.ModelProto, not %s"
+                        % type(model).__name__)
+    else:
+        check_strings(model)
+        check_sizes(model)
+    with np.errstate(all="ignore"):
+        return Importer(model, elide_weights, func_name, bind).run()

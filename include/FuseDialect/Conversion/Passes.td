@@ -256,6 +256,60 @@ def FuseApproximateMathPass : Pass<"fuse-approximate-math"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def FuseInsertChainsToBufferPass : Pass<"fuse-insert-chains-to-buffer"> {
+  let summary = "Write long chains of tensor.insert_slice into one buffer";
+  let description = [{
+    A concat of many parts lowers to a chain of `tensor.insert_slice` ops,
+    each inserting into the result of the previous one, and one-shot
+    bufferization's analysis is cubic or worse in the length of such a chain
+    (llvm/llvm-project#81959: 125 parts 17 s, 250 parts 5 min). A chain of
+    at least `min-length` inserts whose regions are static and pairwise
+    disjoint becomes one buffer written in place: the destination is a
+    `memref.alloc` (a copy of it when it is not a `tensor.empty`), each part
+    is `bufferization.materialize_in_destination` into its subview, a read
+    of a part's region before its insert (the destination the part's loop
+    nest writes into) is `bufferization.to_tensor` of that subview, and the
+    chain's result is `to_tensor` of the buffer. Bufferization then decides
+    each part on its own (linear), writing in place as before.
+
+    ```mlir
+    %1 = tensor.insert_slice %a into %0[0, 0] [1, 8] [1, 1]
+    %2 = tensor.insert_slice %b into %1[1, 0] [1, 8] [1, 1]
+    ```
+
+    becomes
+
+    ```mlir
+    %buf = memref.alloc() : memref<2x8xf32>
+    %s0 = memref.subview %buf[0, 0] [1, 8] [1, 1]
+    bufferization.materialize_in_destination %a in restrict writable %s0
+    %s1 = memref.subview %buf[1, 0] [1, 8] [1, 1]
+    bufferization.materialize_in_destination %b in restrict writable %s1
+    %2 = bufferization.to_tensor %buf restrict writable
+    ```
+  }];
+  let options = [
+    Option<"minLength", "min-length", "int64_t", /*default=*/"32",
+           "Shortest chain rewritten (shorter ones bufferize quickly)">
+  ];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def FuseClampIndicesPass : Pass<"fuse-clamp-indices"> {
+  let summary = "Keep run-time gather and scatter indices inside their buffers";
+  let description = [{
+    TOSA leaves an index outside `[0, K)` of `tosa.gather` and `tosa.scatter`
+    unpredictable, and their lowering reads or writes outside the buffer.
+    Indices that are not constants within range are clamped to `[0, K - 1]`
+    first (`tosa.clamp`), so that a bad index reads or writes the nearest
+    row instead: defined behaviour, never an access outside a buffer (ONNX
+    says an index out of range is an error; the importer refuses constant
+    ones). Clamps this pass added are recognized: running it again changes
+    nothing.
+  }];
+}
+
 def FuseCopiesToLinalgPass : Pass<"fuse-copies-to-linalg"> {
   let summary = "Turn memref.copy into linalg.copy";
   let description = [{

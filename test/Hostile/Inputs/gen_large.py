@@ -1,6 +1,7 @@
 """Writes hostile-size inputs: `chain N` (N elementwise ops in a row, plus a
 side branch every 100), `const N` (an N-element non-splat constant added
-to the input)."""
+to the input), `concat N` (a concat of N 1x8 parts, every third computed:
+exp of an input)."""
 import random
 import sys
 
@@ -17,6 +18,22 @@ if kind == "chain":
             print("  %%s%d = tosa.add %s, %s : (%s, %s) -> %s" % (i, side, prev, t, t, t))
             side = "%%s%d" % i
     print("  return %s, %s : %s, %s" % (prev, side, t, t))
+    print("}")
+elif kind == "concat":
+    print("func.func @model(%%x: %s, %%y: tensor<1x8xf32>) -> tensor<%dx8xf32> {" % (t, n))
+    parts = []
+    for i in range(n):
+        if i % 3 == 0:
+            print("  %%p%d = tosa.exp %%y : (tensor<1x8xf32>) -> tensor<1x8xf32>" % i)
+            parts.append("%%p%d" % i)
+        else:
+            print('  %%s%d = tosa.const_shape {values = dense<[%d, 0]> : tensor<2xindex>} : () -> !tosa.shape<2>' % (i, i % 4))
+            print('  %%z%d = tosa.const_shape {values = dense<[1, 8]> : tensor<2xindex>} : () -> !tosa.shape<2>' % i)
+            print("  %%p%d = tosa.slice %%x, %%s%d, %%z%d : (%s, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x8xf32>" % (i, i, i, t))
+            parts.append("%%p%d" % i)
+    print("  %%c = tosa.concat %s {axis = 0 : i32} : (%s) -> tensor<%dx8xf32>" % (
+        ", ".join(parts), ", ".join(["tensor<1x8xf32>"] * n), n))
+    print("  return %%c : tensor<%dx8xf32>" % n)
     print("}")
 else:
     r = random.Random(0)

@@ -1,0 +1,247 @@
+//===- InsertChainsToBuffer.cpp - Long insert chains as one buffer --------===//
+//
+// `--fuse-insert-chains-to-buffer` (docs in Passes.td): one-shot
+// bufferization's analysis is cubic or worse in the length of a chain of
+// `tensor.insert_slice` ops threaded through their destination
+// (llvm/llvm-project#81959), which a concat of many parts is. Such a chain
+// is bufferized here instead, where it is simple:
+//
+//   1. Find chains: an insert whose destination is not the result of a
+//      chain link starts one; a link's result may be read only by the next
+//      insert (as its destination) and by extract_slices of exactly the next
+//      insert's region (the destination the next part's loop nest writes).
+//   2. Keep chains of at least `min-length` links in one block whose
+//      regions are static and pairwise disjoint (so that a part's subview is
+//      written by nothing else while its tensor lives: `restrict` holds).
+//   3. Rewrite: one buffer for the destination; per link, the extracts of
+//      its region become to_tensor of a subview and the insert becomes
+//      materialize_in_destination into that subview; the last result
+//      becomes to_tensor of the buffer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuseDialect/Conversion/Passes.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::fuse {
+#define GEN_PASS_DEF_FUSEINSERTCHAINSTOBUFFERPASS
+#include "FuseDialect/Conversion/Passes.h.inc"
+} // namespace mlir::fuse
+
+using namespace mlir;
+
+namespace {
+
+/// A slice's region: constant offsets and sizes, unit strides (what
+/// TosaToTensor's concat and the tiler's inserts are, as attributes or as
+/// constant operands).
+struct Region {
+  SmallVector<int64_t> offsets, sizes;
+  bool operator==(const Region &other) const {
+    return offsets == other.offsets && sizes == other.sizes;
+  }
+};
+
+std::optional<Region> getStaticRegion(OffsetSizeAndStrideOpInterface op) {
+  std::optional<SmallVector<int64_t>> offsets =
+      getConstantIntValues(op.getMixedOffsets());
+  std::optional<SmallVector<int64_t>> sizes =
+      getConstantIntValues(op.getMixedSizes());
+  std::optional<SmallVector<int64_t>> strides =
+      getConstantIntValues(op.getMixedStrides());
+  if (!offsets || !sizes || !strides ||
+      llvm::any_of(*strides, [](int64_t s) { return s != 1; }))
+    return std::nullopt;
+  return Region{std::move(*offsets), std::move(*sizes)};
+}
+
+bool sameRegion(OffsetSizeAndStrideOpInterface a,
+                OffsetSizeAndStrideOpInterface b) {
+  std::optional<Region> ra = getStaticRegion(a), rb = getStaticRegion(b);
+  return ra && rb && *ra == *rb;
+}
+
+bool disjoint(const Region &a, const Region &b) {
+  for (auto [ao, as, bo, bs] :
+       llvm::zip_equal(a.offsets, a.sizes, b.offsets, b.sizes))
+    if (ao + as <= bo || bo + bs <= ao)
+      return true;
+  return false;
+}
+
+/// The insert that continues the chain after `link`, if `link`'s result is
+/// read only as that insert's destination and by extracts of its region;
+/// those extracts are added to `reads`.
+tensor::InsertSliceOp
+getNextLink(tensor::InsertSliceOp link,
+            SmallVectorImpl<tensor::ExtractSliceOp> &reads) {
+  tensor::InsertSliceOp next;
+  for (OpOperand &use : link.getResult().getUses()) {
+    auto insert = dyn_cast<tensor::InsertSliceOp>(use.getOwner());
+    if (insert && use.getOperandNumber() == 1 && !next)
+      next = insert;
+    else if (!isa<tensor::ExtractSliceOp>(use.getOwner()))
+      return nullptr;
+  }
+  if (!next || next->getBlock() != link->getBlock())
+    return nullptr;
+  SmallVector<tensor::ExtractSliceOp> found;
+  for (Operation *user : link.getResult().getUsers()) {
+    auto extract = dyn_cast<tensor::ExtractSliceOp>(user);
+    if (!extract)
+      continue;
+    if (!sameRegion(extract, next))
+      return nullptr;
+    found.push_back(extract);
+  }
+  reads.append(found.begin(), found.end());
+  return next;
+}
+
+/// A chain and the reads of each link's region before its insert
+/// (`reads[i]` read the region `links[i]` writes).
+struct Chain {
+  SmallVector<tensor::InsertSliceOp> links;
+  SmallVector<SmallVector<tensor::ExtractSliceOp>> reads;
+};
+
+Chain getChain(tensor::InsertSliceOp first) {
+  Chain chain;
+  chain.links.push_back(first);
+  chain.reads.emplace_back();
+  // Reads of the first link's region from its destination are not the
+  // chain's (the destination may be read elsewhere): none are rewritten.
+  while (true) {
+    SmallVector<tensor::ExtractSliceOp> reads;
+    tensor::InsertSliceOp next = getNextLink(chain.links.back(), reads);
+    if (!next)
+      break;
+    chain.links.push_back(next);
+    chain.reads.push_back(std::move(reads));
+  }
+  return chain;
+}
+
+/// Whether every link writes a static region and no two overlap.
+bool hasDisjointStaticRegions(const Chain &chain) {
+  SmallVector<Region> regions;
+  for (tensor::InsertSliceOp link : chain.links) {
+    std::optional<Region> region = getStaticRegion(link);
+    if (!region)
+      return false;
+    regions.push_back(std::move(*region));
+  }
+  for (size_t i = 0; i < regions.size(); ++i)
+    for (size_t j = i + 1; j < regions.size(); ++j)
+      if (!disjoint(regions[i], regions[j]))
+        return false;
+  return true;
+}
+
+/// The subview of `buffer` that `op` (an insert or extract) names, of the
+/// shape of `sliceType` (rank-reduced like the slice).
+Value getSubview(OpBuilder &b, Location loc, Value buffer,
+                 OffsetSizeAndStrideOpInterface op, RankedTensorType sliceType) {
+  auto bufferType = cast<MemRefType>(buffer.getType());
+  MemRefType type = memref::SubViewOp::inferRankReducedResultType(
+      sliceType.getShape(), bufferType, op.getStaticOffsets(),
+      op.getStaticSizes(), op.getStaticStrides());
+  return memref::SubViewOp::create(b, loc, type, buffer, op.getMixedOffsets(),
+                                   op.getMixedSizes(), op.getMixedStrides());
+}
+
+void rewriteChain(RewriterBase &rewriter, Chain &chain) {
+  tensor::InsertSliceOp first = chain.links.front();
+  Location loc = first.getLoc();
+  auto resultType = cast<RankedTensorType>(first.getResultType());
+  auto bufferType =
+      MemRefType::get(resultType.getShape(), resultType.getElementType());
+  // The buffer, holding the destination unless that is undefined.
+  rewriter.setInsertionPoint(first);
+  Value buffer = memref::AllocOp::create(rewriter, loc, bufferType);
+  if (!first.getDest().getDefiningOp<tensor::EmptyOp>())
+    bufferization::MaterializeInDestinationOp::create(
+        rewriter, loc, TypeRange{}, first.getDest(), buffer,
+        /*restrict=*/true, /*writable=*/true);
+  for (auto [link, reads] : llvm::zip_equal(chain.links, chain.reads)) {
+    // One view of the link's region, at the buffer (its offsets are
+    // constants there too), for the reads and the insert: a part written in
+    // place is then copied onto itself, which folds away.
+    Value view;
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointAfterValue(buffer);
+      SmallVector<OpFoldResult> offsets, sizes, strides;
+      for (auto [list, mixed] :
+           {std::pair(&offsets, link.getMixedOffsets()),
+            std::pair(&sizes, link.getMixedSizes()),
+            std::pair(&strides, link.getMixedStrides())})
+        for (OpFoldResult value : mixed)
+          list->push_back(
+              rewriter.getIndexAttr(*getConstantIntValue(value)));
+      auto bufferType = cast<MemRefType>(buffer.getType());
+      MemRefType type = memref::SubViewOp::inferRankReducedResultType(
+          link.getSourceType().getShape(), bufferType, offsets, sizes, strides);
+      view = memref::SubViewOp::create(rewriter, link.getLoc(), type, buffer,
+                                       offsets, sizes, strides);
+    }
+    // Reads of the region before the insert: the part's destination.
+    for (tensor::ExtractSliceOp read : reads) {
+      rewriter.setInsertionPoint(read);
+      Value readView = view;
+      if (read.getResultType().getRank() != link.getSourceType().getRank())
+        readView = getSubview(rewriter, read.getLoc(), buffer, read,
+                              read.getResultType());
+      rewriter.replaceOpWithNewOp<bufferization::ToTensorOp>(
+          read, read.getResultType(), readView, /*restrict=*/true,
+          /*writable=*/true);
+    }
+    rewriter.setInsertionPoint(link);
+    bufferization::MaterializeInDestinationOp::create(
+        rewriter, link.getLoc(), TypeRange{}, link.getSource(), view,
+        /*restrict=*/true, /*writable=*/true);
+  }
+  tensor::InsertSliceOp last = chain.links.back();
+  rewriter.setInsertionPoint(last);
+  Value result = bufferization::ToTensorOp::create(
+      rewriter, last.getLoc(), resultType, buffer, /*restrict=*/true,
+      /*writable=*/true);
+  rewriter.replaceAllUsesWith(last.getResult(), result);
+  for (tensor::InsertSliceOp link : llvm::reverse(chain.links))
+    rewriter.eraseOp(link);
+}
+
+struct FuseInsertChainsToBufferPass final
+    : fuse::impl::FuseInsertChainsToBufferPassBase<
+          FuseInsertChainsToBufferPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<Chain> chains;
+    getOperation()->walk([&](tensor::InsertSliceOp insert) {
+      auto type = dyn_cast<RankedTensorType>(insert.getResultType());
+      if (!type || !type.hasStaticShape())
+        return;
+      // Starts of chains only: not a link's continuation.
+      if (auto previous = insert.getDest().getDefiningOp<tensor::InsertSliceOp>()) {
+        SmallVector<tensor::ExtractSliceOp> reads;
+        if (getNextLink(previous, reads) == insert)
+          return;
+      }
+      Chain chain = getChain(insert);
+      if (static_cast<int64_t>(chain.links.size()) >= minLength &&
+          hasDisjointStaticRegions(chain))
+        chains.push_back(std::move(chain));
+    });
+    IRRewriter rewriter(&getContext());
+    for (Chain &chain : chains)
+      rewriteChain(rewriter, chain);
+  }
+};
+
+} // namespace
