@@ -14,6 +14,9 @@
 // RUN: not fuse-opt %s --fuse-ops=profile=%t/number.json 2>&1 | FileCheck %s --check-prefix=ENTRY
 // RUN: echo '{}' > %t/empty.json
 // RUN: fuse-opt %s --fuse-ops=profile=%t/empty.json -o /dev/null
+// A path with a space and a comma is given quoted:
+// RUN: echo '{}' > "%t/a b,c.json"
+// RUN: fuse-opt %s "--fuse-ops=profile='%t/a b,c.json' max-group-size=8" -o /dev/null
 // KIND: error: profile: '{{.*}}' is not a regular file
 // MISSING: error: profile: cannot read '{{.*}}missing.json': No such file or directory
 // DEEP: error: profile '{{.*}}deep.json' must be one JSON object of true/false decisions
