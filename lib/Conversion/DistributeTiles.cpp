@@ -96,11 +96,10 @@ using fuse::StaticBounds;
 
 namespace {
 
-/// Static shared memory a block may use without opting in (sm_90 allows
-/// more only through a launch attribute). The temporaries take what they
-/// need first; what is left pays for staged matmul operands and the 128
-/// bytes the lowering of each split reduction's gpu.all_reduce adds.
-constexpr int64_t kSharedMemoryBytes = 48 * 1024;
+/// Of the block's kSharedMemoryBytes (TileLoops.h) the temporaries take
+/// what they need first; what is left pays for staged matmul operands and
+/// the bytes the lowering of each split reduction's gpu.all_reduce adds.
+using fuse::kSharedMemoryBytes;
 /// Shared-memory buffers are aligned to this (fuse-annotate-kernels).
 constexpr int64_t kSharedAlignment = 16;
 /// Blocks a kernel asks to keep resident per SM (fuse-annotate-kernels).

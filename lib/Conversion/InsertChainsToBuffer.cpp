@@ -11,7 +11,7 @@
 //      insert (as its destination) and by extract_slices of exactly the next
 //      insert's region (the destination the next part's loop nest writes).
 //   2. Keep chains of at least `min-length` links in one block whose
-//      regions are static and pairwise disjoint (so that a part's subview is
+//      boxes are constant and pairwise disjoint (so that a part's subview is
 //      written by nothing else while its tensor lives: `restrict` holds).
 //   3. Rewrite: one buffer for the destination; per link, the extracts of
 //      its region become to_tensor of a subview and the insert becomes
@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FuseDialect/Conversion/Passes.h"
+#include "TileLoops.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -37,41 +38,27 @@ using namespace mlir;
 
 namespace {
 
-/// A slice's region: constant offsets and sizes, unit strides (what
-/// TosaToTensor's concat and the tiler's inserts are, as attributes or as
-/// constant operands).
-struct Region {
-  SmallVector<int64_t> offsets, sizes;
-  bool operator==(const Region &other) const {
-    return offsets == other.offsets && sizes == other.sizes;
-  }
-};
-
-std::optional<Region> getStaticRegion(OffsetSizeAndStrideOpInterface op) {
+/// A slice's box in its larger tensor, when its offsets, sizes and strides
+/// are constants (attributes, or constant operands as TosaToTensor's concat
+/// has them).
+std::optional<fuse::StridedBox> getConstantBox(OffsetSizeAndStrideOpInterface op) {
   std::optional<SmallVector<int64_t>> offsets =
       getConstantIntValues(op.getMixedOffsets());
   std::optional<SmallVector<int64_t>> sizes =
       getConstantIntValues(op.getMixedSizes());
   std::optional<SmallVector<int64_t>> strides =
       getConstantIntValues(op.getMixedStrides());
-  if (!offsets || !sizes || !strides ||
-      llvm::any_of(*strides, [](int64_t s) { return s != 1; }))
+  if (!offsets || !sizes || !strides)
     return std::nullopt;
-  return Region{std::move(*offsets), std::move(*sizes)};
+  return fuse::StridedBox{std::move(*offsets), std::move(*sizes),
+                          std::move(*strides)};
 }
 
-bool sameRegion(OffsetSizeAndStrideOpInterface a,
-                OffsetSizeAndStrideOpInterface b) {
-  std::optional<Region> ra = getStaticRegion(a), rb = getStaticRegion(b);
-  return ra && rb && *ra == *rb;
-}
-
-bool disjoint(const Region &a, const Region &b) {
-  for (auto [ao, as, bo, bs] :
-       llvm::zip_equal(a.offsets, a.sizes, b.offsets, b.sizes))
-    if (ao + as <= bo || bo + bs <= ao)
-      return true;
-  return false;
+bool sameBox(OffsetSizeAndStrideOpInterface a,
+             OffsetSizeAndStrideOpInterface b) {
+  std::optional<fuse::StridedBox> x = getConstantBox(a), y = getConstantBox(b);
+  return x && y && x->offsets == y->offsets && x->sizes == y->sizes &&
+         x->strides == y->strides;
 }
 
 /// The insert that continues the chain after `link`, if `link`'s result is
@@ -95,7 +82,7 @@ getNextLink(tensor::InsertSliceOp link,
     auto extract = dyn_cast<tensor::ExtractSliceOp>(user);
     if (!extract)
       continue;
-    if (!sameRegion(extract, next))
+    if (!sameBox(extract, next))
       return nullptr;
     found.push_back(extract);
   }
@@ -127,18 +114,18 @@ Chain getChain(tensor::InsertSliceOp first) {
   return chain;
 }
 
-/// Whether every link writes a static region and no two overlap.
+/// Whether every link writes a constant box and no two overlap.
 bool hasDisjointStaticRegions(const Chain &chain) {
-  SmallVector<Region> regions;
+  SmallVector<fuse::StridedBox> boxes;
   for (tensor::InsertSliceOp link : chain.links) {
-    std::optional<Region> region = getStaticRegion(link);
-    if (!region)
+    std::optional<fuse::StridedBox> box = getConstantBox(link);
+    if (!box)
       return false;
-    regions.push_back(std::move(*region));
+    boxes.push_back(std::move(*box));
   }
-  for (size_t i = 0; i < regions.size(); ++i)
-    for (size_t j = i + 1; j < regions.size(); ++j)
-      if (!disjoint(regions[i], regions[j]))
+  for (size_t i = 0; i < boxes.size(); ++i)
+    for (size_t j = i + 1; j < boxes.size(); ++j)
+      if (!fuse::areDisjoint(boxes[i], boxes[j]))
         return false;
   return true;
 }

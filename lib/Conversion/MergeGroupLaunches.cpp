@@ -47,8 +47,6 @@ using namespace mlir::fuse;
 
 namespace {
 
-/// Static shared memory of one kernel (no opt-in to more).
-constexpr int64_t kSharedMemoryBytes = 48 * 1024;
 
 /// A key for the buffer a memref value is a view of: the allocation's
 /// value, the global's name, or one key for all function arguments (they
@@ -65,7 +63,7 @@ const void *getBufferKey(Value value) {
     return global.getNameAttr().getAsOpaquePointer();
   if (auto argument = dyn_cast<BlockArgument>(value))
     if (isa<FunctionOpInterface>(argument.getOwner()->getParentOp()))
-      return &kSharedMemoryBytes; // any function argument
+      return &fuse::kSharedMemoryBytes; // any function argument
   return value.getAsOpaquePointer();
 }
 

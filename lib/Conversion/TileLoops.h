@@ -23,6 +23,10 @@ namespace mlir::fuse {
 constexpr int64_t kAllReduceSharedBytes = 128;
 /// The most threads a CUDA block has.
 constexpr int64_t kMaxBlockThreads = 1024;
+/// Static shared memory a block may use without opting in (sm_90 allows
+/// more only through a launch attribute): what fuse-distribute-tiles
+/// allots and fuse-merge-group-launches keeps a merged launch within.
+constexpr int64_t kSharedMemoryBytes = 48 * 1024;
 
 /// A static strided box of a tensor or buffer: per dimension, the first
 /// index, the number of indices and the step between them.
