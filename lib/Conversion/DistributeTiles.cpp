@@ -2379,7 +2379,8 @@ struct FuseDistributeTilesPass final
     if (blockSize < 1 || blockSize > fuse::kMaxBlockThreads) {
       emitError(getOperation()->getLoc())
           << "fuse-distribute-tiles: block-size must be in [1, "
-          << fuse::kMaxBlockThreads << "], not " << blockSize;
+          << fuse::kMaxBlockThreads << "], not "
+          << static_cast<int64_t>(blockSize);
       return signalPassFailure();
     }
     SmallVector<scf::ForallOp> loops;

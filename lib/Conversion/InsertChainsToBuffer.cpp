@@ -24,8 +24,8 @@
 #include "TileLoops.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -41,7 +41,8 @@ namespace {
 /// A slice's box in its larger tensor, when its offsets, sizes and strides
 /// are constants (attributes, or constant operands as TosaToTensor's concat
 /// has them).
-std::optional<fuse::StridedBox> getConstantBox(OffsetSizeAndStrideOpInterface op) {
+std::optional<fuse::StridedBox>
+getConstantBox(OffsetSizeAndStrideOpInterface op) {
   std::optional<SmallVector<int64_t>> offsets =
       getConstantIntValues(op.getMixedOffsets());
   std::optional<SmallVector<int64_t>> sizes =
@@ -95,6 +96,8 @@ getNextLink(tensor::InsertSliceOp link,
 struct Chain {
   SmallVector<tensor::InsertSliceOp> links;
   SmallVector<SmallVector<tensor::ExtractSliceOp>> reads;
+  /// The box each link writes (set by getDisjointBoxes).
+  SmallVector<fuse::StridedBox> boxes;
 };
 
 Chain getChain(tensor::InsertSliceOp first) {
@@ -114,8 +117,9 @@ Chain getChain(tensor::InsertSliceOp first) {
   return chain;
 }
 
-/// Whether every link writes a constant box and no two overlap.
-bool hasDisjointStaticRegions(const Chain &chain) {
+/// Whether every link writes a constant box and no two overlap; if so the
+/// boxes are the chain's.
+bool getDisjointBoxes(Chain &chain) {
   SmallVector<fuse::StridedBox> boxes;
   for (tensor::InsertSliceOp link : chain.links) {
     std::optional<fuse::StridedBox> box = getConstantBox(link);
@@ -127,22 +131,22 @@ bool hasDisjointStaticRegions(const Chain &chain) {
     for (size_t j = i + 1; j < boxes.size(); ++j)
       if (!fuse::areDisjoint(boxes[i], boxes[j]))
         return false;
+  chain.boxes = std::move(boxes);
   return true;
 }
 
-/// The subview of `buffer` that `op` (an insert or extract) names, of the
-/// shape of `sliceType` (rank-reduced like the slice).
-Value getSubview(OpBuilder &b, Location loc, Value buffer,
-                 OffsetSizeAndStrideOpInterface op, RankedTensorType sliceType) {
-  auto bufferType = cast<MemRefType>(buffer.getType());
+/// The subview of `buffer` at `box`, of `shape` (rank-reduced like the
+/// slice it stands for).
+Value createView(OpBuilder &b, Location loc, Value buffer,
+                 const fuse::StridedBox &box, ArrayRef<int64_t> shape) {
   MemRefType type = memref::SubViewOp::inferRankReducedResultType(
-      sliceType.getShape(), bufferType, op.getStaticOffsets(),
-      op.getStaticSizes(), op.getStaticStrides());
-  return memref::SubViewOp::create(b, loc, type, buffer, op.getMixedOffsets(),
-                                   op.getMixedSizes(), op.getMixedStrides());
+      shape, cast<MemRefType>(buffer.getType()), box.offsets, box.sizes,
+      box.strides);
+  return memref::SubViewOp::create(b, loc, type, buffer, box.offsets,
+                                   box.sizes, box.strides);
 }
 
-void rewriteChain(RewriterBase &rewriter, Chain &chain) {
+void rewriteChain(RewriterBase &rewriter, const Chain &chain) {
   tensor::InsertSliceOp first = chain.links.front();
   Location loc = first.getLoc();
   auto resultType = cast<RankedTensorType>(first.getResultType());
@@ -155,35 +159,24 @@ void rewriteChain(RewriterBase &rewriter, Chain &chain) {
     bufferization::MaterializeInDestinationOp::create(
         rewriter, loc, TypeRange{}, first.getDest(), buffer,
         /*restrict=*/true, /*writable=*/true);
-  for (auto [link, reads] : llvm::zip_equal(chain.links, chain.reads)) {
-    // One view of the link's region, at the buffer (its offsets are
-    // constants there too), for the reads and the insert: a part written in
-    // place is then copied onto itself, which folds away.
-    Value view;
-    {
+  for (size_t i = 0; i < chain.links.size(); ++i) {
+    tensor::InsertSliceOp link = chain.links[i];
+    // The views of the link's box, at the buffer: one for the insert and
+    // the reads of its shape (a part written in place is then copied onto
+    // itself, which folds away), one per other shape a read has.
+    auto viewOf = [&](ArrayRef<int64_t> shape) {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointAfterValue(buffer);
-      SmallVector<OpFoldResult> offsets, sizes, strides;
-      for (auto [list, mixed] :
-           {std::pair(&offsets, link.getMixedOffsets()),
-            std::pair(&sizes, link.getMixedSizes()),
-            std::pair(&strides, link.getMixedStrides())})
-        for (OpFoldResult value : mixed)
-          list->push_back(
-              rewriter.getIndexAttr(*getConstantIntValue(value)));
-      auto bufferType = cast<MemRefType>(buffer.getType());
-      MemRefType type = memref::SubViewOp::inferRankReducedResultType(
-          link.getSourceType().getShape(), bufferType, offsets, sizes, strides);
-      view = memref::SubViewOp::create(rewriter, link.getLoc(), type, buffer,
-                                       offsets, sizes, strides);
-    }
+      return createView(rewriter, link.getLoc(), buffer, chain.boxes[i],
+                        shape);
+    };
+    ArrayRef<int64_t> shape = link.getSourceType().getShape();
+    Value view = viewOf(shape);
     // Reads of the region before the insert: the part's destination.
-    for (tensor::ExtractSliceOp read : reads) {
+    for (tensor::ExtractSliceOp read : chain.reads[i]) {
+      ArrayRef<int64_t> readShape = read.getResultType().getShape();
+      Value readView = readShape == shape ? view : viewOf(readShape);
       rewriter.setInsertionPoint(read);
-      Value readView = view;
-      if (read.getResultType().getRank() != link.getSourceType().getRank())
-        readView = getSubview(rewriter, read.getLoc(), buffer, read,
-                              read.getResultType());
       rewriter.replaceOpWithNewOp<bufferization::ToTensorOp>(
           read, read.getResultType(), readView, /*restrict=*/true,
           /*writable=*/true);
@@ -209,7 +202,14 @@ struct FuseInsertChainsToBufferPass final
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<Chain> chains;
+    if (minLength < 1) {
+      emitError(getOperation()->getLoc())
+          << "fuse-insert-chains-to-buffer: min-length must be at least 1, "
+             "not "
+          << static_cast<int64_t>(minLength);
+      return signalPassFailure();
+    }
+    SmallVector<Chain, 0> chains;
     getOperation()->walk([&](tensor::InsertSliceOp insert) {
       auto type = dyn_cast<RankedTensorType>(insert.getResultType());
       if (!type || !type.hasStaticShape())
@@ -222,11 +222,11 @@ struct FuseInsertChainsToBufferPass final
       }
       Chain chain = getChain(insert);
       if (static_cast<int64_t>(chain.links.size()) >= minLength &&
-          hasDisjointStaticRegions(chain))
+          getDisjointBoxes(chain))
         chains.push_back(std::move(chain));
     });
     IRRewriter rewriter(&getContext());
-    for (Chain &chain : chains)
+    for (const Chain &chain : chains)
       rewriteChain(rewriter, chain);
   }
 };

@@ -47,7 +47,6 @@ using namespace mlir::fuse;
 
 namespace {
 
-
 /// A key for the buffer a memref value is a view of: the allocation's
 /// value, the global's name, or one key for all function arguments (they
 /// may alias each other).

@@ -211,6 +211,11 @@ struct FuseFormGroupsPass final
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (maxGroupSize < 1) {
+      emitError(module.getLoc())
+          << "fuse-form-groups: max-group-size must be at least 1";
+      return signalPassFailure();
+    }
     std::optional<ProfileOverrides> overrides;
     if (!profile.empty()) {
       std::string error;
@@ -220,11 +225,6 @@ struct FuseFormGroupsPass final
         return signalPassFailure();
       }
       overrides = std::move(*loaded);
-    }
-    if (maxGroupSize < 1) {
-      emitError(module.getLoc())
-          << "fuse-form-groups: max-group-size must be at least 1";
-      return signalPassFailure();
     }
     FusionCostModel costModel;
     FusionPlannerOptions options;

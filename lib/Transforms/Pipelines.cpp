@@ -31,18 +31,21 @@ static llvm::cl::opt<std::string>
 
 void mlir::fuse::buildFuseOpsPipeline(OpPassManager &pm,
                                       const FuseOpsOptions &options) {
-  // 0. Fold what upstream folders fold, so that no rule or pattern below
-  //    meets a foldable op it would only see on a second run.
+  // Nothing too large or malformed for the passes below (upstream's
+  // included).
+  pm.addPass(createFuseVerifyInputPass());
   // The report (report=), owned by this pipeline: its first and last pass
   // count transposes and reshapes, form-groups describes the plan.
-  std::string reportPath =
-      options.report.empty() ? clFuseReport.getValue() : std::string(options.report);
-  pm.addPass(createFuseVerifyInputPass());
+  std::string reportPath = options.report.empty()
+                               ? clFuseReport.getValue()
+                               : std::string(options.report);
   std::shared_ptr<FusionReport> report;
   if (!reportPath.empty()) {
     report = std::make_shared<FusionReport>(reportPath);
     pm.addPass(createFuseReportCensusPass(report, /*input=*/true));
   }
+  // 0. Fold what upstream folders fold, so that no rule or pattern below
+  //    meets a foldable op it would only see on a second run.
   pm.addPass(createCanonicalizerPass());
   // 1. Local layout clean-up first, so that the rules and patterns below see
   //    ops next to each other: transposes move through elementwise ops

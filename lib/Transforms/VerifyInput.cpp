@@ -3,9 +3,9 @@
 // `--fuse-verify-input` walks every op once and refuses, with an error at the
 // op, what parsed and verified but would make a later pass compute garbage
 // or crash:
-//  1. sizes: every static shaped type of a result, block argument or
-//     attribute must have an element count and byte size that fit in 64
-//     bits and at most kMaxShapedBytes bytes: the tiler, the planner and the
+//  1. sizes: every static shaped type of a result or block argument must
+//     have an element count and byte size that fit in 64 bits and at most
+//     kMaxShapedBytes bytes: the tiler, the planner and the
 //     cost model multiply element counts by element sizes, tile counts and
 //     small factors, and this bound keeps all of those products in range;
 //  2. inherent attributes: each must satisfy its op's constraint
@@ -49,28 +49,35 @@ std::optional<int64_t> mlir::fuse::getCheckedByteSize(ShapedType type) {
   return bytes;
 }
 
-LogicalResult mlir::fuse::verifyInputSizes(Operation *root) {
-  auto check = [&](Type type, Operation *at) -> LogicalResult {
+/// Fails, with an error at `op`, if one of its results or its regions'
+/// block arguments is larger than kMaxShapedBytes.
+static LogicalResult verifySizes(Operation *op) {
+  auto check = [&](Type type) -> LogicalResult {
     auto shaped = dyn_cast<ShapedType>(type);
     if (!shaped || !shaped.hasRank())
       return success();
     std::optional<int64_t> bytes = getCheckedByteSize(shaped);
     if (bytes && *bytes <= kMaxShapedBytes)
       return success();
-    return emitError(at->getLoc())
+    return emitError(op->getLoc())
            << "type " << type << " is too large: more than " << kMaxShapedBytes
            << " bytes (2^40)";
   };
-  WalkResult result = root->walk([&](Operation *op) -> WalkResult {
-    for (Type type : op->getResultTypes())
-      if (failed(check(type, op)))
-        return WalkResult::interrupt();
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        for (BlockArgument argument : block.getArguments())
-          if (failed(check(argument.getType(), op)))
-            return WalkResult::interrupt();
-    return WalkResult::advance();
+  for (Type type : op->getResultTypes())
+    if (failed(check(type)))
+      return failure();
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      for (BlockArgument argument : block.getArguments())
+        if (failed(check(argument.getType())))
+          return failure();
+  return success();
+}
+
+LogicalResult mlir::fuse::verifyInputSizes(Operation *root) {
+  WalkResult result = root->walk([](Operation *op) {
+    return failed(verifySizes(op)) ? WalkResult::interrupt()
+                                   : WalkResult::advance();
   });
   return failure(result.wasInterrupted());
 }
@@ -79,32 +86,36 @@ LogicalResult mlir::fuse::verifyInputSizes(Operation *root) {
 /// check (docs/Reliability.md lists the upstream crashes these avoid).
 static constexpr StringLiteral kAssumedPresent[] = {"nan_mode"};
 
+/// Fails, with an error at `op`, if an inherent attribute breaks its
+/// constraint or one upstream assumes present is missing.
+static LogicalResult verifyInherentAttrs(Operation *op) {
+  std::optional<RegisteredOperationName> name = op->getRegisteredInfo();
+  if (!name)
+    return success();
+  NamedAttrList inherent;
+  name->populateInherentAttrs(op, inherent);
+  if (failed(name->verifyInherentAttrs(
+          inherent, [&] { return emitError(op->getLoc()); })))
+    return failure();
+  for (StringAttr attrName : name->getAttributeNames())
+    if (llvm::is_contained(kAssumedPresent, attrName.getValue()) &&
+        !inherent.get(attrName))
+      return emitError(op->getLoc())
+             << "'" << op->getName() << "' has no valid '"
+             << attrName.getValue() << "' (an attribute of the wrong kind?)";
+  return success();
+}
+
 namespace {
 
 struct FuseVerifyInputPass final
     : fuse::impl::FuseVerifyInputPassBase<FuseVerifyInputPass> {
+  // One walk: each op's sizes, then its attributes.
   void runOnOperation() override {
-    if (failed(verifyInputSizes(getOperation())))
-      return signalPassFailure();
-    WalkResult result = getOperation()->walk([&](Operation *op) {
-      std::optional<RegisteredOperationName> name = op->getRegisteredInfo();
-      if (!name)
-        return WalkResult::advance();
-      NamedAttrList inherent;
-      name->populateInherentAttrs(op, inherent);
-      if (failed(name->verifyInherentAttrs(
-              inherent, [&] { return emitError(op->getLoc()); })))
-        return WalkResult::interrupt();
-      for (StringAttr attrName : name->getAttributeNames()) {
-        if (!llvm::is_contained(kAssumedPresent, attrName.getValue()) ||
-            inherent.get(attrName))
-          continue;
-        emitError(op->getLoc())
-            << "'" << op->getName() << "' has no valid '"
-            << attrName.getValue() << "' (an attribute of the wrong kind?)";
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
+    WalkResult result = getOperation()->walk([](Operation *op) {
+      return failed(verifySizes(op)) || failed(verifyInherentAttrs(op))
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
     });
     if (result.wasInterrupted())
       signalPassFailure();

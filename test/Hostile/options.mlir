@@ -15,6 +15,9 @@
 // RUN: not fuse-opt %s --fuse-lower-to-cpu=min-tile-elements=0 2>&1 | FileCheck %s --check-prefix=CPUTILE
 // RUN: not fuse-opt %s --fuse-tile-groups=min-tile-elements=-3 2>&1 | FileCheck %s --check-prefix=PASSTILE
 // RUN: not fuse-opt %s --fuse-algebraic-simplify=max-iterations=0 2>&1 | FileCheck %s --check-prefix=ITER
+// RUN: not fuse-opt %s --fuse-distribute-tiles=block-size=0 2>&1 | FileCheck %s --check-prefix=PASSBLOCK
+// RUN: not fuse-opt %s --fuse-insert-chains-to-buffer=min-length=-1 2>&1 | FileCheck %s --check-prefix=CHAIN
+// RUN: not fuse-opt %s --fuse-insert-chains-to-buffer=min-length= 2>&1 | FileCheck %s --check-prefix=NOLENGTH
 // RUN: not fuse-opt %s --pass-pipeline='builtin.module(func.func(fuse-ops))' 2>&1 | FileCheck %s --check-prefix=ANCHOR
 // RUN: not fuse-opt %s --pass-pipeline='builtin.module(func.func(fuse-lower-to-cpu))' 2>&1 | FileCheck %s --check-prefix=ANCHOR
 // RUN: not fuse-opt %s --pass-pipeline='builtin.module(func.func(fuse-lower-to-nvvm))' 2>&1 | FileCheck %s --check-prefix=ANCHOR
@@ -31,6 +34,9 @@
 // CPUTILE: error: 'fuse-lower-to-cpu': option 'min-tile-elements' must be in
 // PASSTILE: error: fuse-tile-groups: min-tile-elements and contraction-tiles must be at least 1
 // ITER: error: fuse-algebraic-simplify: max-iterations must be at least 1
+// PASSBLOCK: error: fuse-distribute-tiles: block-size must be in [1, 1024], not 0
+// CHAIN: error: fuse-insert-chains-to-buffer: min-length must be at least 1, not -1
+// NOLENGTH: min-length
 // ANCHOR: error: 'fuse-{{[a-z-]+}}' runs on builtin.module, not on 'func.func'
 
 func.func @f(%x: tensor<4x8xf32>, %w: tensor<1x8x8xf32>) -> tensor<1x4x8xf32> {
