@@ -13,7 +13,7 @@ if [[ "${FUSE_SANITIZE:-0}" == 1 ]]; then
 else
   BUILD="${FUSE_BUILD_DIR:-$ROOT/build}"
 fi
-LLVM_PREFIX=/usr/lib/llvm-22
+LLVM_PREFIX="${FUSE_LLVM_DIR:-/usr/lib/llvm-22}"  # as python/fuse_dialect/toolchain.py
 
 PACKAGES=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
           ninja-build ccache cmake g++ lld python3

@@ -29,5 +29,5 @@ echo
 python3 "$ROOT/utils/fuse-summary" "$MODEL" "$FUSED"
 echo
 echo "== numeric check: original vs --fuse-ops, both run on the CPU"
-PATH="$BUILD/bin:/usr/lib/llvm-22/bin:$PATH" \
+PATH="$BUILD/bin:${FUSE_LLVM_DIR:-/usr/lib/llvm-22}/bin:$PATH" \
   python3 "$ROOT/utils/fuse-diff" "$MODEL" -p "--fuse-ops"

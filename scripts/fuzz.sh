@@ -8,7 +8,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 RUNS="${1:-1000000}"; shift || true
 BUILD="$ROOT/build-fuzz"
-LLVM_PREFIX=/usr/lib/llvm-22
+LLVM_PREFIX="${FUSE_LLVM_DIR:-/usr/lib/llvm-22}"
 for pkg in clang-22 libclang-rt-22-dev; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || {
     SUDO=""; [[ "$(id -u)" -ne 0 ]] && SUDO=sudo

@@ -29,7 +29,7 @@ fi
 rm -f /tmp/fuse-doc-diff.$$
 
 log="$BUILD/lit-results.txt"
-/usr/lib/llvm-22/bin/lit -sv "$BUILD/test" "$@" | tee "$log"
+"${FUSE_LLVM_DIR:-/usr/lib/llvm-22}/bin/lit" -sv "$BUILD/test" "$@" | tee "$log"
 lit_rc=${PIPESTATUS[0]}
 
 count() { sed -n "s/^ *$1 *: *\([0-9]*\).*/\1/p" "$log" | tail -1; }

@@ -41,6 +41,13 @@ config.substitutions.append((
     "%run-cpu",
     "mlir-runner -e main -entry-point-result=void -shared-libs=" + runner_libs))
 
+# The Python toolkit (python/fuse_dialect): importable by the tests' own
+# scripts (%python ... -c 'import fuse_dialect'); utils/ and bench/ commands
+# are launchers that put it on PYTHONPATH themselves.
+config.environment["PYTHONPATH"] = os.pathsep.join(
+    p for p in (os.path.join(config.fuse_src_root, "python"),
+                config.environment.get("PYTHONPATH")) if p)
+
 # The differential harness: the unfused program vs. the program after a
 # fuse-opt pipeline, both run on the CPU.
 python = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else config.python_executable

@@ -11,13 +11,14 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 PY=/usr/bin/python3
+export PYTHONPATH="$ROOT/python${PYTHONPATH:+:$PYTHONPATH}"  # the fuse_dialect package
 OUT="${FUSE_ZOO_DIR:-$ROOT/build/zoo}"
 FUSE_OPT="${FUSE_OPT:-$ROOT/build/bin/fuse-opt}"
-LIBOMP=/usr/lib/llvm-22/lib/libomp.so
+LIBOMP="$($PY -m fuse_dialect.toolchain libomp)"
 models=("$@")
 if ((${#models[@]} == 0)); then
-  mapfile -t models < <(cd "$ROOT/bench/zoo" && $PY -c \
-    'import models; print("\n".join(models.ZOO))')
+  mapfile -t models < <($PY -c \
+    'from fuse_dialect.bench.zoo import models; print("\n".join(models.ZOO))')
 fi
 status=0
 for m in "${models[@]}"; do

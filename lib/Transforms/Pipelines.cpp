@@ -10,24 +10,9 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
-#include "llvm/Support/CommandLine.h"
 
 using namespace mlir;
 using namespace mlir::fuse;
-
-// Tool-level spellings of --fuse-ops' report= and dot= (`fuse-opt --fuse-ops
-// --fuse-report=plan.json --fuse-dot=plan.dot`); the pipeline's options take
-// precedence.
-static llvm::cl::opt<std::string>
-    clFuseReport("fuse-report",
-                 llvm::cl::desc("Write the fusion report (JSON) of --fuse-ops "
-                                "to this file"),
-                 llvm::cl::init(""));
-static llvm::cl::opt<std::string>
-    clFuseDot("fuse-dot",
-              llvm::cl::desc("Write a Graphviz picture of the fusion plan of "
-                             "--fuse-ops to this file"),
-              llvm::cl::init(""));
 
 void mlir::fuse::buildFuseOpsPipeline(OpPassManager &pm,
                                       const FuseOpsOptions &options) {
@@ -36,12 +21,9 @@ void mlir::fuse::buildFuseOpsPipeline(OpPassManager &pm,
   pm.addPass(createFuseVerifyInputPass());
   // The report (report=), owned by this pipeline: its first and last pass
   // count transposes and reshapes, form-groups describes the plan.
-  std::string reportPath = options.report.empty()
-                               ? clFuseReport.getValue()
-                               : std::string(options.report);
   std::shared_ptr<FusionReport> report;
-  if (!reportPath.empty()) {
-    report = std::make_shared<FusionReport>(reportPath);
+  if (!options.report.empty()) {
+    report = std::make_shared<FusionReport>(options.report);
     pm.addPass(createFuseReportCensusPass(report, /*input=*/true));
   }
   // 0. Fold what upstream folders fold, so that no rule or pattern below
@@ -55,8 +37,9 @@ void mlir::fuse::buildFuseOpsPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createFusePropagateLayoutPass());
     pm.addNestedPass<func::FuncOp>(tosa::createTosaReduceTransposes());
   }
-  // 2. Classify every op by mapping type; every later stage reads it.
-  pm.addPass(createFuseAnnotateMappingPass());
+  // 2. (Mapping types: every stage below classifies the ops it meets with
+  //    FuseDialect/Analysis/MappingAnalysis.h; the output is annotated once,
+  //    at the end.)
   // 3. Cut compute with the algebraic rules, per function.
   if (options.simplify) {
     FuseAlgebraicSimplifyPassOptions simplifyOptions;
@@ -89,14 +72,12 @@ void mlir::fuse::buildFuseOpsPipeline(OpPassManager &pm,
   // constants and destinations per use.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(createFuseAnnotateMappingPass());
   // 8. Decide the kernels, then form one fuse.group per kernel.
   if (options.formGroups) {
     FuseFormGroupsPassOptions groupOptions;
     groupOptions.maxGroupSize = options.maxGroupSize;
     groupOptions.profile = options.profile;
-    groupOptions.dot = options.dot.empty() ? clFuseDot.getValue()
-                                           : std::string(options.dot);
+    groupOptions.dot = options.dot;
     pm.addPass(createFuseFormGroupsPass(groupOptions, report));
     // 9. Transposes left at kernel boundaries (the function's declared
     //    layout meeting the kernels') become index changes of the kernels.
@@ -123,8 +104,10 @@ void mlir::fuse::buildFuseOpsPipeline(OpPassManager &pm,
       pm.addPass(createCanonicalizerPass());
     }
     pm.addPass(createCSEPass());
-    pm.addPass(createFuseAnnotateMappingPass());
   }
+  // The output records each op's mapping type (#fuse.mapping), for readers
+  // of the IR; no pass reads it back.
+  pm.addPass(createFuseAnnotateMappingPass());
   if (report)
     pm.addPass(createFuseReportCensusPass(report, /*input=*/false));
 }

@@ -34,7 +34,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FuseDialect/Transforms/AlgebraicSimplify.h"
+#include "FuseDialect/Transforms/Algebraic/AlgebraicSimplify.h"
 #include "FuseDialect/Transforms/Passes.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"

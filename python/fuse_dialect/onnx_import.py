@@ -33,6 +33,9 @@ import stat
 
 import numpy as np
 
+from . import tosa_emit as E
+from .tosa_emit import ttype
+
 try:
     import onnx
     from onnx import numpy_helper
@@ -298,12 +301,6 @@ def count(shape):
     return functools.reduce(lambda a, b: a * int(b), shape, 1)
 
 
-def ttype(shape, elt):
-    if len(shape) == 0:
-        return "tensor<%s>" % elt
-    return "tensor<%sx%s>" % ("x".join(str(d) for d in shape), elt)
-
-
 def literal(array):
     """A dense literal: splat, short list, or hex bytes (little endian)."""
     array = np.ascontiguousarray(array)
@@ -484,19 +481,14 @@ class Importer:
             lit = "dense_resource<__elided__>"
         else:
             lit = literal(array)
-        v = self.emit('"tosa.const"() <{values = %s : %s}> : () -> %s' % (lit, t, t),
-                      array.shape, array.dtype)
+        v = self.emit(E.const(lit, t), array.shape, array.dtype)
         if key is not None:
             self.const_cache[key] = v
         return v
 
     def shape_value(self, dims):
-        dims = [int(d) for d in dims]
-        n = len(dims)
-        lit = "dense<[%s]>" % ", ".join(map(str, dims)) if n else "dense<>"
         name = self.fresh()
-        self.lines.append("    %s = tosa.const_shape {values = %s : tensor<%dxindex>} : () -> !tosa.shape<%d>"
-                          % (name, lit, n, n))
+        self.lines.append("    %s = %s" % (name, E.const_shape([int(d) for d in dims])))
         return name
 
     def zp(self, dtype):
@@ -620,27 +612,24 @@ class Importer:
                 self.fail("unsupported attribute %r" % a.name)
 
     # -- generic emitters ----------------------------------------------------
-    def unary(self, op, x, extra=""):
-        return self.emit("tosa.%s %s%s : (%s) -> %s" % (op, x.name, extra, x.type, x.type),
-                         x.shape, x.dtype)
+    def unary(self, op, x):
+        return self.emit(E.op(op, [x], x.type), x.shape, x.dtype)
 
     def reshape(self, x, shape):
         shape = tuple(int(d) for d in shape)
         if shape == x.shape:
             return x
         s = self.shape_value(shape)
-        return self.emit("tosa.reshape %s, %s : (%s, !tosa.shape<%d>) -> %s"
-                         % (x.name, s, x.type, len(shape), ttype(shape, DTYPES[x.dtype])),
-                         shape, x.dtype)
+        return self.emit(E.op("reshape", [x, (s, E.shape_type(len(shape)))],
+                              ttype(shape, DTYPES[x.dtype])), shape, x.dtype)
 
     def transpose(self, x, perm):
         perm = self.check_perm(perm, len(x.shape))
         if perm == list(range(len(perm))):
             return x
         shape = [x.shape[p] for p in perm]
-        return self.emit("tosa.transpose %s {perms = array<i32: %s>} : (%s) -> %s"
-                         % (x.name, ", ".join(map(str, perm)), x.type,
-                            ttype(shape, DTYPES[x.dtype])), shape, x.dtype)
+        return self.emit(E.op("transpose", [x], ttype(shape, DTYPES[x.dtype]),
+                              E.perms_attr(perm)), shape, x.dtype)
 
     def check_perm(self, perm, rank):
         perm = [int(p) for p in perm]
@@ -682,10 +671,8 @@ class Importer:
         rt = ttype(shape, DTYPES[np.dtype(dtype)])
         if op == "mul":
             shift = self.const(np.zeros([1], np.int8))
-            return self.emit("tosa.mul %s, %s, %s : (%s, %s, tensor<1xi8>) -> %s"
-                             % (a.name, b.name, shift.name, a.type, b.type, rt), shape, dtype)
-        return self.emit("tosa.%s %s, %s : (%s, %s) -> %s"
-                         % (op, a.name, b.name, a.type, b.type, rt), shape, dtype)
+            return self.emit(E.op("mul", [a, b, shift], rt), shape, dtype)
+        return self.emit(E.op(op, [a, b], rt), shape, dtype)
 
     def scalar(self, v, like):
         return self.const(np.full([1] * len(like.shape), v, dtype=like.dtype))
@@ -703,16 +690,14 @@ class Importer:
         else:
             info = np.iinfo(x.dtype)
             lo_s, hi_s = str(int(max(lo, info.min))), str(int(min(hi, info.max)))
-        return self.emit("tosa.clamp %s {min_val = %s : %s, max_val = %s : %s} : (%s) -> %s"
-                         % (x.name, lo_s, elt, hi_s, elt, x.type, x.type), x.shape, x.dtype)
+        return self.emit(E.op("clamp", [x], x.type, E.clamp_attr(lo_s, hi_s, elt)),
+                         x.shape, x.dtype)
 
     def reduce(self, op, x, axis, keep=True):
         shape = list(x.shape)
         shape[axis] = 1
-        r = self.emit("tosa.reduce_%s %s {axis = %d : i32} : (%s) -> %s"
-                      % (op, x.name, axis, x.type, ttype(shape, DTYPES[x.dtype])),
-                      shape, x.dtype)
-        return r
+        return self.emit(E.op("reduce_" + op, [x], ttype(shape, DTYPES[x.dtype]),
+                              E.axis_attr(axis)), shape, x.dtype)
 
     def reduce_axes(self, op, x, axes, keepdims):
         rank = len(x.shape)
@@ -1055,9 +1040,7 @@ class Importer:
         if x.dtype == np.bool_:
             self.fail("not defined for bool tensors")
         z = self.zp(x.dtype)
-        self.out(self.emit("tosa.negate %s, %s, %s : (%s, %s, %s) -> %s"
-                           % (x.name, z.name, z.name, x.type, z.type, z.type, x.type),
-                           x.shape, x.dtype))
+        self.out(self.emit(E.op("negate", [x, z, z], x.type), x.shape, x.dtype))
 
     def op_Sqrt(self, node):
         if self.fold(node):
@@ -1129,9 +1112,8 @@ class Importer:
         shape = self.broadcast_shape(c.shape, a.shape, b.shape)
         r = len(shape)
         c, a, b = (self.reshape(v, (1,) * (r - len(v.shape)) + v.shape) for v in (c, a, b))
-        self.out(self.emit("tosa.select %s, %s, %s : (%s, %s, %s) -> %s"
-                           % (c.name, a.name, b.name, c.type, a.type, b.type,
-                              ttype(shape, DTYPES[a.dtype])), shape, a.dtype))
+        self.out(self.emit(E.op("select", [c, a, b], ttype(shape, DTYPES[a.dtype])),
+                           shape, a.dtype))
 
     def op_Cast(self, node):
         if self.fold(node):
@@ -1147,11 +1129,8 @@ class Importer:
             # ONNX truncates toward zero; tosa.cast rounds to nearest even.
             neg = self.binary("greater", self.scalar(0, x), x, dtype=np.bool_)
             up, down = self.unary("ceil", x), self.unary("floor", x)
-            x = self.emit("tosa.select %s, %s, %s : (%s, %s, %s) -> %s"
-                          % (neg.name, up.name, down.name, neg.type, up.type, down.type, x.type),
-                          x.shape, x.dtype)
-        self.out(self.emit("tosa.cast %s : (%s) -> %s"
-                           % (x.name, x.type, ttype(x.shape, DTYPES[np.dtype(to)])),
+            x = self.emit(E.op("select", [neg, up, down], x.type), x.shape, x.dtype)
+        self.out(self.emit(E.op("cast", [x], ttype(x.shape, DTYPES[np.dtype(to)])),
                            x.shape, to))
 
     # -- data movement -------------------------------------------------------
@@ -1269,16 +1248,13 @@ class Importer:
         if len(xs) == 1:
             self.out(xs[0])
             return
-        self.out(self.emit("tosa.concat %s {axis = %d : i32} : (%s) -> %s"
-                           % (", ".join(x.name for x in xs), axis,
-                              ", ".join(x.type for x in xs),
-                              ttype(shape, DTYPES[xs[0].dtype])), shape, xs[0].dtype))
+        self.out(self.emit(E.op("concat", xs, ttype(shape, DTYPES[xs[0].dtype]),
+                                E.axis_attr(axis)), shape, xs[0].dtype))
 
     def slice(self, x, starts, sizes):
         s, z = self.shape_value(starts), self.shape_value(sizes)
-        n = len(starts)
-        return self.emit("tosa.slice %s, %s, %s : (%s, !tosa.shape<%d>, !tosa.shape<%d>) -> %s"
-                         % (x.name, s, z, x.type, n, n, ttype(sizes, DTYPES[x.dtype])),
+        st = E.shape_type(len(starts))
+        return self.emit(E.op("slice", [x, (s, st), (z, st)], ttype(sizes, DTYPES[x.dtype])),
                          sizes, x.dtype)
 
     def op_Split(self, node):
@@ -1385,13 +1361,10 @@ class Importer:
             iv = self.get(node.input[1])
             idx_shape = iv.shape
             if iv.dtype != np.int32:
-                iv = self.emit("tosa.cast %s : (%s) -> %s" % (
-                    iv.name, iv.type, ttype(iv.shape, "i32")), iv.shape, np.int32)
+                iv = self.emit(E.op("cast", [iv], ttype(iv.shape, "i32")), iv.shape, np.int32)
             neg = self.binary("greater", self.scalar(0, iv), iv, dtype=np.bool_)
             wrapped = self.binary("add", iv, self.scalar(data_shape[axis], iv))
-            iv = self.emit("tosa.select %s, %s, %s : (%s, %s, %s) -> %s"
-                           % (neg.name, wrapped.name, iv.name, neg.type, wrapped.type,
-                              iv.type, iv.type), iv.shape, np.int32)
+            iv = self.emit(E.op("select", [neg, wrapped, iv], iv.type), iv.shape, np.int32)
             ind = self.reshape(iv, (1, int(np.prod(idx_shape))))
         data = self.get(node.input[0])
         perm = [axis] + [i for i in range(rank) if i != axis]
@@ -1400,9 +1373,8 @@ class Importer:
         flat = self.reshape(moved, (1, data_shape[axis], int(np.prod(rest))))
         n = int(np.prod(idx_shape))
         g_shape = (1, n, int(np.prod(rest)))
-        g = self.emit("tosa.gather %s, %s : (%s, %s) -> %s"
-                      % (flat.name, ind.name, flat.type, ind.type,
-                         ttype(g_shape, DTYPES[data.dtype])), g_shape, data.dtype)
+        g = self.emit(E.op("gather", [flat, ind], ttype(g_shape, DTYPES[data.dtype])),
+                      g_shape, data.dtype)
         # [idx..., rest...] then the axes before `axis` go back in front.
         y = self.reshape(g, tuple(idx_shape) + tuple(rest))
         k = len(idx_shape)
@@ -1448,9 +1420,8 @@ class Importer:
         shape = [d + tpads[2 * i] + tpads[2 * i + 1] for i, d in enumerate(x.shape)]
         p = self.shape_value(tpads)
         v = self.const(np.full([1], value, dtype=x.dtype))
-        self.out(self.emit("tosa.pad %s, %s, %s : (%s, !tosa.shape<%d>, %s) -> %s"
-                           % (x.name, p, v.name, x.type, 2 * rank, v.type,
-                              ttype(shape, DTYPES[x.dtype])), shape, x.dtype))
+        self.out(self.emit(E.op("pad", [x, (p, E.shape_type(2 * rank)), v],
+                                ttype(shape, DTYPES[x.dtype])), shape, x.dtype))
 
     def tile(self, x, reps):
         reps = [int(r) for r in reps]
@@ -1460,9 +1431,8 @@ class Importer:
             return x
         shape = [d * r for d, r in zip(x.shape, reps)]
         m = self.shape_value(reps)
-        return self.emit("tosa.tile %s, %s : (%s, !tosa.shape<%d>) -> %s"
-                         % (x.name, m, x.type, len(reps), ttype(shape, DTYPES[x.dtype])),
-                         shape, x.dtype)
+        return self.emit(E.op("tile", [x, (m, E.shape_type(len(reps)))],
+                              ttype(shape, DTYPES[x.dtype])), shape, x.dtype)
 
     def op_Tile(self, node):
         self.out(self.tile(self.get(node.input[0]), self.int_list(node.input[1], "repeats")))
@@ -1560,9 +1530,8 @@ class Importer:
     def matmul3(self, a, b):
         shape = (a.shape[0], a.shape[1], b.shape[2])
         za, zb = self.zp(a.dtype), self.zp(b.dtype)
-        return self.emit("tosa.matmul %s, %s, %s, %s : (%s, %s, %s, %s) -> %s"
-                         % (a.name, b.name, za.name, zb.name, a.type, b.type, za.type,
-                            zb.type, ttype(shape, DTYPES[a.dtype])), shape, a.dtype)
+        return self.emit(E.op("matmul", [a, b, za, zb], ttype(shape, DTYPES[a.dtype])),
+                         shape, a.dtype)
 
     def matmul(self, a, b):
         self.same_dtype(a, b)
@@ -1713,27 +1682,21 @@ class Importer:
         x = self.fit_stride(x, (kh, kw), strides, dil, pads)
         n, cin, h, wd = x.shape
         xn = self.to_nhwc(x)
-        attrs = "{acc_type = %s, pad = array<i64: %s>, stride = array<i64: %s>, dilation = array<i64: %s>}" % (
-            DTYPES[x.dtype], ", ".join(map(str, pads)), ", ".join(map(str, strides)),
-            ", ".join(map(str, dil)))
+        attrs = E.conv_attr(DTYPES[x.dtype], pads, strides, dil)
         zp = self.zp(x.dtype)
         out_shape = (n, oh, ow, cout)
         if group == 1:
             wv = self.const(np.transpose(w, (0, 2, 3, 1)))
             bv = self.const(bias)
-            y = self.emit("tosa.conv2d %s, %s, %s, %s, %s %s : (%s, %s, %s, %s, %s) -> %s"
-                          % (xn.name, wv.name, bv.name, zp.name, zp.name, attrs, xn.type,
-                             wv.type, bv.type, zp.type, zp.type, ttype(out_shape, DTYPES[x.dtype])),
-                          out_shape, x.dtype)
+            y = self.emit(E.op("conv2d", [xn, wv, bv, zp, zp], ttype(out_shape, DTYPES[x.dtype]),
+                               attrs), out_shape, x.dtype)
         elif group == cin and cin_g == 1:
             mult = cout // cin
             # [C*M, 1, KH, KW] -> [KH, KW, C, M]
             wd_ = np.transpose(w.reshape(cin, mult, kh, kw), (2, 3, 0, 1))
             wv, bv = self.const(wd_), self.const(bias)
-            y = self.emit("tosa.depthwise_conv2d %s, %s, %s, %s, %s %s : (%s, %s, %s, %s, %s) -> %s"
-                          % (xn.name, wv.name, bv.name, zp.name, zp.name, attrs, xn.type,
-                             wv.type, bv.type, zp.type, zp.type, ttype(out_shape, DTYPES[x.dtype])),
-                          out_shape, x.dtype)
+            y = self.emit(E.op("depthwise_conv2d", [xn, wv, bv, zp, zp],
+                               ttype(out_shape, DTYPES[x.dtype]), attrs), out_shape, x.dtype)
         else:
             if group > MAX_CONV_GROUPS:
                 self.fail("%d groups: more than %d (each group is one convolution)"
@@ -1745,13 +1708,10 @@ class Importer:
                 wv = self.const(np.transpose(w[gi * cg_out:(gi + 1) * cg_out], (0, 2, 3, 1)))
                 bv = self.const(bias[gi * cg_out:(gi + 1) * cg_out])
                 ps = (n, oh, ow, cg_out)
-                parts.append(self.emit(
-                    "tosa.conv2d %s, %s, %s, %s, %s %s : (%s, %s, %s, %s, %s) -> %s"
-                    % (xs.name, wv.name, bv.name, zp.name, zp.name, attrs, xs.type, wv.type,
-                       bv.type, zp.type, zp.type, ttype(ps, DTYPES[x.dtype])), ps, x.dtype))
-            y = self.emit("tosa.concat %s {axis = 3 : i32} : (%s) -> %s"
-                          % (", ".join(p.name for p in parts), ", ".join(p.type for p in parts),
-                             ttype(out_shape, DTYPES[x.dtype])), out_shape, x.dtype)
+                parts.append(self.emit(E.op("conv2d", [xs, wv, bv, zp, zp],
+                                            ttype(ps, DTYPES[x.dtype]), attrs), ps, x.dtype))
+            y = self.emit(E.op("concat", parts, ttype(out_shape, DTYPES[x.dtype]),
+                               E.axis_attr(3)), out_shape, x.dtype)
         self.out(self.to_nchw(y))
 
     def _pool(self, node, kind):
@@ -1773,8 +1733,7 @@ class Importer:
             v = self.const(np.zeros([1], dtype=x.dtype))
             shape = (x.shape[0], x.shape[1], x.shape[2] + pads[0] + pads[1],
                      x.shape[3] + pads[2] + pads[3])
-            x = self.emit("tosa.pad %s, %s, %s : (%s, !tosa.shape<8>, %s) -> %s"
-                          % (x.name, p, v.name, x.type, v.type, ttype(shape, DTYPES[x.dtype])),
+            x = self.emit(E.op("pad", [x, (p, E.shape_type(8)), v], ttype(shape, DTYPES[x.dtype])),
                           shape, x.dtype)
             pads = [0, 0, 0, 0]
         ceil = self.attr("ceil_mode", 0)
@@ -1803,17 +1762,14 @@ class Importer:
         n, c = x.shape[:2]
         xn = self.to_nhwc(x)
         out_shape = (n, out_hw[0], out_hw[1], c)
-        attrs = "kernel = array<i64: %s>, pad = array<i64: %s>, stride = array<i64: %s>" % (
-            ", ".join(map(str, kernel)), ", ".join(map(str, pads)), ", ".join(map(str, strides)))
+        result = ttype(out_shape, DTYPES[x.dtype])
         if kind == "max":
-            y = self.emit("tosa.max_pool2d %s {%s} : (%s) -> %s"
-                          % (xn.name, attrs, xn.type, ttype(out_shape, DTYPES[x.dtype])),
+            y = self.emit(E.op("max_pool2d", [xn], result, E.pool_attr(kernel, pads, strides)),
                           out_shape, x.dtype)
         else:
             zp = self.zp(x.dtype)
-            y = self.emit("tosa.avg_pool2d %s, %s, %s {acc_type = %s, %s} : (%s, %s, %s) -> %s"
-                          % (xn.name, zp.name, zp.name, DTYPES[x.dtype], attrs, xn.type,
-                             zp.type, zp.type, ttype(out_shape, DTYPES[x.dtype])),
+            y = self.emit(E.op("avg_pool2d", [xn, zp, zp], result,
+                               E.pool_attr(kernel, pads, strides, DTYPES[x.dtype])),
                           out_shape, x.dtype)
         return self.to_nchw(y)
 
@@ -1912,10 +1868,9 @@ class Importer:
         xn = self.to_nhwc(x)
         s, o, b = self.shape_value(scale), self.shape_value(offset), self.shape_value(border)
         out_shape = (n, oh, ow, c)
-        y = self.emit("tosa.resize %s, %s, %s, %s {mode = %s} : (%s, !tosa.shape<4>, "
-                      "!tosa.shape<2>, !tosa.shape<2>) -> %s"
-                      % (xn.name, s, o, b, tmode, xn.type, ttype(out_shape, DTYPES[x.dtype])),
-                      out_shape, x.dtype)
+        y = self.emit(E.op("resize", [xn, (s, E.shape_type(4)), (o, E.shape_type(2)),
+                                      (b, E.shape_type(2))], ttype(out_shape, DTYPES[x.dtype]),
+                           "{mode = %s}" % tmode), out_shape, x.dtype)
         self.out(self.to_nchw(y))
 
     def op_Upsample(self, node):

@@ -15,9 +15,7 @@ import subprocess
 
 import numpy as np
 
-from . import onnx_import
-
-LLVM = "/usr/lib/llvm-22"
+from . import mlirtext, onnx_import, toolchain
 
 
 class RunError(Exception):
@@ -59,32 +57,16 @@ def _check_tools(fuse_opt, passes, lower, timeout):
 
 
 def main_wrapper(inputs, outputs):
-    """@main: constants for the inputs, the call, f32 prints of outputs
-    (`outputs`: (shape, numpy dtype) pairs)."""
+    """@main: constants for the inputs, the call of @model, f32 prints of
+    outputs (`outputs`: (shape, numpy dtype) pairs)."""
     _check_inputs(inputs, outputs)
-    lines = ["func.func @main() {"]
-    names = []
-    for k, a in enumerate(inputs):
-        t = onnx_import.ttype(a.shape, onnx_import.DTYPES[a.dtype])
-        lines.append('  %%in%d = "tosa.const"() <{values = %s : %s}> : () -> %s'
-                     % (k, onnx_import.literal(a), t, t))
-        names.append(("%%in%d" % k, t))
-    rtypes = [onnx_import.ttype(s, onnx_import.DTYPES[np.dtype(d)]) for s, d in outputs]
-    lines.append("  %%r:%d = func.call @model(%s) : (%s) -> (%s)" % (
-        len(outputs), ", ".join(n for n, _ in names), ", ".join(t for _, t in names),
-        ", ".join(rtypes)))
-    for k, ((shape, dtype), t) in enumerate(zip(outputs, rtypes)):
-        cur = "%%r#%d" % k
-        ft = onnx_import.ttype(shape, "f32")
-        if np.dtype(dtype) != np.float32:
-            lines.append("  %%c%d = tosa.cast %s : (%s) -> %s" % (k, cur, t, ft))
-            cur = "%%c%d" % k
-        lines.append("  %%u%d = tensor.cast %s : %s to tensor<*xf32>" % (k, cur, ft))
-        lines.append("  func.call @printMemrefF32(%%u%d) : (tensor<*xf32>) -> ()" % k)
-    lines += ["  return", "}",
-              "func.func private @printMemrefF32(tensor<*xf32>) "
-              "attributes {llvm.emit_c_interface}"]
-    return "\n".join(lines) + "\n"
+    types = [onnx_import.ttype(a.shape, onnx_import.DTYPES[a.dtype]) for a in inputs]
+    model = mlirtext.Func("model", None, types,
+                          [onnx_import.ttype(s, onnx_import.DTYPES[np.dtype(d)])
+                           for s, d in outputs], True)
+    consts = [mlirtext.tosa_constant(onnx_import.literal(a), t) for a, t in zip(inputs, types)]
+    main, decls = mlirtext.synthesize_main([(model, consts)], print_as="f32")
+    return main + decls
 
 
 def _tool(cmd, stdin, timeout=None):
@@ -97,26 +79,11 @@ def _tool(cmd, stdin, timeout=None):
 
 def parse_memrefs(text):
     """The data of every printed memref, in order, as flat float arrays."""
-    out = []
-    i = 0
-    while True:
-        j = text.find("data =", i)
-        if j < 0:
-            return out
-        start = text.find("[", j)
-        depth, k = 0, start
-        while True:
-            c = text[k]
-            if c == "[":
-                depth += 1
-            elif c == "]":
-                depth -= 1
-                if depth == 0:
-                    break
-            k += 1
-        body = text[start:k + 1].replace("[", " ").replace("]", " ").replace(",", " ")
-        out.append(np.array([float(t) for t in body.split()], dtype=np.float64))
-        i = k + 1
+    try:
+        memrefs, _ = mlirtext.parse_memrefs(text, "mlir-runner's output")
+    except mlirtext.TextError as e:
+        raise RunError(str(e))
+    return [np.array(m.values, dtype=np.float64) for m in memrefs]
 
 
 def run_model(model_text, inputs, outputs, fuse_opt, passes=("--fuse-ops",),
@@ -124,8 +91,8 @@ def run_model(model_text, inputs, outputs, fuse_opt, passes=("--fuse-ops",),
     if not isinstance(model_text, str):
         raise TypeError("model_text must be a str, not %s" % type(model_text).__name__)
     _check_tools(fuse_opt, passes, lower, timeout)
-    return run_module(model_text + main_wrapper(inputs, outputs), fuse_opt, passes,
-                      lower, timeout)
+    return run_module(mlirtext.insert_into_module(model_text, main_wrapper(inputs, outputs)),
+                      fuse_opt, passes, lower, timeout)
 
 
 def run_module(module, fuse_opt, passes=("--fuse-ops",), lower=("--fuse-lower-to-cpu",),
@@ -139,8 +106,6 @@ def run_module(module, fuse_opt, passes=("--fuse-ops",), lower=("--fuse-lower-to
     for p in passes:
         text = _tool([fuse_opt, p], text, timeout)
     low = _tool([fuse_opt] + list(lower), text, timeout)
-    libs = ",".join(os.path.join(LLVM, "lib", l) for l in
-                    ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))
-    printed = _tool([os.path.join(LLVM, "bin", "mlir-runner"), "-e", "main",
-                     "-entry-point-result=void", "-O2", "-shared-libs=" + libs], low, timeout)
+    printed = _tool([toolchain.tool("mlir-runner"), "-e", "main", "-entry-point-result=void",
+                     "-O2", "-shared-libs=" + toolchain.runner_libs()], low, timeout)
     return parse_memrefs(printed)

@@ -16,7 +16,7 @@
 
 #include "FuseDialect/Transforms/Algebraic/Domain.h"
 #include "FuseDialect/Transforms/Algebraic/Instances.h"
-#include "FuseDialect/Transforms/AlgebraicSimplify.h"
+#include "FuseDialect/Transforms/Algebraic/AlgebraicSimplify.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"

@@ -38,8 +38,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FuseDialect/Conversion/Passes.h"
-#include "FuseDialect/Conversion/Pipelines.h"
+#include "FuseDialect/Codegen/CPU/Pipelines.h"
+#include "FuseDialect/Codegen/GPU/Passes.h"
+#include "FuseDialect/Codegen/GPU/Pipelines.h"
 #include "FuseDialect/PipelineRegistration.h"
 #include "TestLaunches.h"
 

@@ -9,8 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "FuseDialect/Analysis/MappingAnalysis.h"
-#include "FuseDialect/Transforms/Fusion/OpTraits.h"
-#include "FuseDialect/Transforms/FusionPlanner.h"
+#include "FuseDialect/Transforms/Fusion/OpQueries.h"
+#include "FuseDialect/Transforms/Fusion/FusionPlanner.h"
 #include "mlir/Pass/Pass.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"

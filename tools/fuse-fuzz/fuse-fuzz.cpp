@@ -14,7 +14,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "FuseDialect/IR/FuseDialect.h"
-#include "FuseDialect/Conversion/Pipelines.h"
+#include "FuseDialect/Codegen/CPU/Pipelines.h"
+#include "FuseDialect/Codegen/GPU/Pipelines.h"
 #include "FuseDialect/Transforms/Pipelines.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

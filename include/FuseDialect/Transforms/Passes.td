@@ -142,7 +142,7 @@ def FusePrintAlgebraicRulesPass : Pass<"fuse-print-algebraic-rules", "::mlir::Mo
 def FuseFormGroupsPass : Pass<"fuse-form-groups", "::mlir::ModuleOp"> {
   let summary = "Plan fusion by mapping type and form one fuse.group per kernel";
   let description = [{
-    Runs the DNNFusion planner (FuseDialect/Transforms/FusionPlanner.h) on the
+    Runs the DNNFusion planner (FuseDialect/Transforms/Fusion/FusionPlanner.h) on the
     top-level block of every function: Many-to-Many anchors take their
     epilogues first, then One-to-One seeds with the smallest results grow
     through consumers, then producers; the mapping-type lattice

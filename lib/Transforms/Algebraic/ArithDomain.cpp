@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FuseDialect/Utils/ShapeUtils.h"
 #include "FuseDialect/Transforms/Algebraic/Domain.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -37,11 +38,6 @@ std::optional<double> getSplat(Value value) {
       return static_cast<double>(dense.getSplatValue<APInt>().getSExtValue());
   }
   return std::nullopt;
-}
-
-int64_t numElements(Type type) {
-  auto shaped = dyn_cast<ShapedType>(type);
-  return shaped && shaped.hasStaticShape() ? shaped.getNumElements() : 1;
 }
 
 class ArithDomain final : public AlgebraDomain {
@@ -77,18 +73,9 @@ public:
         .Case<arith::MinimumFOp>([&](Operation *) { kinds.push_back(OpKind::Min); })
         .Case<math::PowFOp>([&](Operation *) { kinds.push_back(OpKind::Pow); })
         .Case<arith::ShLIOp>([&](Operation *) { kinds.push_back(OpKind::Shl); })
-        .Case<arith::NegFOp>([&](Operation *) { kinds.push_back(OpKind::Neg); })
-        .Case<math::AbsFOp>([&](Operation *) { kinds.push_back(OpKind::Abs); })
-        .Case<math::ExpOp>([&](Operation *) { kinds.push_back(OpKind::Exp); })
-        .Case<math::LogOp>([&](Operation *) { kinds.push_back(OpKind::Log); })
-        .Case<math::SqrtOp>([&](Operation *) { kinds.push_back(OpKind::Sqrt); })
-        .Case<math::RsqrtOp>([&](Operation *) { kinds.push_back(OpKind::Rsqrt); })
-        .Case<math::TanhOp>([&](Operation *) { kinds.push_back(OpKind::Tanh); })
-        .Case<math::ErfOp>([&](Operation *) { kinds.push_back(OpKind::Erf); })
-        .Case<math::SinOp>([&](Operation *) { kinds.push_back(OpKind::Sin); })
-        .Case<math::CosOp>([&](Operation *) { kinds.push_back(OpKind::Cos); })
-        .Case<math::FloorOp>([&](Operation *) { kinds.push_back(OpKind::Floor); })
-        .Case<math::CeilOp>([&](Operation *) { kinds.push_back(OpKind::Ceil); })
+#define FUSE_MATH_UNARY(Name, Op)                                              \
+  .Case<Op>([&](Operation *) { kinds.push_back(OpKind::Name); })
+#include "FuseDialect/Transforms/Algebraic/OpKinds.def"
         .Case<arith::SelectOp>([&](Operation *) { kinds.push_back(OpKind::Select); })
         .Default([](Operation *) {});
     return kinds;
@@ -153,30 +140,10 @@ public:
       return record(math::PowFOp::create(b, loc, x, y));
     case OpKind::Shl:
       return record(arith::ShLIOp::create(b, loc, x, y));
-    case OpKind::Neg:
-      return record(arith::NegFOp::create(b, loc, x));
-    case OpKind::Abs:
-      return record(math::AbsFOp::create(b, loc, x));
-    case OpKind::Exp:
-      return record(math::ExpOp::create(b, loc, x));
-    case OpKind::Log:
-      return record(math::LogOp::create(b, loc, x));
-    case OpKind::Sqrt:
-      return record(math::SqrtOp::create(b, loc, x));
-    case OpKind::Rsqrt:
-      return record(math::RsqrtOp::create(b, loc, x));
-    case OpKind::Tanh:
-      return record(math::TanhOp::create(b, loc, x));
-    case OpKind::Erf:
-      return record(math::ErfOp::create(b, loc, x));
-    case OpKind::Sin:
-      return record(math::SinOp::create(b, loc, x));
-    case OpKind::Cos:
-      return record(math::CosOp::create(b, loc, x));
-    case OpKind::Floor:
-      return record(math::FloorOp::create(b, loc, x));
-    case OpKind::Ceil:
-      return record(math::CeilOp::create(b, loc, x));
+#define FUSE_MATH_UNARY(Name, Op)                                              \
+  case OpKind::Name:                                                           \
+    return record(Op::create(b, loc, x));
+#include "FuseDialect/Transforms/Algebraic/OpKinds.def"
     case OpKind::Select:
       return record(arith::SelectOp::create(b, loc, x, y, operands[2]));
     default:
@@ -214,7 +181,7 @@ public:
     if (kinds.empty() || op->getNumResults() != 1)
       return cost;
     Type type = op->getResult(0).getType();
-    int64_t elements = numElements(type);
+    int64_t elements = fuse::getNumElements(type);
     // A payload op runs once per point of the enclosing loop nest.
     if (auto linalgOp = op->getParentOfType<linalg::LinalgOp>()) {
       for (int64_t range : linalgOp.getStaticLoopRanges())
@@ -222,9 +189,7 @@ public:
     }
     cost.flops = elements * getFlopsPerElement(kinds.front());
     if (isa<ShapedType>(type)) {
-      int64_t eb = std::max<unsigned>(
-          1, getElementTypeOrSelf(type).getIntOrFloatBitWidth() / 8);
-      cost.bytes = elements * eb * (op->getNumOperands() + 1);
+      cost.bytes = elements * fuse::getElementBytes(type) * (op->getNumOperands() + 1);
     }
     return cost;
   }

@@ -27,30 +27,6 @@ Value AlgebraDomain::buildConstantFromAttr(
   return op->getResult(0);
 }
 
-int64_t mlir::fuse::algebra::getFlopsPerElement(OpKind kind) {
-  switch (kind) {
-  // Division, square roots and reciprocals: a few multiply-adds each.
-  case OpKind::Div:
-  case OpKind::Sqrt:
-  case OpKind::Rsqrt:
-  case OpKind::Recip:
-    return 4;
-  // Transcendentals: a polynomial or a library call.
-  case OpKind::Exp:
-  case OpKind::Log:
-  case OpKind::Tanh:
-  case OpKind::Sigmoid:
-  case OpKind::Erf:
-  case OpKind::Sin:
-  case OpKind::Cos:
-    return 8;
-  case OpKind::Pow:
-    return 16;
-  default:
-    return 1;
-  }
-}
-
 bool AlgebraDomain::haveSameAttributes(Operation *lhs, Operation *rhs) const {
   if (lhs == rhs)
     return true;

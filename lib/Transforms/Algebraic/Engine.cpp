@@ -17,7 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FuseDialect/Transforms/AlgebraicSimplify.h"
+#include "FuseDialect/Transforms/Algebraic/AlgebraicSimplify.h"
 
 #include "FuseDialect/Transforms/Algebraic/Domain.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

@@ -3,7 +3,7 @@
 #include "FuseDialect/Transforms/Algebraic/Instances.h"
 
 #include "FuseDialect/Transforms/Algebraic/Domain.h"
-#include "FuseDialect/Transforms/AlgebraicSimplify.h"
+#include "FuseDialect/Transforms/Algebraic/AlgebraicSimplify.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"

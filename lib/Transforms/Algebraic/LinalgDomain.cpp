@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FuseDialect/Utils/ShapeUtils.h"
 #include "FuseDialect/Transforms/Algebraic/Domain.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -158,7 +159,7 @@ public:
       return cost;
     auto type = cast<ShapedType>(op->getResult(0).getType());
     int64_t elements = type.getNumElements();
-    int64_t eb = std::max<unsigned>(1, type.getElementTypeBitWidth() / 8);
+    int64_t eb = fuse::getElementBytes(type);
     cost.flops = elements * getFlopsPerElement(kinds.front());
     cost.bytes = elements * eb *
                  (cast<linalg::LinalgOp>(op).getNumDpsInputs() + 1);

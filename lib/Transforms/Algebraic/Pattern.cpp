@@ -17,27 +17,16 @@ struct KindInfo {
   OpKind kind;
   StringLiteral mnemonic;
   unsigned arity;
+  bool commutative;
+  bool elementwise;
+  int64_t flops;
 };
 } // namespace
 
 static constexpr KindInfo kKinds[] = {
-    {OpKind::Add, "add", 2},          {OpKind::Sub, "sub", 2},
-    {OpKind::Mul, "mul", 2},          {OpKind::Div, "div", 2},
-    {OpKind::Max, "max", 2},          {OpKind::Min, "min", 2},
-    {OpKind::Pow, "pow", 2},          {OpKind::Shl, "shl", 2},
-    {OpKind::Neg, "neg", 1},          {OpKind::Abs, "abs", 1},
-    {OpKind::Exp, "exp", 1},          {OpKind::Log, "log", 1},
-    {OpKind::Sqrt, "sqrt", 1},        {OpKind::Rsqrt, "rsqrt", 1},
-    {OpKind::Recip, "recip", 1},      {OpKind::Tanh, "tanh", 1},
-    {OpKind::Sigmoid, "sigmoid", 1},  {OpKind::Erf, "erf", 1},
-    {OpKind::Sin, "sin", 1},          {OpKind::Cos, "cos", 1},
-    {OpKind::Floor, "floor", 1},      {OpKind::Ceil, "ceil", 1},
-    {OpKind::Clamp, "clamp", 1},      {OpKind::Select, "select", 3},
-    {OpKind::ReduceSum, "rsum", 1},   {OpKind::ReduceProd, "rprod", 1},
-    {OpKind::ReduceMax, "rmax", 1},   {OpKind::ReduceMin, "rmin", 1},
-    {OpKind::Transpose, "transpose", 1}, {OpKind::Slice, "slice", 1},
-    {OpKind::Tile, "tile", 1},        {OpKind::Reverse, "reverse", 1},
-    {OpKind::MatMul, "matmul", 2},
+#define FUSE_OP_KIND(Name, Mnemonic, Arity, Commutative, Elementwise, Flops)   \
+  {OpKind::Name, Mnemonic, Arity, Commutative, Elementwise, Flops},
+#include "FuseDialect/Transforms/Algebraic/OpKinds.def"
 };
 
 static const KindInfo &getInfo(OpKind kind) {
@@ -63,25 +52,15 @@ unsigned mlir::fuse::algebra::getArity(OpKind kind) {
 }
 
 bool mlir::fuse::algebra::isCommutative(OpKind kind) {
-  return kind == OpKind::Add || kind == OpKind::Mul || kind == OpKind::Max ||
-         kind == OpKind::Min;
+  return getInfo(kind).commutative;
 }
 
 bool mlir::fuse::algebra::isElementwise(OpKind kind) {
-  switch (kind) {
-  case OpKind::ReduceSum:
-  case OpKind::ReduceProd:
-  case OpKind::ReduceMax:
-  case OpKind::ReduceMin:
-  case OpKind::Transpose:
-  case OpKind::Slice:
-  case OpKind::Tile:
-  case OpKind::Reverse:
-  case OpKind::MatMul:
-    return false;
-  default:
-    return true;
-  }
+  return getInfo(kind).elementwise;
+}
+
+int64_t mlir::fuse::algebra::getFlopsPerElement(OpKind kind) {
+  return getInfo(kind).flops;
 }
 
 std::optional<double> mlir::fuse::algebra::evaluate(OpKind kind,

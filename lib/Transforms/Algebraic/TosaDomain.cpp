@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FuseDialect/Utils/ShapeUtils.h"
 #include "FuseDialect/Transforms/Algebraic/Domain.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -72,19 +73,6 @@ std::optional<SmallVector<int64_t>> broadcastShapes(ArrayRef<Type> types) {
     }
   }
   return shape;
-}
-
-int64_t numElements(Type type) {
-  auto shaped = dyn_cast<ShapedType>(type);
-  if (!shaped || !shaped.hasStaticShape())
-    return 1;
-  return shaped.getNumElements();
-}
-
-int64_t elementBytes(Type type) {
-  auto shaped = dyn_cast<ShapedType>(type);
-  Type element = shaped ? shaped.getElementType() : type;
-  return std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
 }
 
 class TosaDomain final : public AlgebraDomain {
@@ -255,30 +243,10 @@ public:
         Value zp = buildConstant(b, loc, 0.0, zpType, created);
         return record(tosa::NegateOp::create(b, loc, type, operands[0], zp, zp));
       }
-      case OpKind::Abs:
-        return record(tosa::AbsOp::create(b, loc, type, operands[0]));
-      case OpKind::Exp:
-        return record(tosa::ExpOp::create(b, loc, type, operands[0]));
-      case OpKind::Log:
-        return record(tosa::LogOp::create(b, loc, type, operands[0]));
-      case OpKind::Rsqrt:
-        return record(tosa::RsqrtOp::create(b, loc, type, operands[0]));
-      case OpKind::Recip:
-        return record(tosa::ReciprocalOp::create(b, loc, type, operands[0]));
-      case OpKind::Tanh:
-        return record(tosa::TanhOp::create(b, loc, type, operands[0]));
-      case OpKind::Sigmoid:
-        return record(tosa::SigmoidOp::create(b, loc, type, operands[0]));
-      case OpKind::Erf:
-        return record(tosa::ErfOp::create(b, loc, type, operands[0]));
-      case OpKind::Sin:
-        return record(tosa::SinOp::create(b, loc, type, operands[0]));
-      case OpKind::Cos:
-        return record(tosa::CosOp::create(b, loc, type, operands[0]));
-      case OpKind::Floor:
-        return record(tosa::FloorOp::create(b, loc, type, operands[0]));
-      case OpKind::Ceil:
-        return record(tosa::CeilOp::create(b, loc, type, operands[0]));
+#define FUSE_TOSA_UNARY(Name, Op)                                              \
+  case OpKind::Name:                                                           \
+    return record(Op::create(b, loc, type, operands[0]));
+#include "FuseDialect/Transforms/Algebraic/OpKinds.def"
       case OpKind::Clamp: {
         auto source = dyn_cast_or_null<tosa::ClampOp>(attrSource);
         Attribute minVal = source ? source.getMinValAttr()
@@ -463,12 +431,12 @@ public:
       return cost;
     OpKind kind = kinds.front();
     Type resultType = op->getResult(0).getType();
-    int64_t out = numElements(resultType);
-    int64_t eb = elementBytes(resultType);
+    int64_t out = fuse::getNumElements(resultType);
+    int64_t eb = fuse::getElementBytes(resultType);
     std::optional<SmallVector<Value, 3>> operands = getTermOperands(op, kind);
     int64_t in = 0;
     for (Value v : *operands)
-      in += numElements(v.getType());
+      in += fuse::getNumElements(v.getType());
     switch (kind) {
     case OpKind::ReduceSum:
     case OpKind::ReduceProd:
@@ -494,8 +462,8 @@ public:
     case OpKind::Div:
       // Priced as the multiplication; its reciprocal is priced on its own.
       cost.flops = out;
-      cost.bytes = (numElements(op->getOperand(0).getType()) +
-                    numElements(op->getOperand(1).getType()) + out) *
+      cost.bytes = (fuse::getNumElements(op->getOperand(0).getType()) +
+                    fuse::getNumElements(op->getOperand(1).getType()) + out) *
                    eb;
       return cost;
     default:
@@ -539,18 +507,9 @@ private:
 
   static std::optional<OpKind> getUnaryKind(Operation *op) {
     return TypeSwitch<Operation *, std::optional<OpKind>>(op)
-        .Case([](tosa::AbsOp) { return OpKind::Abs; })
-        .Case([](tosa::ExpOp) { return OpKind::Exp; })
-        .Case([](tosa::LogOp) { return OpKind::Log; })
-        .Case([](tosa::RsqrtOp) { return OpKind::Rsqrt; })
-        .Case([](tosa::ReciprocalOp) { return OpKind::Recip; })
-        .Case([](tosa::TanhOp) { return OpKind::Tanh; })
-        .Case([](tosa::SigmoidOp) { return OpKind::Sigmoid; })
-        .Case([](tosa::ErfOp) { return OpKind::Erf; })
-        .Case([](tosa::SinOp) { return OpKind::Sin; })
-        .Case([](tosa::CosOp) { return OpKind::Cos; })
-        .Case([](tosa::FloorOp) { return OpKind::Floor; })
-        .Case([](tosa::CeilOp) { return OpKind::Ceil; })
+#define FUSE_TOSA_UNARY(Name, Op)                                              \
+  .Case([](Op) { return OpKind::Name; })
+#include "FuseDialect/Transforms/Algebraic/OpKinds.def"
         .Case([](tosa::ClampOp) { return OpKind::Clamp; })
         .Case([](tosa::ReduceSumOp) { return OpKind::ReduceSum; })
         .Case([](tosa::ReduceProductOp) { return OpKind::ReduceProd; })

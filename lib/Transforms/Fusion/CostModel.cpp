@@ -8,8 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FuseDialect/Transforms/Fusion/OpTraits.h"
-#include "FuseDialect/Transforms/FusionPlanner.h"
+#include "FuseDialect/Transforms/Fusion/OpQueries.h"
+#include "FuseDialect/Utils/PoolWindows.h"
+#include "FuseDialect/Transforms/Fusion/FusionPlanner.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -51,7 +52,7 @@ static bool isSameRowsReduction(Operation *groupReduction, Operation *consumer) 
 /// A contraction feeding a reduction along the last axis of its result: a
 /// kernel that keeps one row of the result on chip reduces it in place.
 static bool isRowOfContraction(Operation *contraction, Operation *consumer,
-                               const FusionTarget &target) {
+                               const TargetDescription &target) {
   std::optional<RowReduction> red = getRowReduction(consumer);
   if (!contraction || !red || contraction->getNumResults() != 1)
     return false;
@@ -67,36 +68,7 @@ static bool isRowOfContraction(Operation *contraction, Operation *consumer,
     return false;
   int64_t rowBytes = type.getShape().back() * getElementBytes(type);
   // A block holds a tile of rows; leave room for the operands' tiles.
-  return rowBytes * 32 <= target.onChipBytes;
-}
-
-/// A pool whose windows tile its input exactly (stride = window, no
-/// padding, no dilation): every input element is read by one window only,
-/// so a producer fused into it is computed once, window by window, with no
-/// halo: a conv's epilogue can end in it (VGG's conv, ReLU, 2x2 pool).
-static bool isDisjointWindowPool(Operation *op) {
-  auto disjoint = [](ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride) {
-    return kernel == stride;
-  };
-  if (auto pool = dyn_cast<tosa::MaxPool2dOp>(op))
-    return disjoint(pool.getKernel(), pool.getStride()) &&
-           llvm::all_of(pool.getPad(), [](int64_t p) { return p == 0; });
-  if (auto pool = dyn_cast<tosa::AvgPool2dOp>(op))
-    return disjoint(pool.getKernel(), pool.getStride()) &&
-           llvm::all_of(pool.getPad(), [](int64_t p) { return p == 0; });
-  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  if (!linalgOp || !isa<linalg::PoolingNhwcMaxOp, linalg::PoolingNhwcSumOp,
-                        linalg::PoolingNchwMaxOp, linalg::PoolingNchwSumOp>(op))
-    return false;
-  auto window = dyn_cast<ShapedType>(op->getOperand(1).getType());
-  auto strides = op->getAttrOfType<DenseIntElementsAttr>("strides");
-  auto dilations = op->getAttrOfType<DenseIntElementsAttr>("dilations");
-  if (!window || !window.hasStaticShape() || !strides || !dilations)
-    return false;
-  SmallVector<int64_t> s(strides.getValues<int64_t>());
-  return disjoint(window.getShape(), s) &&
-         llvm::all_of(dilations.getValues<int64_t>(),
-                      [](int64_t d) { return d == 1; });
+  return rowBytes * 32 <= target.onChipBytes();
 }
 
 FusionVerdict FusionCostModel::evaluate(const FusionEdge &edge) const {
@@ -138,7 +110,7 @@ FusionVerdict FusionCostModel::evaluate(const FusionEdge &edge) const {
 
   int64_t elements = getNumElements(edge.value.getType());
   int64_t bytes = elements * getElementBytes(edge.value.getType());
-  verdict.benefit = 2.0 * bytes + target.launchBytes;
+  verdict.benefit = 2.0 * bytes + target.launchBytes();
 
   double reuse = getReadsPerElement(edge.consumer, edge.value);
   double flops = edge.producerFlopsPerElement >= 0
@@ -155,7 +127,7 @@ FusionVerdict FusionCostModel::evaluate(const FusionEdge &edge) const {
     keptOnChip = red && result && ArrayRef<int64_t>(red->inputShape) == result.getShape();
   }
   if (!keptOnChip && reuse > 1.0)
-    verdict.penalty = flops * elements * (reuse - 1.0) / target.flopsPerByte;
+    verdict.penalty = flops * elements * (reuse - 1.0) / target.flopsPerByte();
   verdict.fuse = verdict.benefit > verdict.penalty;
   verdict.reason = llvm::formatv(
       "maybe: saves {0:F0} B, recomputes {1:F0} B-equivalent ({2:F1} reads "

@@ -11,8 +11,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "FuseDialect/IR/FuseOps.h"
-#include "FuseDialect/Transforms/Fusion/OpTraits.h"
-#include "FuseDialect/Transforms/FusionPlanner.h"
+#include "FuseDialect/Transforms/Fusion/OpQueries.h"
+#include "FuseDialect/Transforms/Fusion/FusionPlanner.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"

@@ -19,11 +19,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FuseDialect/Transforms/FusionPlanner.h"
+#include "FuseDialect/Transforms/Fusion/FusionPlanner.h"
 
 #include "FuseDialect/Analysis/MappingAnalysis.h"
 #include "FuseDialect/IR/FuseOps.h"
-#include "FuseDialect/Transforms/Fusion/OpTraits.h"
+#include "FuseDialect/Transforms/Fusion/OpQueries.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinTypes.h"

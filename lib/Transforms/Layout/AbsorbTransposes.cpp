@@ -31,7 +31,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FuseDialect/IR/FuseOps.h"
-#include "FuseDialect/Transforms/Layout/Permutation.h"
+#include "FuseDialect/Utils/Permutation.h"
 #include "FuseDialect/Transforms/Passes.h"
 
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"

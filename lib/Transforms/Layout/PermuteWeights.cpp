@@ -25,7 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FuseDialect/Transforms/Layout/Permutation.h"
+#include "FuseDialect/Utils/Permutation.h"
 #include "FuseDialect/Transforms/Passes.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"

@@ -36,8 +36,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FuseDialect/Transforms/Fusion/OpTraits.h"
-#include "FuseDialect/Transforms/Layout/Permutation.h"
+#include "FuseDialect/Transforms/Fusion/OpQueries.h"
+#include "FuseDialect/Utils/Permutation.h"
 #include "FuseDialect/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -3,15 +3,15 @@ program and our unfused CPU lowering agree on the same random inputs.
 Prints "MODEL: OK (max rel err E)" or "MODEL: MISMATCH ..." and exits 1 on
 any mismatch. Usage: check_torch.py FUSE_OPT WORKDIR MODEL.mlir..."""
 import os
-import re
 import subprocess
 import sys
 
+import numpy as np
+
+from fuse_dialect import mlirtext, runner  # python/ on PYTHONPATH (test/lit.cfg.py)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
-sys.path.insert(0, os.path.join(ROOT, "python"))
-import numpy as np  # noqa: E402
-from fuse_dialect import runner  # noqa: E402
 
 fuse_opt, work, models = sys.argv[1], sys.argv[2], sys.argv[3:]
 os.makedirs(work, exist_ok=True)
@@ -22,10 +22,9 @@ for model in models:
     subprocess.run([sys.executable, os.path.join(ROOT, "utils", "fuse-to-torch"), model,
                     "-o", prog, "--fuse-opt", fuse_opt], check=True)
     text = open(model).read()
-    sig = re.search(r"func\.func @model\(([^)]*)\)\s*->\s*\(?([^{]*?)\)?\s*\{", text)
-    shape = lambda t: tuple(int(d) for d in t.split("x")[:-1])  # noqa: E731
-    ins = [shape(t) for t in re.findall(r"tensor<([^>]*)>", sig.group(1))]
-    outs = [shape(t) for t in re.findall(r"tensor<([^>]*)>", sig.group(2))]
+    sig = mlirtext.find_func(text, "model")
+    ins = [tuple(mlirtext.parse_ttype(t, "argument").shape) for t in sig.args]
+    outs = [tuple(mlirtext.parse_ttype(t, "result").shape) for t in sig.results]
     rng = np.random.default_rng(0)
     xs = [rng.uniform(-1, 1, s).astype(np.float32) for s in ins]
     npz_in, npz_out = os.path.join(work, name + "_in.npz"), os.path.join(work, name + "_out.npz")

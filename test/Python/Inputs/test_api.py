@@ -2,9 +2,9 @@
 import os
 import sys
 
+from fuse_dialect import api  # python/ on PYTHONPATH (test/lit.cfg.py)
+
 ROOT = sys.argv[1]
-sys.path.insert(0, os.path.join(ROOT, "python"))
-from fuse_dialect import api  # noqa: E402
 
 text = open(os.path.join(ROOT, "examples", "inception_block.mlir")).read()
 fused = api.fuse(text)

@@ -125,7 +125,7 @@ func.func @matmul_epilogue(%x: tensor<1x8x16xf32>, %res: tensor<1x8x16xf32>) -> 
 // -----
 
 // The tool-level flags write the report and the picture.
-// RUN: fuse-opt %s -split-input-file -allow-unregistered-dialect --fuse-ops --fuse-report=%t.json --fuse-dot=%t.dot -o /dev/null
+// RUN: fuse-opt %s -split-input-file -allow-unregistered-dialect '--fuse-ops=report=%t.json dot=%t.dot' -o /dev/null
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
 // RUN: FileCheck %s --check-prefix=DOT < %t.dot
 // JSON: "functions": [

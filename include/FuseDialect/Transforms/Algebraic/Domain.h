@@ -33,9 +33,6 @@ struct OpCost {
   int64_t weighted() const { return flops + bytes / 4; }
 };
 
-/// Flops per element of an elementwise kind (transcendentals count more).
-int64_t getFlopsPerElement(OpKind kind);
-
 class AlgebraDomain {
 public:
   virtual ~AlgebraDomain();

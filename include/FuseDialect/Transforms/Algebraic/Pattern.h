@@ -21,21 +21,10 @@
 
 namespace mlir::fuse::algebra {
 
-/// The operators terms are built from.
+/// The operators terms are built from (OpKinds.def).
 enum class OpKind {
-  // Binary elementwise.
-  Add, Sub, Mul, Div, Max, Min, Pow, Shl,
-  // Unary elementwise.
-  Neg, Abs, Exp, Log, Sqrt, Rsqrt, Recip, Tanh, Sigmoid, Erf, Sin, Cos,
-  Floor, Ceil, Clamp,
-  // Ternary elementwise.
-  Select,
-  // Reductions over one axis.
-  ReduceSum, ReduceProd, ReduceMax, ReduceMin,
-  // Data movement.
-  Transpose, Slice, Tile, Reverse,
-  // Contraction.
-  MatMul,
+#define FUSE_OP_KIND(Name, ...) Name,
+#include "FuseDialect/Transforms/Algebraic/OpKinds.def"
 };
 
 /// Returns the mnemonic used in terms ("add", "rsum", ...).
@@ -48,6 +37,8 @@ unsigned getArity(OpKind kind);
 bool isCommutative(OpKind kind);
 /// Elementwise ops (everything but reductions, movement and matmul).
 bool isElementwise(OpKind kind);
+/// Flops per result element (the cost model's unit).
+int64_t getFlopsPerElement(OpKind kind);
 /// Evaluates an elementwise `kind` on scalars, for compile-time folding of
 /// constants; std::nullopt for kinds that are not folded (clamp, select, ...).
 std::optional<double> evaluate(OpKind kind, ArrayRef<double> operands);

@@ -1,0 +1,125 @@
+//===- Passes.td - CPU code generation passes --------------*- tablegen -*-===//
+
+#ifndef FUSEDIALECT_CODEGEN_CPU_PASSES_TD
+#define FUSEDIALECT_CODEGEN_CPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def FuseVectorizeTilesPass : Pass<"fuse-vectorize-tiles"> {
+  let summary = "Vectorize the structured ops inside each group's tile loop";
+  let description = [{
+    Runs after `--fuse-tile-groups`, on linalg-on-tensors. Every structured
+    op inside a group's `scf.forall` tile whose shapes are static, that is
+    not a convolution or contraction, and whose iteration space holds at
+    most `max-vector-elements` points becomes vector ops (upstream
+    `linalg::vectorize`): one `vector.transfer_read` per input tile, the
+    payload on whole vectors, one `vector.transfer_write`. The transfers
+    between vectorized ops then fold away, so a tile's intermediates are
+    vector registers, not tile buffers. Boundary tiles with dynamic sizes
+    stay scalar loops.
+
+    Float matmuls and other contractions (option `contractions`) are cut
+    into register blocks of up to 4 x 32 results, reduction loops
+    innermost: each step is a vector rank-1 update of the block's
+    accumulators, which are loop-carried vectors. Convolutions are cut the
+    same way (4 output columns x up to 32 channels, window loops
+    innermost); the block's unit loops are dropped, so a step reads plain
+    slices of input and filter, or a strided slice for a strided window.
+    Multiply and add stay separate and each result sums in the scalar
+    loop's order.
+
+    An op over more points than that (a softmax or LayerNorm row) is first
+    strip-mined: an `scf.for` nest over static chunks of at most
+    `chunk-elements` points (the innermost loop takes the largest divisor
+    of its range that fits; rows whose innermost chunk would be shorter
+    than 4 stay scalar), each chunk one vector op. A running result carried
+    from chunk to chunk (a reduction's accumulator) becomes a loop-carried
+    vector.
+
+    Values do not change unless `reassociate` is set. Reductions become
+    `vector.multi_reduction`, which the CPU pipeline lowers to ordered
+    (sequential) reductions, and a strip-mined reduction folds each chunk
+    into the running result in order: the summation order of a scalar
+    loop. A reduction whose result does not depend on the order
+    (`maximumf`/`minimumf`, integer min/max/and/or/xor, and integer add and
+    mul without no-overflow flags; not ops using `linalg.index`) is
+    strip-mined with one partial result per lane
+    of the chunk, combined once after the loop (upstream partial-reduction
+    tiling): the loop body is then plain elementwise vector code. With
+    `reassociate`, float sums and products are strip-mined that way too:
+    the rounding changes (a chunk-wide set of interleaved partial sums,
+    usually closer to the exact sum than one sequential sum).
+  }];
+  let options = [
+    Option<"maxVectorElements", "max-vector-elements", "int64_t",
+           /*default=*/"::mlir::fuse::VectorPolicy::kMaxVectorElements",
+           "Largest iteration space (product of loop sizes) vectorized as "
+           "one op">,
+    Option<"chunkElements", "chunk-elements", "int64_t",
+           /*default=*/"::mlir::fuse::VectorPolicy::kChunkElements",
+           "Points per vector chunk of a strip-mined op (0 or 1: larger "
+           "ops stay scalar)">,
+    Option<"reassociate", "reassociate", "bool", /*default=*/"false",
+           "Strip-mine float add and mul reductions with per-lane partial "
+           "results (changes their rounding)">,
+    Option<"vectorizeContractions", "contractions", "bool",
+           /*default=*/"true",
+           "Cut float matmuls, other contractions and convolutions into "
+           "register blocks of vector multiply-adds">
+  ];
+  let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def FuseApproximateMathPass : Pass<"fuse-approximate-math"> {
+  let summary = "Replace f32 transcendental functions by polynomial approximations";
+  let description = [{
+    Rewrites `math.exp`, `math.expm1`, `math.log1p`, `math.erf` and
+    `math.tanh` on f32 scalars and vectors into the polynomial
+    approximations of upstream MLIR
+    (`populateMathPolynomialApproximationPatterns`): arithmetic, `fma` and
+    bit operations only. A vector of them is then SIMD code instead of one
+    libm call per lane, which is what bounds a CPU softmax, LayerNorm+GELU
+    or sigmoid.
+
+    Values change: the approximations are not correctly rounded. Against
+    glibc's libm, over all 2^32 f32 bit patterns, the largest error is 6
+    ulp for exp and expm1, 5 for erf and tanh and 2 for log1p, special
+    values (zeros, infinities, NaN, overflow and underflow thresholds)
+    included (`test/Integration/approximate-math.mlir` samples every
+    65521st pattern and those values, and fails if the error grows).
+    exp flushes results below 2^-126 (subnormals) to zero. `log` and
+    `log2` are left to libm: their approximations are wrong by up to 5% on
+    subnormal arguments. `--fuse-lower-to-cpu=approximate-math=false`
+    keeps every libm call.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def FuseMergeGroupNestsPass : Pass<"fuse-merge-group-nests"> {
+  let summary = "Run the independent tile loops of one group as one loop nest";
+  let description = [{
+    The CPU counterpart of `fuse-merge-group-launches`, run by
+    `--fuse-lower-to-cpu` after bufferization. Two consecutive `scf.forall`
+    tile loops on buffers that carry the same `fuse.group_nest` mark (the
+    tile loops of one group, from `fuse-inline-groups`), have static
+    bounds and touch disjoint buffers or disjoint strided parts of one
+    (the same analysis as for launches) become one loop over the tiles of both. Each iteration runs the first
+    loop's body for the first loop's tiles and the second's for the rest.
+    The bodies' static temporaries move before the branch, so that buffer
+    loop hoisting still allocates them once. With `parallel=true` the group
+    is then one OpenMP loop instead of one per nest.
+  }];
+  let options = [
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Emit a remark on each tile loop that could not merge with the "
+           "previous one of its group, saying why">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+#endif // FUSEDIALECT_CODEGEN_CPU_PASSES_TD

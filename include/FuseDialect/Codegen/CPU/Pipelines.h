@@ -1,0 +1,84 @@
+//===- Pipelines.h - The CPU lowering ---------------------------*- C++ -*-===//
+
+#ifndef FUSEDIALECT_CODEGEN_CPU_PIPELINES_H
+#define FUSEDIALECT_CODEGEN_CPU_PIPELINES_H
+
+#include "FuseDialect/Codegen/Common/Pipelines.h"
+#include "mlir/Pass/PassOptions.h"
+#include "mlir/Support/LLVM.h"
+
+#include <cstdint>
+
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
+namespace mlir::fuse {
+
+/// Options of `--fuse-lower-to-cpu`.
+struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
+  PassOptions::Option<bool> tileGroups{
+      *this, "tile-groups",
+      llvm::cl::desc("Lower each fuse.group as one tiled loop nest "
+                     "(fuse-tile-groups); false dissolves the groups and "
+                     "lowers op by op"),
+      llvm::cl::init(true)};
+  PassOptions::Option<int64_t> minTileElements{
+      *this, "min-tile-elements",
+      llvm::cl::desc("fuse-tile-groups: outer loops are tiled until a tile "
+                     "holds at most this many results"),
+      llvm::cl::init(TilePolicy::forCpu().minTileElements)};
+  PassOptions::Option<bool> partialTiles{*this, "partial-tiles",
+                                         llvm::cl::desc(kPartialTilesHelp),
+                                         llvm::cl::init(TilePolicy::forCpu().partialTiles)};
+  PassOptions::Option<bool> parallel{
+      *this, "parallel",
+      llvm::cl::desc("Run the tiles of each loop nest on all cores (OpenMP; "
+                     "link libomp when running)"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> vectorize{
+      *this, "vectorize",
+      llvm::cl::desc("Vectorize the elementwise ops and reductions inside "
+                     "each tile (fuse-vectorize-tiles); values are unchanged "
+                     "unless `reassociate` is set"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> reassociate{
+      *this, "reassociate",
+      llvm::cl::desc("Vectorize float sums and products of long rows with "
+                     "per-lane partial results (changes their rounding)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> approximateMath{
+      *this, "approximate-math",
+      llvm::cl::desc("f32 exp, expm1, log1p, erf and tanh as polynomial "
+                     "approximations (fuse-approximate-math; at most 6 ulp "
+                     "from libm) instead of libm calls"),
+      llvm::cl::init(true)};
+
+  /// Refuses values out of range, naming the option (through `error`).
+  LogicalResult validate(function_ref<LogicalResult(const Twine &)> error) const;
+};
+
+/// Builds the CPU lowering of a module holding TOSA, linalg-on-tensors and
+/// `fuse.group` ops down to the LLVM dialect, so that its `@main` runs under
+/// `mlir-runner` with the MLIR C runner utilities:
+///   1. one loop nest per group (fuse-tile-groups), vector code inside the
+///   tiles (fuse-vectorize-tiles), then dissolve groups,
+///   2. TOSA → linalg/arith/tensor, 3. bufferize with function boundaries,
+///   per-tile temporaries hoisted out of the tile loops, 4. deallocate,
+///   5. vectors to 1-D (ordered reductions), loop nests → scf.for,
+///   linalg → loops, 6. → LLVM.
+void buildLowerToCPUPipeline(OpPassManager &pm,
+                             const LowerToCPUOptions &options);
+
+
+/// The end of the CPU lowering: structured ops to loops (`parallel`: tile
+/// loops to OpenMP), then the LLVM dialect. Shared with the CPU emulation of
+/// the GPU launches in the tests.
+void buildLoopsToLLVMPipeline(OpPassManager &pm, bool parallel);
+
+/// Registers `--fuse-lower-to-cpu`.
+void registerLowerToCPUPipeline();
+
+} // namespace mlir::fuse
+
+#endif // FUSEDIALECT_CODEGEN_CPU_PIPELINES_H

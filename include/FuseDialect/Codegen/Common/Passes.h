@@ -1,0 +1,27 @@
+//===- Passes.h - target-neutral tiling -----------------------*- C++ -*-===//
+
+#ifndef FUSEDIALECT_CODEGEN_COMMON_PASSES_H
+#define FUSEDIALECT_CODEGEN_COMMON_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "FuseDialect/Target/TilePolicy.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::fuse {
+
+#define GEN_PASS_DECL
+#include "FuseDialect/Codegen/Common/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "FuseDialect/Codegen/Common/Passes.h.inc"
+
+} // namespace mlir::fuse
+
+#endif // FUSEDIALECT_CODEGEN_COMMON_PASSES_H

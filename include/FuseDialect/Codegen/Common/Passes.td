@@ -1,0 +1,184 @@
+//===- Passes.td - target-neutral tiling passes ------------*- tablegen -*-===//
+
+#ifndef FUSEDIALECT_CODEGEN_COMMON_PASSES_TD
+#define FUSEDIALECT_CODEGEN_COMMON_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def FuseInlineGroupsPass : Pass<"fuse-inline-groups"> {
+  let summary = "Dissolve `fuse.group` ops into their parent block";
+  let description = [{
+    Replaces every `fuse.group` by its body: body arguments become the group's
+    inputs and the group's results become the yielded values; inputs and
+    results read or written through a permutation (index changes) get a
+    `tosa.transpose`. This is the CPU lowering of a group used by
+    `--fuse-lower-to-cpu`: it keeps the program's meaning exactly and lets
+    the upstream TOSA/linalg lowering run on the result. When a group holds
+    several tile loops (`scf.forall`, from `--fuse-tile-groups`), each gets
+    the attribute `fuse.group_nest` (the group's index), so that the GPU
+    lowering can launch the independent ones as one kernel.
+
+    ```mlir
+    %r = fuse.group ins(%x : tensor<4xf32>) -> (tensor<4xf32>) {
+    ^bb0(%a: tensor<4xf32>):
+      %0 = tosa.tanh %a : (tensor<4xf32>) -> tensor<4xf32>
+      fuse.yield %0 : tensor<4xf32>
+    }
+    ```
+
+    becomes
+
+    ```mlir
+    %r = tosa.tanh %x : (tensor<4xf32>) -> tensor<4xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::tosa::TosaDialect"];
+}
+
+def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
+  let summary = "Make each fuse.group one loop nest: tile its root, fuse the rest";
+  let description = [{
+    Lowers each group's body to linalg-on-tensors and tiles the ops that
+    compute its results with `scf.forall` over their outer parallel loops
+    (a tile is as many contiguous rows as fit `min-tile-elements` results;
+    unit loops are not tiled; rows stay whole when a reduction is fused in;
+    a group smaller than one tile is split in as few tiles as possible),
+    fusing every producer into the loop nest with the upstream
+    TilingInterface tile-and-fuse driver. A 1x1 convolution with unit
+    strides and dilations becomes a contraction over channels (filter
+    collapsed to F x C) first. With `contraction-tile`, a matmul
+    root (or an epilogue over a matmul's result; a convolution with output
+    channels counts as a matmul of its pixels by its filters, a depthwise
+    one does not) is tiled in squares of its two innermost parallel loops
+    instead, the side halved down to 32 while
+    there are fewer than `contraction-tiles` tiles; when one side has no
+    good divisor (and partial tiles are off), the other widens (up to four
+    sides) as far as enough tiles remain. A range with no divisor of more than half the wanted
+    tile (197 tokens) is tiled by the wanted tile with a partial last tile
+    (`partial-tiles`); the nest is then peeled into one over the whole
+    tiles and one over the last tile, each of static shapes and writing its
+    own box of the results. Producers whose values the group
+    also returns, over the root's own iteration space or as the input of a
+    pool whose windows tile it exactly, are yielded from the loop nest; a
+    result another result reads row-wise is computed in that result's nest;
+    sibling roots over one result space share one tile shape (the smallest
+    per dimension), and independent nests over the same tiles are merged (a
+    merged nest whose results are parts of one concat writes the concat
+    itself); inside
+    a tile, elementwise chains become one loop body (a producer the consumer
+    broadcasts stays apart, computed once; a reduction fed by an elementwise
+    op is generalized so the op fuses into it; a producer of a few
+    add/sub/mul ops is recomputed in each of its readers). Views between ops
+    are moved out
+    by expanding the ops' loops (broadcast scalars become payload scalars,
+    output-only unit dimensions are dropped, reductions read through a view
+    are generalized; a unit-dim view of a contraction's result is folded
+    into it, and a contraction whose result is viewed is generalized so
+    that the view folds into its loops; slices move up through views).
+    A result that is pure data movement over a concatenation (a channel
+    shuffle: concat, view, transpose, view, slice) is cut into pieces, each
+    a strided box of the result that one source fills (a copy, or the
+    source computing just that box), so that no nest reads the whole
+    concatenation another wrote; a result moved out of the group's inputs
+    alone becomes copy nests too. A root of one tile still gets a loop (of
+    one iteration, mapped to `#gpu.block<linear_dim_*>` so that
+    canonicalization keeps it): the group stays one nest, one block on a
+    GPU, instead of ops outside any nest. A group with a dynamic or
+    zero-sized tensor is left untiled with a remark. Index changes of the group
+    become transposes in the body first, so that the loop nest reads and
+    writes through them. The result is one kernel per group: only the
+    group's inputs and results are whole tensors, everything else is
+    computed per tile. With `report-nests`, a group that still needs more
+    than one loop nest gets a remark saying how many of its nests read
+    another's results (those cannot share a launch; the others are merged
+    by `fuse-merge-group-launches` and `fuse-merge-group-nests`).
+  }];
+  let options = [
+    Option<"minTileElements", "min-tile-elements", "int64_t",
+           /*default=*/"::mlir::fuse::TilePolicy{}.minTileElements",
+           "A tile holds at most this many results (whole rows when a row "
+           "is larger)">,
+    Option<"reportNests", "report-nests", "bool", /*default=*/"false",
+           "Remark on groups that need more than one loop nest">,
+    Option<"contractionTile", "contraction-tile", "int64_t",
+           /*default=*/"::mlir::fuse::TilePolicy{}.contractionTile",
+           "Tile a contraction root (matmul) in squares of at most this side "
+           "over its two innermost parallel loops (0: rows like other ops; "
+           "the GPU lowering uses 64)">,
+    Option<"contractionTiles", "contraction-tiles", "int64_t",
+           /*default=*/"::mlir::fuse::TilePolicy{}.contractionTiles",
+           "With contraction-tile: halve the side (down to 32) while a "
+           "contraction has fewer tiles than this (the GPU lowering asks "
+           "for one block per SM, GpuDescription::numSMs)">,
+    Option<"partialTiles", "partial-tiles", "bool",
+           /*default=*/"::mlir::fuse::TilePolicy{}.partialTiles",
+           "Tile a range without a divisor of more than half the wanted tile "
+           "(197 tokens) by the wanted tile, the last one partial and peeled "
+           "into a nest of its own; off: by its largest divisor">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numNests", "nests", "Loop nests the groups lower to">
+  ];
+}
+
+def FuseInsertChainsToBufferPass : Pass<"fuse-insert-chains-to-buffer"> {
+  let summary = "Write long chains of tensor.insert_slice into one buffer";
+  let description = [{
+    A concat of many parts lowers to a chain of `tensor.insert_slice` ops,
+    each inserting into the result of the previous one, and one-shot
+    bufferization's analysis is cubic or worse in the length of such a chain
+    (llvm/llvm-project#81959: 125 parts 17 s, 250 parts 5 min). A chain of
+    at least `min-length` inserts whose regions are static and pairwise
+    disjoint becomes one buffer written in place: the destination is a
+    `memref.alloc` (a copy of it when it is not a `tensor.empty`), each part
+    is `bufferization.materialize_in_destination` into its subview, a read
+    of a part's region before its insert (the destination the part's loop
+    nest writes into) is `bufferization.to_tensor` of that subview, and the
+    chain's result is `to_tensor` of the buffer. Bufferization then decides
+    each part on its own (linear), writing in place as before.
+
+    ```mlir
+    %1 = tensor.insert_slice %a into %0[0, 0] [1, 8] [1, 1]
+    %2 = tensor.insert_slice %b into %1[1, 0] [1, 8] [1, 1]
+    ```
+
+    becomes
+
+    ```mlir
+    %buf = memref.alloc() : memref<2x8xf32>
+    %s0 = memref.subview %buf[0, 0] [1, 8] [1, 1]
+    bufferization.materialize_in_destination %a in restrict writable %s0
+    %s1 = memref.subview %buf[1, 0] [1, 8] [1, 1]
+    bufferization.materialize_in_destination %b in restrict writable %s1
+    %2 = bufferization.to_tensor %buf restrict writable
+    ```
+  }];
+  let options = [
+    Option<"minLength", "min-length", "int64_t", /*default=*/"32",
+           "Shortest chain rewritten (shorter ones bufferize quickly)">
+  ];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def FuseClampIndicesPass : Pass<"fuse-clamp-indices"> {
+  let summary = "Keep run-time gather and scatter indices inside their buffers";
+  let description = [{
+    TOSA leaves an index outside `[0, K)` of `tosa.gather` and `tosa.scatter`
+    unpredictable, and their lowering reads or writes outside the buffer.
+    Indices that are not constants within range are clamped to `[0, K - 1]`
+    first (`tosa.clamp`), so that a bad index reads or writes the nearest
+    row instead: defined behaviour, never an access outside a buffer (ONNX
+    says an index out of range is an error; the importer refuses constant
+    ones). Clamps this pass added are recognized: running it again changes
+    nothing.
+  }];
+}
+
+#endif // FUSEDIALECT_CODEGEN_COMMON_PASSES_TD

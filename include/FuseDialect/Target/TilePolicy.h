@@ -1,0 +1,72 @@
+//===- TilePolicy.h - How groups are cut into tiles -------------*- C++ -*-===//
+//
+// Every tiling knob, with its one default per target: how fuse-tile-groups
+// shapes a group's tiles (`TilePolicy`) and how fuse-vectorize-tiles cuts a
+// tile into vector code (`VectorPolicy`). The pipelines' options start from
+// `TilePolicy::forCpu` and `TilePolicy::forGpu`; the pass options of
+// --fuse-tile-groups start from `TilePolicy{}`. "Where do I change tile
+// sizes?": here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSEDIALECT_TARGET_TILEPOLICY_H
+#define FUSEDIALECT_TARGET_TILEPOLICY_H
+
+#include "FuseDialect/Target/TargetDescription.h"
+
+#include <cstdint>
+
+namespace mlir::fuse {
+
+/// How a group's root is tiled (fuse-tile-groups).
+struct TilePolicy {
+  /// The smallest side `contractionTiles` halves a contraction tile to.
+  static constexpr int64_t kMinContractionSide = 32;
+  /// Threads per block of the GPU lowering (a tile is one block).
+  static constexpr int64_t kGpuBlockSize = 256;
+  /// Reduction elements a staged GPU contraction copies to shared memory
+  /// per chunk (the largest divisor of its reduction up to this).
+  static constexpr int64_t kGpuReductionChunk = 32;
+
+  /// A tile holds at most this many results (whole rows when a row is
+  /// larger). The pass alone defaults to small tiles, which its tests read
+  /// easily; the pipelines choose per target.
+  int64_t minTileElements = 256;
+  /// Square tiles of at most this side over a contraction's two innermost
+  /// parallel loops (0: rows, like every other op).
+  int64_t contractionTile = 0;
+  /// The side halves, down to kMinContractionSide, while a contraction has
+  /// fewer tiles than this.
+  int64_t contractionTiles = 1;
+  /// A range without a good divisor is tiled with a partial last tile
+  /// (peeled into a nest of its own) instead of by its best divisor.
+  bool partialTiles = true;
+
+  /// The CPU lowering: tiles of rows large enough to amortize the loop
+  /// overhead and small enough for a core's cache.
+  static constexpr TilePolicy forCpu() {
+    return TilePolicy{/*minTileElements=*/4096, /*contractionTile=*/0,
+                      /*contractionTiles=*/1, /*partialTiles=*/true};
+  }
+  /// The GPU lowering: a tile is a block's work; contractions in 64x64
+  /// squares, halved until every SM has a block.
+  static constexpr TilePolicy forGpu(const GpuDescription &gpu = {}) {
+    return TilePolicy{/*minTileElements=*/1024, /*contractionTile=*/64,
+                      /*contractionTiles=*/gpu.numSMs, /*partialTiles=*/true};
+  }
+};
+
+/// How a tile's ops become vector code on the CPU (fuse-vectorize-tiles).
+struct VectorPolicy {
+  /// Largest iteration space vectorized as one op.
+  static constexpr int64_t kMaxVectorElements = 512;
+  /// Points per vector chunk of a strip-mined op: two vector registers of
+  /// f32 (AVX-512: 32).
+  static constexpr int64_t kChunkElements = 2 * CpuDescription{}.vectorBytes / 4;
+  /// A contraction's register block: rows by columns of accumulators.
+  static constexpr int64_t kBlockRows = 4, kBlockCols = 32;
+};
+
+} // namespace mlir::fuse
+
+#endif // FUSEDIALECT_TARGET_TILEPOLICY_H

@@ -1,0 +1,130 @@
+//===- LowerToCPU.cpp - The --fuse-lower-to-cpu pipeline ------------------===//
+//
+// Lowers a module of TOSA, linalg-on-tensors and `fuse.group` ops to the LLVM
+// dialect so that it runs under `mlir-runner`. After dissolving the groups the
+// stages are exactly the upstream TOSA → linalg → loops lowering, so the
+// output of a fused program can be compared number for number with the
+// unfused one (utils/fuse-diff).
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuseDialect/Codegen/CPU/Pipelines.h"
+
+#include "FuseDialect/Codegen/CPU/Passes.h"
+#include "FuseDialect/Codegen/Common/Passes.h"
+#include "FuseDialect/PipelineRegistration.h"
+#include "FuseDialect/Transforms/Passes.h"
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
+#include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
+#include "mlir/Conversion/TosaToArith/TosaToArith.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Conversion/TosaToSCF/TosaToSCF.h"
+#include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+using namespace mlir::fuse;
+
+void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
+                                         const LowerToCPUOptions &options) {
+  // 1-3. One loop nest per group, vector code inside the tiles (the tile's
+  //      intermediates are registers), TOSA to linalg, bufferization.
+  std::optional<TilePolicy> policy;
+  if (options.tileGroups) {
+    policy = TilePolicy::forCpu();
+    policy->minTileElements = options.minTileElements;
+    policy->partialTiles = options.partialTiles;
+  }
+  buildTileGroupsPipeline(pm, policy);
+  if (options.tileGroups && options.vectorize) {
+    FuseVectorizeTilesPassOptions vectorOptions;
+    vectorOptions.reassociate = options.reassociate;
+    pm.addPass(createFuseVectorizeTilesPass(vectorOptions));
+  }
+  buildBufferizeGroupsPipeline(pm);
+
+  // 4. A tile's temporaries are allocated once, outside the tile loops.
+  //    Free what bufferization allocated; lower the clones it leaves (e.g.
+  //    for a returned constant).
+  //    In parallel, tiles keep their own temporaries (heap, per tile).
+  //    The independent tile loops of one group become one loop.
+  if (options.tileGroups)
+    pm.addNestedPass<func::FuncOp>(createFuseMergeGroupNestsPass());
+  if (options.parallel) {
+    pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
+  } else {
+    pm.addNestedPass<func::FuncOp>(createForallToForLoopPass());
+    pm.addNestedPass<func::FuncOp>(
+        bufferization::createBufferLoopHoistingPass());
+  }
+  bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createConvertBufferizationToMemRefPass());
+
+  // 5. Vector code (from fuse-vectorize-tiles) to 1-D vectors: n-D transfers
+  //    unrolled, reductions along the innermost dimension as ordered
+  //    `vector.reduction`s (the same summation order as a scalar loop).
+  if (options.tileGroups && options.vectorize) {
+    pm.addPass(createConvertVectorToSCFPass(
+        VectorTransferToSCFOptions().enableFullUnroll()));
+    pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass(
+        vector::VectorMultiReductionLowering::InnerReduction));
+  }
+
+  // 6. f32 transcendental functions as polynomials (vector code stays
+  //    vector code), loops, then the LLVM dialect.
+  if (options.approximateMath)
+    pm.addPass(createFuseApproximateMathPass());
+  buildLoopsToLLVMPipeline(pm, options.parallel);
+}
+
+void mlir::fuse::buildLoopsToLLVMPipeline(OpPassManager &pm, bool parallel) {
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  if (parallel) {
+    // Tile loops to OpenMP worksharing loops; their alloca scopes (empty:
+    // temporaries are on the heap) fold away before scf-to-cf.
+    pm.addPass(createConvertSCFToOpenMPPass());
+    pm.addPass(createCanonicalizerPass());
+  }
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  // Math ops with an LLVM intrinsic first (rsqrt has no libm symbol), the
+  // rest (erf, ...) as libm calls.
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  // Vector ops need their own lowering to 1-D LLVM vectors first
+  // (broadcasts, transposes, shape casts); ordered FP reductions.
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+LogicalResult LowerToCPUOptions::validate(OptionError error) const {
+  return checkOptionRange(error, "min-tile-elements", minTileElements, 1,
+                          int64_t(1) << 40);
+}
+
+void mlir::fuse::registerLowerToCPUPipeline() {
+  registerModulePipeline<LowerToCPUOptions>(
+      "fuse-lower-to-cpu",
+      "Lower TOSA, linalg-on-tensors and fuse.group ops to the LLVM dialect "
+      "for execution with mlir-runner",
+      buildLowerToCPUPipeline);
+}

@@ -1,0 +1,714 @@
+//===- VectorizeTiles.cpp - Vector code inside each group's tiles ---------===//
+//
+// After `--fuse-tile-groups` a group is one `scf.forall` over tiles whose
+// body is a short chain of structured ops on static tile shapes. Turning
+// them into vector ops (upstream `linalg::vectorize`) and folding the
+// transfers between them keeps a tile's intermediates in vector registers:
+// the chain reads its inputs once and writes its results once, with SIMD
+// arithmetic in between.
+//
+// An op whose iteration space is larger than `max-vector-elements` (a
+// softmax or LayerNorm row of 1024 points) is first strip-mined: an
+// `scf.for` nest over static chunks of at most `chunk-elements` points,
+// innermost loop first, each chunk one vector op. A reduction loop that is
+// cut into chunks keeps its summation order (each chunk folds into the
+// running result in order) unless its combiner does not depend on the
+// order (max, min, integer ops) or `reassociate` allows it: then each lane
+// of the chunk accumulates its own partial result and the lanes are
+// combined once at the end (upstream partial-reduction tiling), so the loop
+// body is plain elementwise vector code.
+//
+// Contractions and convolutions are cut into register blocks whose
+// reduction (window) loops run innermost around loop-carried vector
+// accumulators. Boundary tiles with dynamic sizes stay scalar.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuseDialect/Codegen/CPU/Passes.h"
+#include "FuseDialect/IR/FuseOps.h"
+#include "FuseDialect/Utils/ShapeUtils.h"
+
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+
+namespace mlir::fuse {
+#define GEN_PASS_DEF_FUSEVECTORIZETILESPASS
+#include "FuseDialect/Codegen/CPU/Passes.h.inc"
+} // namespace mlir::fuse
+
+using namespace mlir;
+using namespace mlir::fuse;
+
+namespace {
+
+/// A generic with unit parallel loops that no output indexes (a projection
+/// whose batch of one fuse-tile-groups folded out of its result) writes
+/// its outputs through a view with those unit dims in front: the vectorizer
+/// expects every parallel loop to index the outputs, and the maps stay
+/// projected permutations (the op is still a contraction).
+void writeUnitLoops(RewriterBase &rewriter, linalg::GenericOp op) {
+  if (!op.hasPureTensorSemantics() || op.getNumDpsInits() == 0 ||
+      !llvm::all_of(op.getDpsInits(), [](Value init) {
+        auto type = dyn_cast<RankedTensorType>(init.getType());
+        return type && type.getRank() > 0;
+      }))
+    return;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<AffineExpr> unwritten;
+  for (unsigned d = 0; d < op.getNumLoops(); ++d) {
+    bool written = llvm::any_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
+      return op.getMatchingIndexingMap(&init).isFunctionOfDim(d);
+    });
+    if (!written && ranges[d] == 1 &&
+        op.getIteratorTypesArray()[d] == utils::IteratorType::parallel)
+      unwritten.push_back(rewriter.getAffineDimExpr(d));
+  }
+  if (unwritten.empty())
+    return;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  SmallVector<Value> inits;
+  SmallVector<SmallVector<ReassociationIndices>> reassociations;
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    auto type = cast<RankedTensorType>(init.get().getType());
+    AffineMap map = op.getMatchingIndexingMap(&init);
+    SmallVector<AffineExpr> results = unwritten;
+    llvm::append_range(results, map.getResults());
+    maps[init.getOperandNumber()] =
+        AffineMap::get(map.getNumDims(), 0, results, op.getContext());
+    // The unit dims join the first dim's group.
+    SmallVector<ReassociationIndices> groups;
+    int64_t extra = unwritten.size();
+    groups.push_back(llvm::to_vector(llvm::seq<int64_t>(0, extra + 1)));
+    for (int64_t d = 1; d < type.getRank(); ++d)
+      groups.push_back({extra + d});
+    SmallVector<int64_t> shape(extra, 1);
+    llvm::append_range(shape, type.getShape());
+    inits.push_back(tensor::ExpandShapeOp::create(
+        rewriter, loc,
+        RankedTensorType::get(shape, type.getElementType(), type.getEncoding()),
+        init.get(), groups));
+    reassociations.push_back(std::move(groups));
+  }
+  auto wider = linalg::GenericOp::create(
+      rewriter, loc, ValueRange(inits).getTypes(), op.getDpsInputs(), inits,
+      maps, op.getIteratorTypesArray());
+  rewriter.inlineRegionBefore(op.getRegion(), wider.getRegion(),
+                              wider.getRegion().begin());
+  SmallVector<Value> results;
+  for (auto [result, groups] :
+       llvm::zip_equal(wider->getResults(), reassociations))
+    results.push_back(
+        tensor::CollapseShapeOp::create(rewriter, loc, result, groups));
+  rewriter.replaceOp(op, results);
+}
+
+/// Whether `op` is safe to vectorize and of a kind worth it: static shapes,
+/// not a convolution or contraction, whole-byte integer or float elements.
+bool isVectorizableKind(linalg::LinalgOp op) {
+  if (!op.hasPureTensorSemantics() || op.hasDynamicShape())
+    return false;
+  if (isa<linalg::ConvolutionOpInterface>(op.getOperation()) ||
+      linalg::isaContractionOpInterface(op))
+    return false;
+  if (llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
+    return false;
+  // Whole-byte integer and float elements only. A memref of i1 stores a
+  // byte per element, but an LLVM vector of i1 loads and stores packed
+  // bits, so a vector transfer of i1 would read the wrong elements; index
+  // and complex elements stay scalar too.
+  for (Value operand : op->getOperands()) {
+    Type element = getElementTypeOrSelf(operand.getType());
+    if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+      return false;
+  }
+  return true;
+}
+
+/// The op's number of iteration points, saturated (huge static ranges
+/// must not wrap around to look small).
+int64_t getNumPoints(linalg::LinalgOp op) {
+  constexpr int64_t kSaturated = int64_t(1) << 40;
+  int64_t points = 1;
+  for (int64_t size : op.getStaticLoopRanges()) {
+    if (size <= 0)
+      return 0;
+    points = size > kSaturated / points ? kSaturated : points * size;
+  }
+  return points;
+}
+
+/// An op on tensors of static shapes whose operands are all floats of at
+/// least 16 bits.
+bool isStaticFloatOp(linalg::LinalgOp op) {
+  return op.hasPureTensorSemantics() && !op.hasDynamicShape() &&
+         llvm::all_of(op->getOperandTypes(), [](Type type) {
+           Type element = getElementTypeOrSelf(type);
+           return isa<FloatType>(element) &&
+                  element.getIntOrFloatBitWidth() >= 16;
+         });
+}
+
+/// A contraction (matmul, batch matmul, or a generic one such as a 1x1
+/// convolution rewritten by fuse-tile-groups) safe to vectorize once cut
+/// into register blocks.
+bool isContraction(linalg::LinalgOp op) {
+  return isStaticFloatOp(op) && linalg::isaContractionOpInterface(op);
+}
+
+/// A convolution on floats (named or generic), static shapes.
+bool isConvolution(linalg::LinalgOp op) {
+  return isStaticFloatOp(op) &&
+         isa<linalg::ConvolutionOpInterface>(op.getOperation());
+}
+
+/// Whether `op` is worth and safe to vectorize as one unrolled vector op.
+bool isVectorizable(linalg::LinalgOp op, int64_t maxElements) {
+  return isVectorizableKind(op) && getNumPoints(op) <= maxElements &&
+         succeeded(linalg::vectorizeOpPrecondition(op));
+}
+
+/// Whether `op` computes on 16-bit floats (an operand, or a value of its
+/// payload, f16 or bf16). The x86 backend of LLVM 22 cannot legalize some
+/// such vectors of other lengths than powers of two (bf16 arithmetic on
+/// 9, 17 or 33 lanes with AVX512-BF16: "Do not know how to soft promote
+/// this operator's operand"), so their vectors keep power-of-two lengths.
+bool hasHalfFloats(linalg::LinalgOp op) {
+  auto isHalf = [](Type type) {
+    Type element = getElementTypeOrSelf(type);
+    return isa<FloatType>(element) && element.getIntOrFloatBitWidth() == 16;
+  };
+  if (llvm::any_of(op->getOperandTypes(), isHalf))
+    return true;
+  WalkResult walk = op.getBlock()->walk([&](Operation *inner) {
+    return llvm::any_of(inner->getResultTypes(), isHalf)
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  return walk.wasInterrupted();
+}
+
+/// Whether the vectors of `op` (its static loop ranges) are safe to hand to
+/// the backend: any length for most types, powers of two for 16-bit floats
+/// (hasHalfFloats).
+bool hasLegalVectorShape(linalg::LinalgOp op) {
+  return !hasHalfFloats(op) ||
+         llvm::all_of(op.getStaticLoopRanges(), [](int64_t range) {
+           return range > 0 && llvm::isPowerOf2_64(range);
+         });
+}
+
+/// Static chunk sizes that cut `op`'s iteration space into chunks of at most
+/// `chunkElements` points: the innermost loop takes the largest divisor of
+/// its range that fits, the next loop what is left of the budget, and so
+/// on. Empty when the innermost chunk would be shorter than
+/// `minInnerElements` (a prime row length): vectors that short do not pay
+/// for the loop.
+SmallVector<int64_t> getChunkSizes(linalg::LinalgOp op, int64_t chunkElements,
+                                   int64_t minInnerElements) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<int64_t> chunks(ranges.size(), 1);
+  int64_t budget = chunkElements;
+  // (Power-of-two chunks for 16-bit floats: hasLegalVectorShape.)
+  bool powersOfTwo = hasHalfFloats(op);
+  for (int64_t i = ranges.size() - 1; i >= 0 && budget > 1; --i) {
+    int64_t chunk = getLargestDivisor(ranges[i], budget, powersOfTwo);
+    chunks[i] = chunk;
+    budget /= chunk;
+  }
+  if (chunks.empty() || std::min(chunks.back(), ranges.back()) <
+                            std::min(minInnerElements, ranges.back()))
+    return {};
+  return chunks;
+}
+
+/// Whether each result of reduction `op` is the same whatever order its
+/// combiner folds the elements in: float max/min and integer arithmetic;
+/// float add and mul only when `reassociate` allows their rounding to
+/// change.
+bool isOrderFree(linalg::LinalgOp op, bool reassociate) {
+  // Upstream partial-reduction tiling does not offset `linalg.index` in the
+  // chunk op.
+  if (op.hasIndexSemantics())
+    return false;
+  for (unsigned i = 0, e = op.getNumDpsInits(); i < e; ++i) {
+    SmallVector<Operation *, 4> combiners;
+    if (!matchReduction(op.getRegionOutputArgs(), i, combiners) ||
+        combiners.size() != 1)
+      return false;
+    Operation *combiner = combiners.front();
+    // maxnumf/minnumf may return either zero of +0 and -0: left in order.
+    if (isa<arith::MaximumFOp, arith::MinimumFOp, arith::MaxSIOp,
+            arith::MinSIOp, arith::MaxUIOp, arith::MinUIOp, arith::AndIOp,
+            arith::OrIOp, arith::XOrIOp>(combiner))
+      continue;
+    // Wrapping integer sums and products: any order gives the same bits
+    // (with no-overflow flags, a new order could overflow where the old
+    // one did not).
+    if (auto add = dyn_cast<arith::AddIOp>(combiner);
+        add && add.getOverflowFlags() == arith::IntegerOverflowFlags::none)
+      continue;
+    if (auto mul = dyn_cast<arith::MulIOp>(combiner);
+        mul && mul.getOverflowFlags() == arith::IntegerOverflowFlags::none)
+      continue;
+    if (reassociate && isa<arith::AddFOp, arith::MulFOp>(combiner))
+      continue;
+    return false;
+  }
+  return true;
+}
+
+/// Strip-mines `op` into an `scf.for` nest over chunks of `chunks` points
+/// and appends the chunk ops (and the partial reductions' merges) to
+/// `pieces`. Parallel loops are cut first; reduction loops then either
+/// keep their order (each chunk reduces into the running result) or, when
+/// the order does not matter, accumulate per lane (partial reduction).
+LogicalResult stripMine(RewriterBase &rewriter, linalg::LinalgOp op,
+                        ArrayRef<int64_t> chunks, bool reassociate,
+                        SmallVectorImpl<Operation *> &pieces) {
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  auto sizesFor = [&](bool reductions) {
+    SmallVector<OpFoldResult> sizes;
+    for (auto [iterator, chunk, range] :
+         llvm::zip_equal(iterators, chunks, op.getStaticLoopRanges())) {
+      bool isReduction = iterator == utils::IteratorType::reduction;
+      sizes.push_back(rewriter.getIndexAttr(
+          isReduction == reductions && chunk < range ? chunk : 0));
+    }
+    return sizes;
+  };
+  bool cutsReduction = llvm::any_of(
+      llvm::zip_equal(iterators, chunks, op.getStaticLoopRanges()),
+      [](auto loop) {
+        return std::get<0>(loop) == utils::IteratorType::reduction &&
+               std::get<1>(loop) < std::get<2>(loop);
+      });
+  bool partial = cutsReduction && isOrderFree(op, reassociate);
+
+  rewriter.setInsertionPoint(op);
+  scf::SCFTilingOptions options;
+  if (partial) {
+    // Parallel loops first, in their own loops; then the reduction loops of
+    // the resulting chunk op with per-lane partial results.
+    options.setTileSizes(sizesFor(/*reductions=*/false));
+  } else {
+    SmallVector<OpFoldResult> sizes = sizesFor(/*reductions=*/false);
+    for (auto [size, reduction] : llvm::zip(sizes, sizesFor(true)))
+      if (isConstantIntValue(size, 0))
+        size = reduction;
+    options.setTileSizes(sizes);
+  }
+  auto tilingOp = cast<TilingInterface>(op.getOperation());
+  FailureOr<scf::SCFTilingResult> tiled =
+      scf::tileUsingSCF(rewriter, tilingOp, options);
+  if (failed(tiled))
+    return failure();
+  rewriter.replaceOp(op, tiled->replacements);
+  if (!partial) {
+    llvm::append_range(pieces, tiled->tiledOps);
+    return success();
+  }
+
+  // The chunk op of the parallel tiling (or `op` itself, when no parallel
+  // loop was cut) now reduces whole rows: cut its reduction loops.
+  auto chunk = cast<linalg::LinalgOp>(tiled->tiledOps.back());
+  rewriter.setInsertionPoint(chunk);
+  SmallVector<OpFoldResult> reductionSizes;
+  for (auto [iterator, size, range] :
+       llvm::zip_equal(iterators, chunks, chunk.getStaticLoopRanges()))
+    reductionSizes.push_back(rewriter.getIndexAttr(
+        iterator == utils::IteratorType::reduction && size < range ? size : 0));
+  FailureOr<scf::SCFTilingResult> reduced = scf::tileReductionUsingScf(
+      rewriter, cast<PartialReductionOpInterface>(chunk.getOperation()),
+      reductionSizes);
+  if (failed(reduced)) {
+    // Leave the parallel chunks as they are; the chunk op stays scalar.
+    return success();
+  }
+  rewriter.replaceOp(chunk, reduced->replacements);
+  for (Value init : reduced->initialValues)
+    if (Operation *fill = init.getDefiningOp())
+      pieces.push_back(fill);
+  llvm::append_range(pieces, reduced->tiledOps);
+  llvm::append_range(pieces, reduced->mergeOps);
+  return success();
+}
+
+/// Register-block sizes of a contraction's loops: the output's innermost
+/// dimension (an N dimension, contiguous in the result) by the largest
+/// divisor up to `kBlockCols`, the innermost other M dimension by the
+/// largest divisor up to `kBlockRows`, every other loop by 1 (a K step is
+/// one rank-1 update). Empty when the result's innermost dimension is not
+/// an N dimension or has no divisor of at least 4. `interchange` puts the
+/// reduction loops innermost, so that a block's accumulators stay in
+/// registers across them.
+constexpr int64_t kBlockRows = VectorPolicy::kBlockRows;
+constexpr int64_t kBlockCols = VectorPolicy::kBlockCols;
+
+SmallVector<int64_t> getRegisterBlock(linalg::LinalgOp op,
+                                      SmallVectorImpl<int64_t> &interchange) {
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || op.getNumDpsInits() != 1)
+    return {};
+  AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (output.getNumResults() == 0)
+    return {};
+  auto innermost = dyn_cast<AffineDimExpr>(output.getResults().back());
+  if (!innermost || !llvm::is_contained(dims->n, innermost.getPosition()))
+    return {};
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<int64_t> sizes(ranges.size(), 1);
+  unsigned n = innermost.getPosition();
+  bool half = hasHalfFloats(op);
+  sizes[n] = getLargestDivisor(ranges[n], kBlockCols, half);
+  if (sizes[n] < std::min<int64_t>(4, ranges[n]))
+    return {};
+  // The M dimension closest to the result's innermost one.
+  for (AffineExpr result : llvm::reverse(output.getResults())) {
+    auto dim = dyn_cast<AffineDimExpr>(result);
+    if (dim && llvm::is_contained(dims->m, dim.getPosition())) {
+      sizes[dim.getPosition()] =
+          getLargestDivisor(ranges[dim.getPosition()], kBlockRows, half);
+      break;
+    }
+  }
+  for (unsigned i = 0; i < ranges.size(); ++i)
+    if (!llvm::is_contained(dims->k, i))
+      interchange.push_back(i);
+  llvm::append_range(interchange, dims->k);
+  return sizes;
+}
+
+/// Register-block sizes of any other structured op whose reduction loops
+/// should run innermost around a block of results (a convolution): the
+/// result's innermost dimension by up to `kBlockCols`, the one before by up
+/// to `kBlockRows`, every other loop by 1. Empty when the result's two
+/// innermost dimensions are not plain loop indices.
+SmallVector<int64_t> getWindowBlock(linalg::LinalgOp op,
+                                    SmallVectorImpl<int64_t> &interchange) {
+  if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0)
+    return {};
+  AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (output.getNumResults() < 2)
+    return {};
+  auto cols = dyn_cast<AffineDimExpr>(output.getResults().back());
+  auto rows = dyn_cast<AffineDimExpr>(output.getResults().drop_back().back());
+  if (!cols || !rows)
+    return {};
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<int64_t> sizes(ranges.size(), 1);
+  bool half = hasHalfFloats(op);
+  sizes[cols.getPosition()] =
+      getLargestDivisor(ranges[cols.getPosition()], kBlockCols, half);
+  if (sizes[cols.getPosition()] <
+      std::min<int64_t>(4, ranges[cols.getPosition()]))
+    return {};
+  sizes[rows.getPosition()] =
+      getLargestDivisor(ranges[rows.getPosition()], kBlockRows, half);
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (unsigned i = 0; i < ranges.size(); ++i)
+    if (iterators[i] == utils::IteratorType::parallel)
+      interchange.push_back(i);
+  for (unsigned i = 0; i < ranges.size(); ++i)
+    if (iterators[i] == utils::IteratorType::reduction)
+      interchange.push_back(i);
+  return sizes;
+}
+
+/// Tiles `op` by `sizes` (0 where a size is the whole range) into scf.for
+/// loops in `interchange` order and returns the tile op.
+linalg::LinalgOp cutIntoBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
+                               ArrayRef<int64_t> sizes,
+                               ArrayRef<int64_t> interchange) {
+  rewriter.setInsertionPoint(op);
+  scf::SCFTilingOptions options;
+  SmallVector<OpFoldResult> tileSizes;
+  for (auto [size, range] : llvm::zip(sizes, op.getStaticLoopRanges()))
+    tileSizes.push_back(rewriter.getIndexAttr(size == range ? 0 : size));
+  options.setTileSizes(tileSizes);
+  options.setInterchange(interchange);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled))
+    return {};
+  rewriter.replaceOp(op, tiled->replacements);
+  return dyn_cast<linalg::LinalgOp>(tiled->tiledOps.back());
+}
+
+/// Cuts contraction `op` into register blocks (one scf.for per loop, the
+/// reduction loops innermost) and returns the block op if it can be
+/// vectorized; the loop order and the summation order of each result are
+/// the scalar loop's.
+linalg::LinalgOp blockContraction(RewriterBase &rewriter, linalg::LinalgOp op) {
+  SmallVector<int64_t> interchange;
+  SmallVector<int64_t> sizes = getRegisterBlock(op, interchange);
+  if (sizes.empty())
+    return {};
+  linalg::LinalgOp block = cutIntoBlocks(rewriter, op, sizes, interchange);
+  if (!block || failed(linalg::vectorizeOpPrecondition(block)))
+    return {};
+  return block;
+}
+
+/// A strided window read `in[ow * s]` of a block (a strided convolution's
+/// input once the block's unit loops are dropped) becomes a read of the
+/// strided slice `in[0 : n : s]` at `ow`: the map is then a projected
+/// permutation and the block vectorizes. Returns failure if no map needs it
+/// or one cannot be rewritten this way.
+LogicalResult unstrideInputs(RewriterBase &rewriter, linalg::GenericOp op) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  bool changed = false;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = maps[input->getOperandNumber()];
+    auto type = dyn_cast<RankedTensorType>(input->get().getType());
+    if (!type || !type.hasStaticShape())
+      continue;
+    SmallVector<AffineExpr> results(map.getResults());
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    bool strided = false;
+    for (auto [dim, expr] : llvm::enumerate(results)) {
+      offsets.push_back(rewriter.getIndexAttr(0));
+      sizes.push_back(rewriter.getIndexAttr(type.getDimSize(dim)));
+      strides.push_back(rewriter.getIndexAttr(1));
+      auto mul = dyn_cast<AffineBinaryOpExpr>(expr);
+      if (!mul || mul.getKind() != AffineExprKind::Mul)
+        continue;
+      auto loop = dyn_cast<AffineDimExpr>(mul.getLHS());
+      auto stride = dyn_cast<AffineConstantExpr>(mul.getRHS());
+      if (!loop || !stride || stride.getValue() <= 1)
+        continue;
+      int64_t count = ranges[loop.getPosition()];
+      if ((count - 1) * stride.getValue() + 1 > type.getDimSize(dim))
+        return failure();
+      sizes.back() = rewriter.getIndexAttr(count);
+      strides.back() = rewriter.getIndexAttr(stride.getValue());
+      expr = loop;
+      strided = true;
+    }
+    if (!strided)
+      continue;
+    rewriter.setInsertionPoint(op);
+    Value slice = tensor::ExtractSliceOp::create(
+        rewriter, op.getLoc(), input->get(), offsets, sizes, strides);
+    rewriter.modifyOpInPlace(op, [&] { input->set(slice); });
+    maps[input->getOperandNumber()] = AffineMap::get(
+        map.getNumDims(), map.getNumSymbols(), results, op.getContext());
+    changed = true;
+  }
+  if (!changed)
+    return failure();
+  rewriter.modifyOpInPlace(op, [&] {
+    op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+  });
+  return success();
+}
+
+/// Cuts convolution `op` into register blocks like a contraction, then
+/// drops the block's unit loops: a window read `in[oh + kh, ow + kw, c]`
+/// with `oh`, `kh`, `kw` and `c` fixed per step becomes a plain slice of
+/// the block's `ow` (a projected permutation), so the step vectorizes as a
+/// broadcast multiply-add. A strided window (`ow * 2`) reads a strided
+/// slice instead. Returns the block op if it can be vectorized.
+linalg::LinalgOp blockConvolution(RewriterBase &rewriter, linalg::LinalgOp op) {
+  SmallVector<int64_t> interchange;
+  SmallVector<int64_t> sizes = getWindowBlock(op, interchange);
+  if (sizes.empty())
+    return {};
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::GenericOp> generic =
+      linalg::generalizeNamedOp(rewriter, op);
+  if (failed(generic))
+    return {};
+  linalg::LinalgOp block =
+      cutIntoBlocks(rewriter, *generic, sizes, interchange);
+  auto blockGeneric = dyn_cast_or_null<linalg::GenericOp>(block.getOperation());
+  if (!blockGeneric)
+    return {};
+  linalg::ControlDropUnitDims control;
+  control.rankReductionStrategy =
+      linalg::ControlDropUnitDims::RankReductionStrategy::ExtractInsertSlice;
+  rewriter.setInsertionPoint(blockGeneric);
+  FailureOr<linalg::DropUnitDimsResult> dropped =
+      linalg::dropUnitDims(rewriter, blockGeneric, control);
+  if (failed(dropped))
+    return {};
+  rewriter.replaceOp(blockGeneric, dropped->replacements);
+  auto result = cast<linalg::LinalgOp>(dropped->resultOp.getOperation());
+  if (auto generic = dyn_cast<linalg::GenericOp>(result.getOperation()))
+    (void)unstrideInputs(rewriter, generic);
+  if (failed(linalg::vectorizeOpPrecondition(result)) ||
+      !llvm::all_of(result.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isProjectedPermutation(); }))
+    return {};
+  return result;
+}
+
+/// insert_slice(transfer_write(%v, extract_slice(%t, S)), %t, S), where the
+/// write covers the whole slice and the slice only drops leading unit
+/// dimensions, is transfer_write(%v, %t) at S's offsets: a register block's
+/// update of its accumulators then reads and writes `%t` itself, which
+/// `hoistLoopInvariantSubsets` turns into a loop-carried vector.
+struct FoldFullSliceWrite final : OpRewritePattern<tensor::InsertSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::InsertSliceOp insert,
+                                PatternRewriter &rewriter) const override {
+    auto write = insert.getSource().getDefiningOp<vector::TransferWriteOp>();
+    if (!write || write.getMask() ||
+        !write.getPermutationMap().isMinorIdentity())
+      return failure();
+    auto extract = write.getBase().getDefiningOp<tensor::ExtractSliceOp>();
+    if (!extract || extract.getSource() != insert.getDest() ||
+        !extract.isSameAs(insert, [](OpFoldResult a, OpFoldResult b) {
+          return isEqualConstantIntOrValue(a, b);
+        }))
+      return failure();
+    // The vector covers the whole (rank-reduced) slice from its origin.
+    VectorType vectorType = write.getVectorType();
+    RankedTensorType sliceType = insert.getSourceType();
+    if (vectorType.getShape() !=
+            sliceType.getShape().take_back(vectorType.getRank()) ||
+        llvm::any_of(sliceType.getShape().drop_back(vectorType.getRank()),
+                     [](int64_t size) { return size != 1; }) ||
+        !llvm::all_of(write.getIndices(),
+                      [](Value index) { return isZeroInteger(index); }) ||
+        llvm::any_of(insert.getMixedStrides(), [](OpFoldResult stride) {
+          return !isConstantIntValue(stride, 1);
+        }))
+      return failure();
+    // The full-rank slice's sizes: its dropped dimensions must be leading
+    // unit dimensions too, so the vector maps onto the destination's
+    // innermost dimensions.
+    SmallVector<OpFoldResult> sizes = insert.getMixedSizes();
+    int64_t rank = sizes.size();
+    int64_t leading = rank - vectorType.getRank();
+    for (int64_t i = 0; i < rank; ++i)
+      if (!isConstantIntValue(
+              sizes[i], i < leading ? 1 : vectorType.getDimSize(i - leading)))
+        return failure();
+    SmallVector<Value> offsets = getValueOrCreateConstantIndexOp(
+        rewriter, insert.getLoc(), insert.getMixedOffsets());
+    SmallVector<bool> inBounds = write.getInBoundsValues();
+    rewriter.replaceOpWithNewOp<vector::TransferWriteOp>(
+        insert, write.getVector(), insert.getDest(), offsets,
+        ArrayRef<bool>(inBounds));
+    return success();
+  }
+};
+
+struct FuseVectorizeTilesPass final
+    : fuse::impl::FuseVectorizeTilesPassBase<FuseVectorizeTilesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (maxVectorElements < 1 || chunkElements < 1) {
+      emitError(getOperation()->getLoc())
+          << "fuse-vectorize-tiles: max-vector-elements and chunk-elements "
+             "must be at least 1";
+      return signalPassFailure();
+    }
+    SmallVector<linalg::LinalgOp> candidates, large, contractions, convolutions;
+    IRRewriter rewriter(&getContext());
+    SmallVector<linalg::GenericOp> generics;
+    getOperation()->walk([&](GroupOp group) {
+      group.getBody().walk([&](linalg::GenericOp op) {
+        if (op->getParentOfType<scf::ForallOp>())
+          generics.push_back(op);
+      });
+    });
+    for (linalg::GenericOp op : generics)
+      writeUnitLoops(rewriter, op);
+    getOperation()->walk([&](GroupOp group) {
+      group.getBody().walk([&](linalg::LinalgOp op) {
+        if (!op->getParentOfType<scf::ForallOp>())
+          return;
+        if (isVectorizable(op, maxVectorElements))
+          candidates.push_back(op);
+        else if (vectorizeContractions && isContraction(op))
+          contractions.push_back(op);
+        else if (vectorizeContractions && isConvolution(op))
+          convolutions.push_back(op);
+        else if (chunkElements > 1 && isVectorizableKind(op) &&
+                 getNumPoints(op) > maxVectorElements)
+          large.push_back(op);
+      });
+    });
+
+    for (linalg::LinalgOp op : contractions)
+      if (linalg::LinalgOp block = blockContraction(rewriter, op))
+        candidates.push_back(block);
+    for (linalg::LinalgOp op : convolutions)
+      if (linalg::LinalgOp block = blockConvolution(rewriter, op))
+        candidates.push_back(block);
+    for (linalg::LinalgOp op : large) {
+      SmallVector<int64_t> chunks =
+          getChunkSizes(op, std::min(chunkElements, maxVectorElements),
+                        /*minInnerElements=*/4);
+      if (chunks.empty())
+        continue;
+      SmallVector<Operation *> pieces;
+      if (failed(stripMine(rewriter, op, chunks, reassociate, pieces)))
+        continue; // left as it was: a scalar loop nest
+      for (Operation *piece : pieces) {
+        auto linalgOp = dyn_cast<linalg::LinalgOp>(piece);
+        if (linalgOp && isVectorizable(linalgOp, maxVectorElements))
+          candidates.push_back(linalgOp);
+      }
+    }
+    if (candidates.empty())
+      return;
+
+    for (linalg::LinalgOp op : candidates) {
+      if (!hasLegalVectorShape(op))
+        continue; // left as it was: a scalar loop nest
+      rewriter.setInsertionPoint(op);
+      FailureOr<linalg::VectorizationResult> result =
+          linalg::vectorize(rewriter, op);
+      if (failed(result))
+        continue; // left as it was: a scalar loop nest
+      rewriter.replaceOp(op, result->replacements);
+    }
+
+    // A transfer_write into a tile read back by the next op's transfer_read
+    // forwards the vector; reads of slices read the sliced tensor; the
+    // broadcasts and transposes the vectorizer emits sink into their users.
+    RewritePatternSet patterns(&getContext());
+    tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
+    vector::populateSinkVectorOpsPatterns(patterns);
+    vector::TransferReadOp::getCanonicalizationPatterns(patterns,
+                                                        &getContext());
+    vector::TransferWriteOp::getCanonicalizationPatterns(patterns,
+                                                         &getContext());
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    // A register block's step is vectorized as a multiply and a reduction
+    // over its unit reduction dimension: an elementwise add (no fused
+    // multiply-add, so the rounding is the scalar loop's).
+    vector::MultiDimReductionOp::getCanonicalizationPatterns(patterns,
+                                                             &getContext());
+    patterns.add<FoldFullSliceWrite>(&getContext());
+    (void)applyPatternsGreedily(getOperation(), std::move(patterns));
+
+    // A chunk loop reads and writes its running results (a reduction's
+    // accumulator, per lane or not) at the same place in every iteration:
+    // they become vector loop-carried values, kept in registers.
+    getOperation()->walk([&](scf::ForOp loop) {
+      if (loop->getParentOfType<scf::ForallOp>())
+        (void)hoistLoopInvariantSubsets(rewriter, loop);
+    });
+  }
+};
+
+} // namespace

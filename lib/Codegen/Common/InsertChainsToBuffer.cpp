@@ -1,0 +1,234 @@
+//===- InsertChainsToBuffer.cpp - Long insert chains as one buffer --------===//
+//
+// `--fuse-insert-chains-to-buffer` (docs in Passes.td): one-shot
+// bufferization's analysis is cubic or worse in the length of a chain of
+// `tensor.insert_slice` ops threaded through their destination
+// (llvm/llvm-project#81959), which a concat of many parts is. Such a chain
+// is bufferized here instead, where it is simple:
+//
+//   1. Find chains: an insert whose destination is not the result of a
+//      chain link starts one; a link's result may be read only by the next
+//      insert (as its destination) and by extract_slices of exactly the next
+//      insert's region (the destination the next part's loop nest writes).
+//   2. Keep chains of at least `min-length` links in one block whose
+//      boxes are constant and pairwise disjoint (so that a part's subview is
+//      written by nothing else while its tensor lives: `restrict` holds).
+//   3. Rewrite: one buffer for the destination; per link, the extracts of
+//      its region become to_tensor of a subview and the insert becomes
+//      materialize_in_destination into that subview; the last result
+//      becomes to_tensor of the buffer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuseDialect/Codegen/Common/Passes.h"
+#include "FuseDialect/Codegen/Common/TileLoops.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::fuse {
+#define GEN_PASS_DEF_FUSEINSERTCHAINSTOBUFFERPASS
+#include "FuseDialect/Codegen/Common/Passes.h.inc"
+} // namespace mlir::fuse
+
+using namespace mlir;
+
+namespace {
+
+/// A slice's box in its larger tensor, when its offsets, sizes and strides
+/// are constants (attributes, or constant operands as TosaToTensor's concat
+/// has them).
+std::optional<fuse::StridedBox>
+getConstantBox(OffsetSizeAndStrideOpInterface op) {
+  std::optional<SmallVector<int64_t>> offsets =
+      getConstantIntValues(op.getMixedOffsets());
+  std::optional<SmallVector<int64_t>> sizes =
+      getConstantIntValues(op.getMixedSizes());
+  std::optional<SmallVector<int64_t>> strides =
+      getConstantIntValues(op.getMixedStrides());
+  if (!offsets || !sizes || !strides)
+    return std::nullopt;
+  return fuse::StridedBox{std::move(*offsets), std::move(*sizes),
+                          std::move(*strides)};
+}
+
+bool sameBox(OffsetSizeAndStrideOpInterface a,
+             OffsetSizeAndStrideOpInterface b) {
+  std::optional<fuse::StridedBox> x = getConstantBox(a), y = getConstantBox(b);
+  return x && y && x->offsets == y->offsets && x->sizes == y->sizes &&
+         x->strides == y->strides;
+}
+
+/// The insert that continues the chain after `link`, if `link`'s result is
+/// read only as that insert's destination and by extracts of its region;
+/// those extracts are added to `reads`.
+tensor::InsertSliceOp
+getNextLink(tensor::InsertSliceOp link,
+            SmallVectorImpl<tensor::ExtractSliceOp> &reads) {
+  tensor::InsertSliceOp next;
+  for (OpOperand &use : link.getResult().getUses()) {
+    auto insert = dyn_cast<tensor::InsertSliceOp>(use.getOwner());
+    if (insert && use.getOperandNumber() == 1 && !next)
+      next = insert;
+    else if (!isa<tensor::ExtractSliceOp>(use.getOwner()))
+      return nullptr;
+  }
+  if (!next || next->getBlock() != link->getBlock())
+    return nullptr;
+  SmallVector<tensor::ExtractSliceOp> found;
+  for (Operation *user : link.getResult().getUsers()) {
+    auto extract = dyn_cast<tensor::ExtractSliceOp>(user);
+    if (!extract)
+      continue;
+    if (!sameBox(extract, next))
+      return nullptr;
+    found.push_back(extract);
+  }
+  reads.append(found.begin(), found.end());
+  return next;
+}
+
+/// A chain and the reads of each link's region before its insert
+/// (`reads[i]` read the region `links[i]` writes).
+struct Chain {
+  SmallVector<tensor::InsertSliceOp> links;
+  SmallVector<SmallVector<tensor::ExtractSliceOp>> reads;
+  /// The box each link writes (set by getDisjointBoxes).
+  SmallVector<fuse::StridedBox> boxes;
+};
+
+Chain getChain(tensor::InsertSliceOp first) {
+  Chain chain;
+  chain.links.push_back(first);
+  chain.reads.emplace_back();
+  // Reads of the first link's region from its destination are not the
+  // chain's (the destination may be read elsewhere): none are rewritten.
+  while (true) {
+    SmallVector<tensor::ExtractSliceOp> reads;
+    tensor::InsertSliceOp next = getNextLink(chain.links.back(), reads);
+    if (!next)
+      break;
+    chain.links.push_back(next);
+    chain.reads.push_back(std::move(reads));
+  }
+  return chain;
+}
+
+/// Whether every link writes a constant box and no two overlap; if so the
+/// boxes are the chain's.
+bool getDisjointBoxes(Chain &chain) {
+  SmallVector<fuse::StridedBox> boxes;
+  for (tensor::InsertSliceOp link : chain.links) {
+    std::optional<fuse::StridedBox> box = getConstantBox(link);
+    if (!box)
+      return false;
+    boxes.push_back(std::move(*box));
+  }
+  for (size_t i = 0; i < boxes.size(); ++i)
+    for (size_t j = i + 1; j < boxes.size(); ++j)
+      if (!fuse::areDisjoint(boxes[i], boxes[j]))
+        return false;
+  chain.boxes = std::move(boxes);
+  return true;
+}
+
+/// The subview of `buffer` at `box`, of `shape` (rank-reduced like the
+/// slice it stands for).
+Value createView(OpBuilder &b, Location loc, Value buffer,
+                 const fuse::StridedBox &box, ArrayRef<int64_t> shape) {
+  MemRefType type = memref::SubViewOp::inferRankReducedResultType(
+      shape, cast<MemRefType>(buffer.getType()), box.offsets, box.sizes,
+      box.strides);
+  return memref::SubViewOp::create(b, loc, type, buffer, box.offsets,
+                                   box.sizes, box.strides);
+}
+
+void rewriteChain(RewriterBase &rewriter, const Chain &chain) {
+  tensor::InsertSliceOp first = chain.links.front();
+  Location loc = first.getLoc();
+  auto resultType = cast<RankedTensorType>(first.getResultType());
+  auto bufferType =
+      MemRefType::get(resultType.getShape(), resultType.getElementType());
+  // The buffer, holding the destination unless that is undefined.
+  rewriter.setInsertionPoint(first);
+  Value buffer = memref::AllocOp::create(rewriter, loc, bufferType);
+  if (!first.getDest().getDefiningOp<tensor::EmptyOp>())
+    bufferization::MaterializeInDestinationOp::create(
+        rewriter, loc, TypeRange{}, first.getDest(), buffer,
+        /*restrict=*/true, /*writable=*/true);
+  for (size_t i = 0; i < chain.links.size(); ++i) {
+    tensor::InsertSliceOp link = chain.links[i];
+    // The views of the link's box, at the buffer: one for the insert and
+    // the reads of its shape (a part written in place is then copied onto
+    // itself, which folds away), one per other shape a read has.
+    auto viewOf = [&](ArrayRef<int64_t> shape) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointAfterValue(buffer);
+      return createView(rewriter, link.getLoc(), buffer, chain.boxes[i],
+                        shape);
+    };
+    ArrayRef<int64_t> shape = link.getSourceType().getShape();
+    Value view = viewOf(shape);
+    // Reads of the region before the insert: the part's destination.
+    for (tensor::ExtractSliceOp read : chain.reads[i]) {
+      ArrayRef<int64_t> readShape = read.getResultType().getShape();
+      Value readView = readShape == shape ? view : viewOf(readShape);
+      rewriter.setInsertionPoint(read);
+      rewriter.replaceOpWithNewOp<bufferization::ToTensorOp>(
+          read, read.getResultType(), readView, /*restrict=*/true,
+          /*writable=*/true);
+    }
+    rewriter.setInsertionPoint(link);
+    bufferization::MaterializeInDestinationOp::create(
+        rewriter, link.getLoc(), TypeRange{}, link.getSource(), view,
+        /*restrict=*/true, /*writable=*/true);
+  }
+  tensor::InsertSliceOp last = chain.links.back();
+  rewriter.setInsertionPoint(last);
+  Value result = bufferization::ToTensorOp::create(
+      rewriter, last.getLoc(), resultType, buffer, /*restrict=*/true,
+      /*writable=*/true);
+  rewriter.replaceAllUsesWith(last.getResult(), result);
+  for (tensor::InsertSliceOp link : llvm::reverse(chain.links))
+    rewriter.eraseOp(link);
+}
+
+struct FuseInsertChainsToBufferPass final
+    : fuse::impl::FuseInsertChainsToBufferPassBase<
+          FuseInsertChainsToBufferPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (minLength < 1) {
+      emitError(getOperation()->getLoc())
+          << "fuse-insert-chains-to-buffer: min-length must be at least 1, "
+             "not "
+          << static_cast<int64_t>(minLength);
+      return signalPassFailure();
+    }
+    SmallVector<Chain, 0> chains;
+    getOperation()->walk([&](tensor::InsertSliceOp insert) {
+      auto type = dyn_cast<RankedTensorType>(insert.getResultType());
+      if (!type || !type.hasStaticShape())
+        return;
+      // Starts of chains only: not a link's continuation.
+      if (auto previous = insert.getDest().getDefiningOp<tensor::InsertSliceOp>()) {
+        SmallVector<tensor::ExtractSliceOp> reads;
+        if (getNextLink(previous, reads) == insert)
+          return;
+      }
+      Chain chain = getChain(insert);
+      if (static_cast<int64_t>(chain.links.size()) >= minLength &&
+          getDisjointBoxes(chain))
+        chains.push_back(std::move(chain));
+    });
+    IRRewriter rewriter(&getContext());
+    for (const Chain &chain : chains)
+      rewriteChain(rewriter, chain);
+  }
+};
+
+} // namespace

@@ -1,0 +1,496 @@
+//===- TileCleanups.cpp - Making a group's body tileable ----------------===//
+//
+// Steps 1 and 2 of fuse-tile-groups (TileGroups.cpp): index changes become
+// transposes inside the body, the body goes to linalg-on-tensors, and what
+// tile-and-fuse cannot fuse through is cleared: unit-dim reshapes folded
+// into their readers, slices moved to their producers, reshapes moved out by
+// expanding loops, 1x1 convolutions as contractions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileGroups.h"
+
+using namespace mlir;
+
+namespace mlir::fuse::tiling {
+
+LogicalResult lowerBodyToLinalg(GroupOp group) {
+  MLIRContext *ctx = group.getContext();
+  TypeConverter converter;
+  tosa::populateTosaTypeConversion(converter);
+  RewritePatternSet patterns(ctx);
+  tosa::populateTosaToLinalgNamedConversionPatterns(converter, &patterns, {});
+  tosa::populateTosaToLinalgConversionPatterns(converter, &patterns);
+  tosa::populateTosaToTensorConversionPatterns(converter, &patterns);
+  tosa::populateTosaToArithConversionPatterns(&patterns);
+  tosa::populateTosaRescaleToArithConversionPatterns(&patterns);
+  ConversionTarget target(*ctx);
+  target.addIllegalDialect<tosa::TosaDialect>();
+  target.addLegalOp<tosa::ApplyScaleOp, tosa::ConstShapeOp>();
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  target.addLegalOp<GroupOp, YieldOp>();
+  SmallVector<Operation *> bodyOps;
+  for (Operation &op : group.getBodyBlock().without_terminator())
+    bodyOps.push_back(&op);
+  return applyPartialConversion(bodyOps, target, std::move(patterns));
+}
+
+/// For a reshape between `expanded` (the shape with more dims) and the
+/// collapsed shape, per reassociation group the one dim of the group that
+/// is not a unit dim (its first when all are); nothing when a group has two
+/// non-unit dims (the reshape then moves more than unit dims).
+static std::optional<SmallVector<int64_t>>
+getNonUnitDimPerGroup(ArrayRef<ReassociationIndices> groups,
+                      ArrayRef<int64_t> expanded) {
+  SmallVector<int64_t> kept;
+  for (const ReassociationIndices &group : groups) {
+    SmallVector<int64_t> nonUnit;
+    for (int64_t d : group)
+      if (expanded[d] != 1)
+        nonUnit.push_back(d);
+    if (nonUnit.size() > 1)
+      return std::nullopt;
+    kept.push_back(nonUnit.empty() ? group.front() : nonUnit.front());
+  }
+  return kept;
+}
+
+/// Whether every loop of an op with indexing maps `maps` is a plain dim of
+/// some operand, so that the operand shapes give its range.
+static bool hasLoopRanges(ArrayRef<AffineMap> maps) {
+  return !maps.empty() &&
+         inversePermutation(concatAffineMaps(maps, maps.front().getContext()));
+}
+
+/// Makes `operand` of `op` read `source` through `map` instead, unless a
+/// loop would then have no range (it was a plain dim of that operand only).
+static LogicalResult readThrough(PatternRewriter &rewriter, linalg::GenericOp op,
+                          OpOperand *operand, Value source, AffineMap map) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  maps[operand->getOperandNumber()] = map;
+  if (!hasLoopRanges(maps))
+    return failure();
+  rewriter.modifyOpInPlace(op, [&] {
+    operand->set(source);
+    op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+  });
+  return success();
+}
+
+/// generic(expand_shape(x)) where the expansion only inserts unit dims ->
+/// generic(x) reading x through the map without those dims. TOSA keeps a
+/// reduced axis as a size-1 dim and its lowering re-inserts it with an
+/// expand_shape after each reduction; tiling cannot fuse through reshapes.
+struct FoldUnitExpandIntoConsumer : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    for (OpOperand *operand : op.getDpsInputOperands()) {
+      auto expand = operand->get().getDefiningOp<tensor::ExpandShapeOp>();
+      if (!expand)
+        continue;
+      std::optional<SmallVector<int64_t>> kept = getNonUnitDimPerGroup(
+          expand.getReassociationIndices(), expand.getResultType().getShape());
+      if (!kept)
+        continue;
+      // Per group, the expression of the dim kept.
+      AffineMap map = op.getMatchingIndexingMap(operand);
+      SmallVector<AffineExpr> exprs = llvm::map_to_vector(
+          *kept, [&](int64_t d) { return map.getResult(d); });
+      if (succeeded(readThrough(
+              rewriter, op, operand, expand.getSrc(),
+              AffineMap::get(map.getNumDims(), 0, exprs, op.getContext()))))
+        return success();
+    }
+    return failure();
+  }
+};
+
+/// generic(collapse_shape(x)) where the collapse only removes unit dims ->
+/// generic(x) reading those dims at 0. ONNX exports squeeze the 1x1 spatial
+/// dims of a squeeze-excitation branch (collapse) and unsqueeze them in
+/// another order (expand, folded above): without this the branch's conv
+/// cannot be fused through the view into its consumer's loop nest.
+struct FoldUnitCollapseIntoConsumer : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    for (OpOperand *operand : op.getDpsInputOperands()) {
+      auto collapse = operand->get().getDefiningOp<tensor::CollapseShapeOp>();
+      if (!collapse || !collapse.getSrcType().hasStaticShape())
+        continue;
+      SmallVector<ReassociationIndices> groups =
+          collapse.getReassociationIndices();
+      std::optional<SmallVector<int64_t>> kept = getNonUnitDimPerGroup(
+          groups, collapse.getSrcType().getShape());
+      if (!kept)
+        continue;
+      // The collapsed index goes to the dim kept; the others are read at 0.
+      AffineMap map = op.getMatchingIndexingMap(operand);
+      SmallVector<AffineExpr> exprs;
+      for (auto [i, group] : llvm::enumerate(groups))
+        for (int64_t d : group)
+          exprs.push_back(d == (*kept)[i]
+                              ? map.getResult(i)
+                              : getAffineConstantExpr(0, op.getContext()));
+      if (succeeded(readThrough(
+              rewriter, op, operand, collapse.getSrc(),
+              AffineMap::get(map.getNumDims(), 0, exprs, op.getContext()))))
+        return success();
+    }
+    return failure();
+  }
+};
+
+/// A slice of a tileable op's result (the branches of a horizontally fused
+/// conv or matmul, a tosa.slice) becomes that op computing only the slice,
+/// whichever other slices are taken: tiling can then fuse it into the
+/// slice's readers.
+struct SwapSliceWithProducer : OpRewritePattern<tensor::ExtractSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::ExtractSliceOp slice,
+                                PatternRewriter &rewriter) const override {
+    auto producer = dyn_cast<OpResult>(slice.getSource());
+    if (!producer || !isa<TilingInterface>(producer.getOwner()) ||
+        !slice.hasUnitStride() ||
+        slice.getSourceType().getRank() != slice.getType().getRank())
+      return failure();
+    // Static slices only: a pad's tile is computed with min/max of its
+    // bounds, and a slice of that (of the padded value) is no tile upstream
+    // tiling computes bounds for.
+    if (!slice.getType().hasStaticShape() ||
+        !llvm::all_of(slice.getMixedOffsets(), [](OpFoldResult offset) {
+          return getConstantIntValue(offset).has_value();
+        }))
+      return failure();
+    FailureOr<TilingResult> tiled =
+        tensor::replaceExtractSliceWithTiledProducer(rewriter, slice,
+                                                     producer);
+    if (failed(tiled) || tiled->tiledValues.empty())
+      return failure();
+    rewriter.replaceOp(slice, tiled->tiledValues.front());
+    return success();
+  }
+};
+
+/// Clears what the lowering leaves in the way of tile-and-fuse: a named op
+/// next to a view becomes its generic form, which the reshape-expansion
+/// patterns (linalg.generic only) can move the view through. A reduction
+/// read through a view: attention's softmax reads Q·Kᵀ through a view that
+/// merges batch and heads. A contraction (matmul, batch matmul) whose
+/// result is viewed: a fused QKV projection whose Q columns are split into
+/// heads. Both must be expanded to join their loop nests.
+struct GeneralizeReshapedNamedOp final
+    : OpInterfaceRewritePattern<linalg::LinalgOp> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+                                PatternRewriter &rewriter) const override {
+    auto isView = [](Operation *other) {
+      return isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
+          other);
+    };
+    bool reshapedReduce = isa<linalg::ReduceOp>(op.getOperation()) &&
+                          llvm::any_of(op.getDpsInputs(), [&](Value input) {
+                            return isView(input.getDefiningOp());
+                          });
+    bool reshapedContraction = !isa<linalg::GenericOp>(op.getOperation()) &&
+                               linalg::isaContractionOpInterface(op) &&
+                               op->getNumResults() == 1 &&
+                               llvm::any_of(op->getUsers(), isView);
+    if (!reshapedReduce && !reshapedContraction)
+      return rewriter.notifyMatchFailure(op, "no named op next to a view");
+    return linalg::generalizeNamedOp(rewriter, op);
+  }
+};
+
+/// collapse_shape(generic) where the collapse only removes unit dims and
+/// the generic computes nothing else -> the generic writing the collapsed
+/// shape directly (its unit loops stay, read by its inputs; the expansion
+/// patterns need its maps to stay projected permutations). The reshape
+/// between a projection and the view that splits its columns into heads
+/// (1x197x768 -> 197x768) then no longer stands between the projection and
+/// that view, which the expansion patterns fold into the projection's loops.
+struct FoldUnitCollapseIntoProducer final
+    : OpRewritePattern<tensor::CollapseShapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::CollapseShapeOp collapse,
+                                PatternRewriter &rewriter) const override {
+    auto producer = collapse.getSrc().getDefiningOp<linalg::GenericOp>();
+    if (!producer || producer->getNumResults() != 1 || !producer->hasOneUse() ||
+        !collapse.getSrcType().hasStaticShape())
+      return rewriter.notifyMatchFailure(collapse, "no single-use generic");
+    SmallVector<ReassociationIndices> groups =
+        collapse.getReassociationIndices();
+    std::optional<SmallVector<int64_t>> kept =
+        getNonUnitDimPerGroup(groups, collapse.getSrcType().getShape());
+    if (!kept)
+      return rewriter.notifyMatchFailure(collapse, "moves more than unit dims");
+    OpOperand *init = producer.getDpsInitOperand(0);
+    AffineMap outMap = producer.getMatchingIndexingMap(init);
+    SmallVector<AffineExpr> exprs = llvm::map_to_vector(
+        *kept, [&](int64_t d) { return outMap.getResult(d); });
+    SmallVector<AffineMap> maps = producer.getIndexingMapsArray();
+    maps[init->getOperandNumber()] =
+        AffineMap::get(outMap.getNumDims(), 0, exprs, producer.getContext());
+    // Every loop must keep a range the operand shapes give: a loop only the
+    // dropped dims indexed must still be a plain dim of some input.
+    if (!hasLoopRanges(maps))
+      return rewriter.notifyMatchFailure(collapse, "unit loop only written");
+    rewriter.setInsertionPoint(producer);
+    Value collapsedInit = tensor::CollapseShapeOp::create(
+        rewriter, collapse.getLoc(), init->get(), groups);
+    auto smaller = linalg::GenericOp::create(
+        rewriter, producer.getLoc(), TypeRange{collapse.getResultType()},
+        producer.getDpsInputs(), ValueRange{collapsedInit}, maps,
+        producer.getIteratorTypesArray());
+    rewriter.inlineRegionBefore(producer.getRegion(), smaller.getRegion(),
+                                smaller.getRegion().begin());
+    rewriter.replaceOp(collapse, smaller->getResults());
+    rewriter.eraseOp(producer);
+    return success();
+  }
+};
+
+/// A 1x1 convolution with unit strides and dilations is a matmul over the
+/// channels at every pixel: as a contraction (its filter collapsed to F x C,
+/// which folds into a constant filter) it tiles as a matmul does (square
+/// tiles of pixels by filters), and on a
+/// GPU its operands are staged in shared memory and its outputs kept in
+/// registers (fuse-distribute-tiles) instead of every output reading its
+/// input channels and filter from global memory. The same multiply-adds in
+/// the same order: values are unchanged.
+struct OneByOneConvAsContraction final
+    : OpRewritePattern<linalg::Conv2DNhwcFhwcOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::Conv2DNhwcFhwcOp op,
+                                PatternRewriter &rewriter) const override {
+    auto input = dyn_cast<RankedTensorType>(op.getInputs()[0].getType());
+    auto filter = dyn_cast<RankedTensorType>(op.getInputs()[1].getType());
+    auto output = dyn_cast<RankedTensorType>(op.getOutputs()[0].getType());
+    if (!input || !filter || !output || !filter.hasStaticShape() ||
+        filter.getDimSize(1) != 1 || filter.getDimSize(2) != 1 ||
+        !llvm::all_of(op.getStrides().getValues<int64_t>(),
+                      [](int64_t s) { return s == 1; }) ||
+        !llvm::all_of(op.getDilations().getValues<int64_t>(),
+                      [](int64_t d) { return d == 1; }))
+      return rewriter.notifyMatchFailure(op, "not a 1x1 unit-stride conv");
+    // The named op reads the input at (h + 0, w + 0) and allows a larger
+    // input; the contraction reads it at (h, w) and needs the same sizes.
+    if (!input.hasStaticShape() || !output.hasStaticShape() ||
+        input.getDimSize(1) != output.getDimSize(1) ||
+        input.getDimSize(2) != output.getDimSize(2))
+      return rewriter.notifyMatchFailure(op, "input and output pixels differ");
+    Type element = output.getElementType();
+    if (!isa<FloatType>(element) || input.getElementType() != element ||
+        filter.getElementType() != element)
+      return rewriter.notifyMatchFailure(op, "not one float type");
+    MLIRContext *ctx = op.getContext();
+    AffineExpr n, h, w, f, c;
+    bindDims(ctx, n, h, w, f, c);
+    SmallVector<AffineMap> maps = {AffineMap::get(5, 0, {n, h, w, c}, ctx),
+                                   AffineMap::get(5, 0, {f, c}, ctx),
+                                   AffineMap::get(5, 0, {n, h, w, f}, ctx)};
+    SmallVector<utils::IteratorType> iterators(4,
+                                               utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    Value filterMatrix = tensor::CollapseShapeOp::create(
+        rewriter, op.getLoc(), op.getInputs()[1],
+        ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+    rewriter.replaceOpWithNewOp<linalg::GenericOp>(
+        op, op->getResultTypes(),
+        ValueRange{op.getInputs()[0], filterMatrix}, op.getOutputs(), maps,
+        iterators, [](OpBuilder &b, Location loc, ValueRange args) {
+          Value product = arith::MulFOp::create(b, loc, args[0], args[1]);
+          linalg::YieldOp::create(
+              b, loc, ValueRange{arith::AddFOp::create(b, loc, args[2],
+                                                       product)});
+        });
+    return success();
+  }
+};
+
+bool isCheapToRecompute(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumLoops() != generic.getNumParallelLoops() ||
+      generic.getNumResults() != 1)
+    return false;
+  Block *body = generic.getBody();
+  if (body->getOperations().size() > 3)
+    return false;
+  return llvm::all_of(body->without_terminator(), [](Operation &inner) {
+    return isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::NegFOp,
+               arith::AddIOp, arith::SubIOp, arith::MulIOp>(inner);
+  });
+}
+
+/// A generic input that is one broadcast element (a scalar constant of
+/// shape 1x1x1 read at `(d0, d1, d2) -> (0, 0, 0)`) becomes a scalar the
+/// payload uses directly. Its indexing map is no projected permutation, so
+/// while it is an operand the reshape-expansion patterns cannot move views
+/// through the op (attention's `Q·Kᵀ * scale` behind the view that merges
+/// batch and heads).
+struct ScalarizeBroadcastElement final : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    OpOperand *scalar = nullptr;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      auto type = dyn_cast<RankedTensorType>(input->get().getType());
+      AffineMap map = op.getMatchingIndexingMap(input);
+      if (type && type.hasStaticShape() && type.getNumElements() == 1 &&
+          map.getNumResults() > 0 &&
+          llvm::all_of(map.getResults(), [](AffineExpr e) {
+            return isa<AffineConstantExpr>(e);
+          })) {
+        scalar = input;
+        break;
+      }
+    }
+    if (!scalar)
+      return rewriter.notifyMatchFailure(op, "no broadcast element operand");
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(scalar->get().getType());
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    SmallVector<Value> indices(type.getRank(), zero);
+    Value element =
+        tensor::ExtractOp::create(rewriter, loc, scalar->get(), indices);
+
+    SmallVector<Value> inputs;
+    SmallVector<AffineMap> maps;
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (&operand == scalar)
+        continue;
+      if (op.isDpsInput(&operand))
+        inputs.push_back(operand.get());
+      maps.push_back(op.getMatchingIndexingMap(&operand));
+    }
+    auto replacement = linalg::GenericOp::create(
+        rewriter, loc, op.getResultTypes(), inputs, op.getDpsInits(), maps,
+        op.getIteratorTypesArray());
+    rewriter.inlineRegionBefore(op.getRegion(), replacement.getRegion(),
+                                replacement.getRegion().begin());
+    Block &body = replacement.getRegion().front();
+    unsigned argIndex = scalar->getOperandNumber();
+    rewriter.replaceAllUsesWith(body.getArgument(argIndex), element);
+    rewriter.modifyOpInPlace(replacement, [&] { body.eraseArgument(argIndex); });
+    replacement->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+    rewriter.replaceOp(op, replacement.getResults());
+    return success();
+  }
+};
+
+/// consumer(producer) where the consumer reads the producer's result at
+/// constant index 0 along dimensions that only the producer's output has
+/// (unit loops no input reads: a reciprocal of a row sum kept as 4x8x1)
+/// -> the producer without those loops and dimensions (4x8), read by the
+/// consumer without them. The consumer's map becomes a projected
+/// permutation, so that reshape expansion can move views through it; no
+/// reshape is created.
+struct DropOutputOnlyUnitDims final : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp consumer,
+                                PatternRewriter &rewriter) const override {
+    for (OpOperand *use : consumer.getDpsInputOperands()) {
+      auto producer = use->get().getDefiningOp<linalg::GenericOp>();
+      if (!producer || producer->getNumResults() != 1 ||
+          !producer->hasOneUse() || producer.hasIndexSemantics() ||
+          producer.getDpsInitOperand(0)->get().getDefiningOp<tensor::EmptyOp>() ==
+              nullptr)
+        continue;
+      auto type = cast<RankedTensorType>(use->get().getType());
+      AffineMap readMap = consumer.getMatchingIndexingMap(use);
+      AffineMap outMap =
+          producer.getMatchingIndexingMap(producer.getDpsInitOperand(0));
+      SmallVector<int64_t> ranges = producer.getStaticLoopRanges();
+      llvm::SmallBitVector droppedLoops(producer.getNumLoops());
+      SmallVector<int64_t> droppedPositions;
+      for (auto [i, expr] : llvm::enumerate(readMap.getResults())) {
+        auto constant = dyn_cast<AffineConstantExpr>(expr);
+        auto loop = dyn_cast<AffineDimExpr>(outMap.getResult(i));
+        if (!constant || constant.getValue() != 0 || type.getDimSize(i) != 1 ||
+            !loop || ranges[loop.getPosition()] != 1)
+          continue;
+        bool read = llvm::any_of(producer.getDpsInputOperands(),
+                                 [&](OpOperand *input) {
+          return producer.getMatchingIndexingMap(input).isFunctionOfDim(
+              loop.getPosition());
+        });
+        if (read)
+          continue;
+        droppedLoops.set(loop.getPosition());
+        droppedPositions.push_back(i);
+      }
+      if (droppedPositions.empty())
+        continue;
+
+      SmallVector<AffineMap> maps;
+      for (OpOperand *input : producer.getDpsInputOperands())
+        maps.push_back(
+            compressDims(producer.getMatchingIndexingMap(input), droppedLoops));
+      maps.push_back(
+          compressDims(outMap.dropResults(droppedPositions), droppedLoops));
+      SmallVector<utils::IteratorType> iterators;
+      for (auto [i, it] : llvm::enumerate(producer.getIteratorTypesArray()))
+        if (!droppedLoops.test(i))
+          iterators.push_back(it);
+      SmallVector<int64_t> shape;
+      for (auto [i, size] : llvm::enumerate(type.getShape()))
+        if (!llvm::is_contained(droppedPositions, static_cast<int64_t>(i)))
+          shape.push_back(size);
+      Location loc = producer.getLoc();
+      rewriter.setInsertionPoint(producer);
+      Value init = tensor::EmptyOp::create(rewriter, loc, shape,
+                                           type.getElementType());
+      auto smaller = linalg::GenericOp::create(
+          rewriter, loc, TypeRange{init.getType()}, producer.getDpsInputs(),
+          ValueRange{init}, maps, iterators);
+      rewriter.inlineRegionBefore(producer.getRegion(), smaller.getRegion(),
+                                  smaller.getRegion().begin());
+      SmallVector<AffineMap> consumerMaps = consumer.getIndexingMapsArray();
+      consumerMaps[use->getOperandNumber()] =
+          readMap.dropResults(droppedPositions);
+      rewriter.modifyOpInPlace(consumer, [&] {
+        use->set(smaller.getResult(0));
+        consumer.setIndexingMapsAttr(
+            rewriter.getAffineMapArrayAttr(consumerMaps));
+      });
+      rewriter.eraseOp(producer);
+      return success();
+    }
+    return rewriter.notifyMatchFailure(consumer, "no output-only unit dims");
+  }
+};
+
+void cleanUpBody(GroupOp group) {
+  MLIRContext *ctx = group.getContext();
+  RewritePatternSet patterns(ctx);
+  patterns.add<GeneralizeReshapedNamedOp, ScalarizeBroadcastElement,
+               DropOutputOnlyUnitDims, FoldUnitCollapseIntoProducer>(ctx);
+  patterns.add<FoldUnitExpandIntoConsumer, FoldUnitCollapseIntoConsumer>(ctx);
+  patterns.add<SwapSliceWithProducer>(ctx);
+  tensor::populateBubbleUpExtractSliceOpPatterns(patterns);
+  tensor::populateBubbleUpExpandShapePatterns(patterns);
+  // Reshapes between structured ops (views the graph or the layout stage
+  // left) move out of the way by expanding the ops' loops.
+  linalg::populateFoldReshapeOpsByExpansionPatterns(
+      patterns, [](OpOperand *) { return true; });
+  tensor::populateFoldTensorEmptyPatterns(patterns);
+  linalg::FillOp::getCanonicalizationPatterns(patterns, ctx);
+  linalg::GenericOp::getCanonicalizationPatterns(patterns, ctx);
+  tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, ctx);
+  tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);
+  tensor::EmptyOp::getCanonicalizationPatterns(patterns, ctx);
+  GreedyRewriteConfig config;
+  config.setMaxIterations(8);
+  (void)applyPatternsGreedily(group.getBody(), std::move(patterns), config);
+}
+
+void convertOneByOneConvs(GroupOp group) {
+  MLIRContext *ctx = group.getContext();
+  RewritePatternSet patterns(ctx);
+  patterns.add<OneByOneConvAsContraction>(ctx);
+  tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);
+  (void)applyPatternsGreedily(group.getBody(), std::move(patterns));
+}
+
+} // namespace mlir::fuse::tiling

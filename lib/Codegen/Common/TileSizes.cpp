@@ -1,0 +1,402 @@
+//===- TileSizes.cpp - Roots and tile sizes of a group --------------------===//
+//
+// Step 3 of fuse-tile-groups (TileGroups.cpp), its decisions: which ops
+// drive the loop nests (the roots), and how their iteration spaces are cut
+// into tiles under a TilePolicy (FuseDialect/Target/TilePolicy.h): rows up to
+// `minTileElements` results, contractions in squares, one set of sizes
+// shared by roots that can share a nest.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileGroups.h"
+#include "FuseDialect/Utils/ShapeUtils.h"
+
+using namespace mlir;
+
+namespace mlir::fuse::tiling {
+
+/// Whether `op` has no reduction, or reduces only the innermost dimensions
+/// of each input (a row sum; not a column sum, not a matmul's right-hand
+/// operand).
+static bool reducesInnermost(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp)
+    return !isa<TilingInterface>(op);
+  if (linalgOp.getNumReductionLoops() == 0)
+    return true;
+  for (OpOperand *input : linalgOp.getDpsInputOperands()) {
+    AffineMap map = linalgOp.getMatchingIndexingMap(input);
+    bool seenParallel = false;
+    for (AffineExpr expr : llvm::reverse(map.getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      if (!dim)
+        return false;
+      bool reduction =
+          linalg::isReductionIterator(
+              linalgOp.getIteratorTypesArray()[dim.getPosition()]);
+      if (reduction && seenParallel)
+        return false;
+      seenParallel |= !reduction;
+    }
+  }
+  return true;
+}
+
+SmallVector<TilingInterface> findRoots(GroupOp group) {
+  SetVector<Operation *> roots;
+  llvm::SmallPtrSet<Operation *, 16> visited;
+  for (Value result : llvm::reverse(group.getYield().getValues())) {
+    SmallVector<Value> values = {result};
+    while (!values.empty()) {
+      Value v = values.pop_back_val();
+      Operation *def = v.getDefiningOp();
+      if (def && !visited.insert(def).second)
+        continue;
+      if (!def || def->getParentOp() != group)
+        continue;
+      if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def)) {
+        values.push_back(def->getOperand(0));
+      } else if (auto insert = dyn_cast<tensor::InsertSliceOp>(def)) {
+        // Each insert of a chain into one destination (the pieces of a
+        // concat or of a split copy chain).
+        values.push_back(insert.getDest());
+        values.push_back(insert.getSource());
+      } else if (isa<TilingInterface>(def)) {
+        roots.insert(def);
+      }
+    }
+  }
+  // A root another root reads (a residual sum returned and also normalized)
+  // is fused into that root's nest and yielded from it, not tiled apart,
+  // when the two are row-wise over the same tiles (same result type, every
+  // reduction innermost) and every reader of it is fused into that nest or
+  // reads the root's result (views after the nest). Otherwise each tile
+  // would recompute it whole and all of them would write it, or a reader
+  // outside the nest would be rewired to a value defined after it.
+  llvm::SmallPtrSet<Operation *, 8> producers;
+  Block &body = group.getBodyBlock();
+  BackwardSliceOptions backward;
+  backward.filter = [&](Operation *op) { return op->getParentOp() == group; };
+  for (Operation *root : roots) {
+    if (!reducesInnermost(root))
+      continue;
+    SetVector<Operation *> slice, afterRoot;
+    (void)getBackwardSlice(root, &slice, backward);
+    getForwardSlice(root, &afterRoot);
+    for (Operation *other : roots) {
+      if (other == root || !slice.contains(other) ||
+          other->getResultTypes() != root->getResultTypes() ||
+          !reducesInnermost(other))
+        continue;
+      SetVector<Operation *> readers;
+      getForwardSlice(other, &readers);
+      bool fusedWhole = llvm::all_of(readers, [&](Operation *op) {
+        // A reader nested in a region counts as the op holding it.
+        Operation *top = body.findAncestorOpInBlock(*op);
+        if (!top || isa<YieldOp>(top) || top == root || afterRoot.contains(top))
+          return true;
+        // What tile-and-fuse cannot fuse through (a view) stays outside.
+        return isa<TilingInterface>(top) && slice.contains(top) &&
+               reducesInnermost(top);
+      });
+      if (fusedWhole)
+        producers.insert(other);
+    }
+  }
+  // A root that an exactly tiling pool root reads directly, and nothing
+  // else in the group reads, is computed in the pool's nest and yielded
+  // from it.
+  for (Operation *root : roots) {
+    if (!isDisjointWindowPool(root))
+      continue;
+    Operation *input = root->getOperand(0).getDefiningOp();
+    // Not a pad: the nest cannot yield its tiles (see tileRoot).
+    if (!input || input == root || !roots.contains(input) ||
+        input->getNumResults() != 1 || isa<tensor::PadOp>(input))
+      continue;
+    // (An insert of it into a concat's destination reads it whole from the
+    // nest's result, as a yield does: U-Net's skip connections.)
+    if (llvm::all_of(input->getUsers(), [&](Operation *user) {
+          auto insert = dyn_cast<tensor::InsertSliceOp>(user);
+          return user == root || isa<YieldOp>(user) ||
+                 (insert && insert.getSource() == input->getResult(0));
+        }))
+      producers.insert(input);
+  }
+  // Earliest first: a later root may read an earlier one's results (through
+  // the values the earlier nest yields), never the other way round.
+  SmallVector<TilingInterface> result;
+  for (Operation *op : roots)
+    if (!producers.contains(op))
+      result.push_back(cast<TilingInterface>(op));
+  llvm::sort(result, [](TilingInterface a, TilingInterface b) {
+    return a->isBeforeInBlock(b);
+  });
+  return result;
+}
+
+/// Tile sizes: the outer parallel loops are tiled by 1, outermost first,
+/// until the loops inside hold at most `minTileElements` results; the last
+/// loop tiled then takes as many iterations as fit (a divisor of its range,
+/// or with `partialTiles` all that fit when no divisor is at least half of
+/// that), the loops inside stay whole (a tile is a set of contiguous rows).
+/// Unit loops and reductions are never tiled (a tile reduces its rows
+/// completely), and with `keepRows` neither is the innermost parallel loop.
+static SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterface op,
+                                       const TilePolicy &policy, bool keepRows,
+                                       bool contraction) {
+  int64_t minTileElements = policy.minTileElements;
+  SmallVector<utils::IteratorType> iterators = op.getLoopIteratorTypes();
+  SmallVector<OpFoldResult> sizes(iterators.size(), builder.getIndexAttr(0));
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op.getOperation());
+  if (!linalgOp)
+    return sizes;
+  SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
+  // With a reduction fused in (softmax, LayerNorm before a matmul), a tile
+  // smaller than a row would recompute the row's reduction per tile: the
+  // innermost parallel loop stays whole.
+  int innermost = -1;
+  for (auto [i, it] : llvm::enumerate(iterators))
+    if (it == utils::IteratorType::parallel)
+      innermost = i;
+  if (keepRows && innermost >= 0 && ranges[innermost] > 1)
+    iterators[innermost] = utils::IteratorType::reduction;
+  // Results per tile if nothing were tiled (the kept rows included).
+  int64_t tileElements = 1;
+  for (auto [i, it] : llvm::enumerate(op.getLoopIteratorTypes()))
+    if (it == utils::IteratorType::parallel)
+      tileElements *= ShapedType::isDynamic(ranges[i]) ? 1 : ranges[i];
+  // A tile of at most `limit` iterations: whole tiles when a divisor is
+  // more than half the limit; otherwise (197 tokens: 1) the limit itself,
+  // and the last tile is partial (peelPartialTiles makes both kinds static).
+  auto tileAtMost = [&](int64_t range, int64_t limit) {
+    int64_t divisor = getLargestDivisor(range, limit);
+    limit = std::min(range, std::max<int64_t>(limit, 1));
+    return !policy.partialTiles || 2 * divisor > limit ? divisor : limit;
+  };
+  // A contraction (matmul, batch matmul) reuses each operand along the
+  // other's parallel loop: a square tile of the two innermost parallel loops
+  // of the contraction (or of its epilogue, over the same iteration space;
+  // the rest tiled by 1) lets a GPU block stage both operands' slices in
+  // shared memory once for the whole tile (fuse-distribute-tiles).
+  if (policy.contractionTile > 1 && !keepRows && contraction &&
+      linalgOp.hasPureTensorSemantics() && !linalgOp.hasDynamicShape()) {
+    SmallVector<unsigned> parallel;
+    linalgOp.getParallelDims(parallel);
+    if (parallel.size() >= 2) {
+      unsigned m = parallel[parallel.size() - 2], n = parallel.back();
+      // Larger tiles reuse each staged element more, smaller ones keep more
+      // processors busy: the largest side that still gives enough tiles.
+      auto numTiles = [&](int64_t mTile, int64_t nTile) {
+        int64_t tiles = llvm::divideCeil(ranges[m], mTile) *
+                        llvm::divideCeil(ranges[n], nTile);
+        for (unsigned d : parallel)
+          if (d != m && d != n)
+            tiles *= ranges[d];
+        return tiles;
+      };
+      int64_t side = policy.contractionTile;
+      auto squareTiles = [&](int64_t side) {
+        return numTiles(tileAtMost(ranges[m], side),
+                        tileAtMost(ranges[n], side));
+      };
+      while (side / 2 >= TilePolicy::kMinContractionSide && squareTiles(side) < policy.contractionTiles)
+        side /= 2;
+      int64_t mTile = tileAtMost(ranges[m], side);
+      int64_t nTile = tileAtMost(ranges[n], side);
+      // A side without a good divisor (197 tokens tile by 1 without partial
+      // tiles; 100 by 50) leaves a thin
+      // tile whose few points would idle most of a block's threads: the
+      // other side widens towards the square's area (at most four sides),
+      // as far as enough tiles remain.
+      bool widenN = mTile < side && nTile >= mTile;
+      bool widenM = !widenN && nTile < side && mTile > nTile;
+      if (widenN || widenM) {
+        int64_t &thin = widenN ? mTile : nTile;
+        int64_t &wide = widenN ? nTile : mTile;
+        int64_t range = ranges[widenN ? n : m];
+        for (int64_t limit = std::min(4 * side, side * side / thin);
+             limit > wide; limit /= 2) {
+          int64_t widened = tileAtMost(range, limit);
+          if ((widenN ? numTiles(mTile, widened)
+                      : numTiles(widened, nTile)) >= policy.contractionTiles) {
+            wide = std::max(wide, widened);
+            break;
+          }
+        }
+      }
+      for (unsigned d : parallel)
+        sizes[d] = builder.getIndexAttr(ranges[d] == 1 ? 0 : 1);
+      sizes[m] = builder.getIndexAttr(mTile);
+      sizes[n] = builder.getIndexAttr(nTile);
+      if (llvm::any_of(parallel, [&](unsigned d) {
+            return ranges[d] > 1 &&
+                   getConstantIntValue(sizes[d]) != ranges[d];
+          }))
+        return sizes;
+    }
+    // A single tile: split as any other small group.
+    sizes.assign(iterators.size(), builder.getIndexAttr(0));
+  }
+  bool tiled = false;
+  for (auto [i, it] : llvm::enumerate(iterators)) {
+    // Unit loops stay untiled: a trip count of one adds a loop dimension
+    // that makes otherwise equal nests unmergeable.
+    if (it != utils::IteratorType::parallel || ShapedType::isDynamic(ranges[i]) ||
+        ranges[i] == 1)
+      continue;
+    if (tileElements <= minTileElements)
+      break;
+    int64_t inner = tileElements / std::max<int64_t>(1, ranges[i]);
+    // The last loop tiled takes as many of its iterations as fit, so that
+    // a tile is several rows, not one (fewer, larger tiles: less halo
+    // recomputed around convolutions, less per-tile overhead).
+    int64_t size = inner <= minTileElements
+                       ? tileAtMost(ranges[i], minTileElements / inner)
+                       : 1;
+    sizes[i] = builder.getIndexAttr(size);
+    tileElements = inner * size;
+    tiled |= ranges[i] > size;
+  }
+  // A group smaller than one tile still needs one loop nest: split its
+  // first non-unit parallel loop, in as few tiles as possible (a
+  // single-trip loop would fold away and leave one nest per op).
+  if (!tiled)
+    for (auto [i, it] : llvm::enumerate(iterators))
+      if (it == utils::IteratorType::parallel &&
+          !ShapedType::isDynamic(ranges[i]) && ranges[i] > 1) {
+        sizes[i] = builder.getIndexAttr(getLargestDivisor(ranges[i], ranges[i] / 2));
+        break;
+      }
+  return sizes;
+}
+
+SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
+                                           TilingInterface root,
+                                           const TilePolicy &policy,
+                                           bool onlyRoot) {
+  // Any reduction in the group other than the root's own (a conservative
+  // stand-in for the ones fused into this nest).
+  bool fusedReduction = false;
+  // The root is a contraction, or an epilogue of one with the same shape
+  // (a matmul followed by bias and activation). Only for a group's only
+  // root: sibling nests merge only when their tiles are alike.
+  bool contraction = false;
+  // The same result space up to unit dims (a matmul's 1x1x1000 result
+  // read as 1x1000 by its bias add), of any element type (an f16 matmul's
+  // result cast to f32).
+  auto nonUnitShape = [](Type type) {
+    SmallVector<int64_t> shape;
+    if (auto ranked = dyn_cast<RankedTensorType>(type))
+      llvm::copy_if(ranked.getShape(), std::back_inserter(shape),
+                    [](int64_t d) { return d != 1; });
+    return shape;
+  };
+  // With square contraction tiles (the GPU path), a convolution with
+  // output channels (not depthwise) is a matmul of its output pixels by its
+  // filters (an implicit GEMM there). The CPU path keeps its rows.
+  auto isMatmulLike = [&](linalg::LinalgOp op) {
+    if (linalg::isaContractionOpInterface(op))
+      return true;
+    if (policy.contractionTile <= 1 || !linalg::isaConvolutionOpInterface(op))
+      return false;
+    FailureOr<linalg::ConvolutionDimensions> dims =
+        linalg::inferConvolutionDims(op);
+    return succeeded(dims) && !dims->outputChannel.empty() &&
+           dims->depth.empty();
+  };
+  group.getBody().walk([&](linalg::LinalgOp op) {
+    bool isContraction =
+        isMatmulLike(op) && op->getNumResults() == 1 &&
+        root->getNumResults() == 1 &&
+        (op->getResult(0).getType() == root->getResult(0).getType() ||
+         (cast<ShapedType>(op->getResult(0).getType()).hasStaticShape() &&
+          cast<ShapedType>(root->getResult(0).getType()).hasStaticShape() &&
+          nonUnitShape(op->getResult(0).getType()) ==
+              nonUnitShape(root->getResult(0).getType())));
+    contraction |= isContraction && onlyRoot;
+    if (op.getOperation() != root.getOperation() &&
+        op.getNumReductionLoops() > 0 && !isContraction)
+      fusedReduction = true;
+  });
+  // Whole tiles only for a pool yielding its input's tiles (written at a
+  // multiple of its own offsets, which peeling does not follow), and for
+  // one of several roots that is a part of a concat (merged with its
+  // siblings, the nest writes several boxes of the concat, which peeling
+  // does not split).
+  auto feedsInsert = [](Operation *op) {
+    SmallVector<Value> values(op->getResults());
+    while (!values.empty()) {
+      for (OpOperand &use : values.pop_back_val().getUses()) {
+        Operation *user = use.getOwner();
+        if (isa<tensor::InsertSliceOp>(user) && use.getOperandNumber() == 0)
+          return true;
+        if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(user))
+          values.push_back(user->getResult(0));
+      }
+    }
+    return false;
+  };
+  TilePolicy rootPolicy = policy;
+  rootPolicy.partialTiles &=
+      !isDisjointWindowPool(root) && (onlyRoot || !feedsInsert(root));
+  return getTileSizes(builder, root, rootPolicy, fusedReduction, contraction);
+}
+
+std::optional<SmallVector<int64_t>>
+getCommonTileSizes(OpBuilder &builder, GroupOp group,
+                   ArrayRef<TilingInterface> roots, const TilePolicy &policy) {
+  if (roots.size() < 2)
+    return std::nullopt;
+  SmallVector<ArrayRef<int64_t>> shapes;
+  SmallVector<SmallVector<int64_t>> sizes; // per result dimension, 0: whole
+  for (TilingInterface root : roots) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(root.getOperation());
+    if (!linalgOp || linalgOp.hasDynamicShape() ||
+        linalgOp.getNumDpsInits() != 1)
+      return std::nullopt;
+    OpOperand *init = linalgOp.getDpsInitOperand(0);
+    AffineMap out = linalgOp.getMatchingIndexingMap(init);
+    auto type = cast<ShapedType>(init->get().getType());
+    unsigned rank = type.getRank();
+    if (out.getNumResults() != rank ||
+        (!shapes.empty() && shapes.front().size() != rank))
+      return std::nullopt;
+    // Leading loops are the result's dimensions: d0..d(rank-1).
+    for (unsigned d = 0; d < rank; ++d)
+      if (out.getResult(d) != builder.getAffineDimExpr(d))
+        return std::nullopt;
+    shapes.push_back(type.getShape());
+    sizes.emplace_back();
+    for (auto [d, size] : llvm::enumerate(getRootTileSizes(
+             builder, group, root, policy, /*onlyRoot=*/false))) {
+      std::optional<int64_t> v = getConstantIntValue(size);
+      if (!v || (d >= rank && *v != 0))
+        return std::nullopt;
+      if (d < rank)
+        sizes.back().push_back(*v);
+    }
+  }
+  SmallVector<int64_t> common;
+  for (unsigned d = 0; d < shapes.front().size(); ++d) {
+    if (llvm::all_of(sizes, [&](ArrayRef<int64_t> s) { return s[d] == 0; })) {
+      common.push_back(0);
+      continue;
+    }
+    // A dimension some root tiles: the same extent everywhere, the smallest
+    // tile (divisors of one extent: so is the smallest).
+    int64_t extent = shapes.front()[d];
+    int64_t smallest = extent;
+    for (auto [shape, s] : llvm::zip(shapes, sizes)) {
+      // A root keeping a dimension whole (rows of a fused reduction) is not
+      // split because a sibling would.
+      if (shape[d] != extent || (s[d] == 0 && extent > 1))
+        return std::nullopt;
+      smallest = std::min(smallest, s[d]);
+    }
+    common.push_back(smallest == extent ? 0 : smallest);
+  }
+  return common;
+}
+
+} // namespace mlir::fuse::tiling

@@ -1,0 +1,101 @@
+//===- Permutation.cpp - Dimension permutations for the layout passes -----===//
+
+#include "FuseDialect/Utils/Permutation.h"
+
+using namespace mlir;
+using namespace mlir::fuse;
+
+bool mlir::fuse::isIdentityPermutation(ArrayRef<int64_t> perm) {
+  for (auto [i, p] : llvm::enumerate(perm))
+    if (static_cast<int64_t>(i) != p)
+      return false;
+  return true;
+}
+
+Permutation mlir::fuse::getIdentityPermutation(int64_t rank) {
+  Permutation perm(rank);
+  for (int64_t i = 0; i < rank; ++i)
+    perm[i] = i;
+  return perm;
+}
+
+Permutation mlir::fuse::invertPermutation(ArrayRef<int64_t> perm) {
+  Permutation inverse(perm.size());
+  for (auto [i, p] : llvm::enumerate(perm))
+    inverse[p] = i;
+  return inverse;
+}
+
+Permutation mlir::fuse::composePermutations(ArrayRef<int64_t> first,
+                                            ArrayRef<int64_t> second) {
+  // Dim i of the result is dim second[i] of the middle, which is dim
+  // first[second[i]] of the input.
+  Permutation result(second.size());
+  for (auto [i, s] : llvm::enumerate(second))
+    result[i] = first[s];
+  return result;
+}
+
+Permutation mlir::fuse::getPermutation(tosa::TransposeOp transpose) {
+  return Permutation(transpose.getPerms().begin(), transpose.getPerms().end());
+}
+
+RankedTensorType mlir::fuse::permuteType(RankedTensorType type,
+                                         ArrayRef<int64_t> perm) {
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm)
+    shape.push_back(type.getDimSize(p));
+  return RankedTensorType::get(shape, type.getElementType(),
+                               type.getEncoding());
+}
+
+bool mlir::fuse::isParameterOperand(Operation *op, unsigned operandNumber) {
+  if (isa<tosa::MulOp>(op))
+    return operandNumber == 2;
+  if (isa<tosa::NegateOp, tosa::PadOp>(op))
+    return operandNumber != 0;
+  return false;
+}
+
+Value mlir::fuse::createTranspose(OpBuilder &builder, Location loc, Value value,
+                                  ArrayRef<int64_t> perm) {
+  if (isIdentityPermutation(perm))
+    return value;
+  auto type = permuteType(cast<RankedTensorType>(value.getType()), perm);
+  SmallVector<int32_t> perms(perm.begin(), perm.end());
+  return tosa::TransposeOp::create(builder, loc, type, value,
+                                   builder.getDenseI32ArrayAttr(perms));
+}
+
+bool mlir::fuse::isRankPreservingElementwise(Operation *op) {
+  if (op->getNumResults() != 1 ||
+      !(op->hasTrait<OpTrait::tosa::TosaElementwiseOperator>() ||
+        isa<tosa::MulOp>(op)))
+    return false;
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  return type && llvm::all_of(op->getOpOperands(), [&](OpOperand &operand) {
+           auto t = dyn_cast<RankedTensorType>(operand.get().getType());
+           return isParameterOperand(op, operand.getOperandNumber()) ||
+                  (t && t.getRank() == type.getRank());
+         });
+}
+
+bool mlir::fuse::isPermutationCopy(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() != 0)
+    return false;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (!maps[0].isPermutation() || !maps[1].isPermutation())
+    return false;
+  auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
+  return yield.getNumOperands() == 1 &&
+         yield.getOperand(0) == op.getBody()->getArgument(0);
+}
+
+bool mlir::fuse::isTranspose(Operation *op) {
+  if (isa<tosa::TransposeOp, linalg::TransposeOp>(op))
+    return true;
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  return generic && isPermutationCopy(generic) &&
+         generic.getIndexingMapsArray()[0] != generic.getIndexingMapsArray()[1];
+}
