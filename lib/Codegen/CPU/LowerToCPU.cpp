@@ -51,6 +51,7 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
     policy = TilePolicy::forCpu();
     policy->minTileElements = options.minTileElements;
     policy->partialTiles = options.partialTiles;
+    policy->contractionTile = options.contractionTile;
   }
   buildTileGroupsPipeline(pm, policy);
   if (options.tileGroups && options.vectorize) {
@@ -117,8 +118,11 @@ void mlir::fuse::buildLoopsToLLVMPipeline(OpPassManager &pm, bool parallel) {
 }
 
 LogicalResult LowerToCPUOptions::validate(OptionError error) const {
-  return checkOptionRange(error, "min-tile-elements", minTileElements, 1,
-                          int64_t(1) << 40);
+  if (failed(checkOptionRange(error, "min-tile-elements", minTileElements, 1,
+                              int64_t(1) << 40)))
+    return failure();
+  return checkOptionRange(error, "contraction-tile", contractionTile, 0,
+                          1 << 16);
 }
 
 void mlir::fuse::registerLowerToCPUPipeline() {

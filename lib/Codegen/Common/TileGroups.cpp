@@ -423,7 +423,7 @@ struct FuseTileGroupsPass final
     getOperation()->walk([&](GroupOp group) { groups.push_back(group); });
     IRRewriter rewriter(&getContext());
     TilePolicy policy{minTileElements, contractionTile, contractionTiles,
-                      partialTiles};
+                      partialTiles, convolutionsAsMatmuls};
     for (GroupOp group : groups) {
       // Upstream tiling needs static, non-empty loop ranges: a group with a
       // dynamic or zero-sized tensor (not one --fuse-ops forms, but valid

@@ -292,13 +292,15 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
                     [](int64_t d) { return d != 1; });
     return shape;
   };
-  // With square contraction tiles (the GPU path), a convolution with
-  // output channels (not depthwise) is a matmul of its output pixels by its
-  // filters (an implicit GEMM there). The CPU path keeps its rows.
+  // With square contraction tiles and `convolutionsAsMatmuls` (the GPU
+  // path), a convolution with output channels (not depthwise) is a matmul
+  // of its output pixels by its filters (an implicit GEMM there). The CPU
+  // path keeps its rows.
   auto isMatmulLike = [&](linalg::LinalgOp op) {
     if (linalg::isaContractionOpInterface(op))
       return true;
-    if (policy.contractionTile <= 1 || !linalg::isaConvolutionOpInterface(op))
+    if (policy.contractionTile <= 1 || !policy.convolutionsAsMatmuls ||
+        !linalg::isaConvolutionOpInterface(op))
       return false;
     FailureOr<linalg::ConvolutionDimensions> dims =
         linalg::inferConvolutionDims(op);

@@ -28,9 +28,15 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
       llvm::cl::desc("fuse-tile-groups: outer loops are tiled until a tile "
                      "holds at most this many results"),
       llvm::cl::init(TilePolicy::forCpu().minTileElements)};
-  PassOptions::Option<bool> partialTiles{*this, "partial-tiles",
-                                         llvm::cl::desc(kPartialTilesHelp),
-                                         llvm::cl::init(TilePolicy::forCpu().partialTiles)};
+  PassOptions::Option<bool> partialTiles{
+      *this, "partial-tiles", llvm::cl::desc(kPartialTilesHelp),
+      llvm::cl::init(TilePolicy::forCpu().partialTiles)};
+  PassOptions::Option<int64_t> contractionTile{
+      *this, "contraction-tile",
+      llvm::cl::desc("fuse-tile-groups: a contraction's tile is a square of "
+                     "at most this side over its output (its operands' "
+                     "slices then stay in cache); 0: rows like other ops"),
+      llvm::cl::init(TilePolicy::forCpu().contractionTile)};
   PassOptions::Option<bool> parallel{
       *this, "parallel",
       llvm::cl::desc("Run the tiles of each loop nest on all cores (OpenMP; "

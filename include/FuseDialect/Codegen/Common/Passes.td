@@ -114,7 +114,11 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
            /*default=*/"::mlir::fuse::TilePolicy{}.partialTiles",
            "Tile a range without a divisor of more than half the wanted tile "
            "(197 tokens) by the wanted tile, the last one partial and peeled "
-           "into a nest of its own; off: by its largest divisor">
+           "into a nest of its own; off: by its largest divisor">,
+    Option<"convolutionsAsMatmuls", "convolutions-as-matmuls", "bool",
+           /*default=*/"::mlir::fuse::TilePolicy{}.convolutionsAsMatmuls",
+           "With contraction-tile: tile a convolution with output channels "
+           "as a matmul of output pixels by filters (false: in rows)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",

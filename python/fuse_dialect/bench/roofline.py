@@ -1,0 +1,175 @@
+"""Bench: the contraction kernels against the machine's roofline.
+
+Measures the core's f32 FMA peak and the memory bandwidth
+(bench/roofline/peak.c, built with -O3 -march=native), then times, one
+thread, the shapes where the zoo's time goes, each compiled as its own model
+by `--fuse-ops` and `--fuse-lower-to-cpu` and run under mlir-runner -O3
+(inputs and weights are arguments, so nothing is folded at compile time):
+
+  * GEMM 1024x1024x1024, GEMM 197x768x3072 (ViT-B/16's MLP), 16x768x3072;
+  * 3x3 convolution 56x56 64->64, 1x1 convolution 56x56 64->256 (ResNet-50's
+    first stage), 3x3 convolution 7x7 512->512 (its last), depthwise 3x3
+    56x56x144 (MobileNetV2);
+
+each with its bias and a ReLU epilogue, as the zoo's groups have them.
+Prints one row per shape: our time, GFLOP/s and the fraction of the FMA
+peak, and PyTorch's (the same op through torch.nn.functional, one thread)
+when torch imports. Usage: bench/roofline.py [--calls N] [--lower-options
+OPTS]. docs/Performance.md holds the latest table.
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+from .. import mlirtext, toolchain
+from .cpu import run, time_variant
+
+ROOT = toolchain.source_root()
+FUSE_OPT = toolchain.fuse_opt()
+
+ZP = '"tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>'
+
+
+def gemm(m, k, n):
+    """tosa.matmul [1,m,k] x [1,k,n] + bias, ReLU."""
+    a, b = "tensor<1x%dx%dxf32>" % (m, k), "tensor<1x%dx%dxf32>" % (k, n)
+    c, bias = "tensor<1x%dx%dxf32>" % (m, n), "tensor<1x1x%dxf32>" % n
+    text = """func.func @model(%%a: %(a)s, %%b: %(b)s, %%bias: %(bias)s) -> %(c)s {
+  %%zp = %(zp)s
+  %%p = tosa.matmul %%a, %%b, %%zp, %%zp : (%(a)s, %(b)s, tensor<1xf32>, tensor<1xf32>) -> %(c)s
+  %%s = tosa.add %%p, %%bias : (%(c)s, %(bias)s) -> %(c)s
+  %%r = tosa.clamp %%s {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (%(c)s) -> %(c)s
+  return %%r : %(c)s
+}
+""" % dict(a=a, b=b, c=c, bias=bias, zp=ZP)
+    return text, 2.0 * m * k * n
+
+
+def conv(hw, cin, cout, k, depthwise=False):
+    """A same-padded stride-1 convolution of a 1 x hw x hw x cin image, bias,
+    ReLU (NHWC, TOSA's layout)."""
+    x = "tensor<1x%dx%dx%dxf32>" % (hw, hw, cin)
+    y = "tensor<1x%dx%dx%dxf32>" % (hw, hw, cout)
+    pad = (k - 1) // 2
+    attrs = ("{acc_type = f32, pad = array<i64: %d, %d, %d, %d>, stride = "
+             "array<i64: 1, 1>, dilation = array<i64: 1, 1>}" % ((pad,) * 4))
+    if depthwise:
+        w = "tensor<%dx%dx%dx1xf32>" % (k, k, cin)
+        op = "tosa.depthwise_conv2d"
+        flops = 2.0 * hw * hw * cout * k * k
+    else:
+        w = "tensor<%dx%dx%dx%dxf32>" % (cout, k, k, cin)
+        op = "tosa.conv2d"
+        flops = 2.0 * hw * hw * cout * k * k * cin
+    b = "tensor<%dxf32>" % cout
+    text = """func.func @model(%%x: %(x)s, %%w: %(w)s, %%b: %(b)s) -> %(y)s {
+  %%zp = %(zp)s
+  %%c = %(op)s %%x, %%w, %%b, %%zp, %%zp %(attrs)s : (%(x)s, %(w)s, %(b)s, tensor<1xf32>, tensor<1xf32>) -> %(y)s
+  %%r = tosa.clamp %%c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (%(y)s) -> %(y)s
+  return %%r : %(y)s
+}
+""" % dict(x=x, w=w, b=b, y=y, op=op, attrs=attrs, zp=ZP)
+    return text, flops
+
+
+CASES = [
+    ("GEMM 1024x1024x1024", lambda: gemm(1024, 1024, 1024),
+     ("mm", 1024, 1024, 1024)),
+    ("GEMM 197x768x3072 (ViT MLP)", lambda: gemm(197, 768, 3072),
+     ("mm", 197, 768, 3072)),
+    ("GEMM 16x768x3072", lambda: gemm(16, 768, 3072), ("mm", 16, 768, 3072)),
+    ("conv 3x3 56x56 64->64", lambda: conv(56, 64, 64, 3),
+     ("conv", 56, 64, 64, 3, 1)),
+    ("conv 1x1 56x56 64->256", lambda: conv(56, 64, 256, 1),
+     ("conv", 56, 64, 256, 1, 1)),
+    ("conv 3x3 7x7 512->512", lambda: conv(7, 512, 512, 3),
+     ("conv", 7, 512, 512, 3, 1)),
+    ("depthwise 3x3 56x56x144", lambda: conv(56, 144, 144, 3, depthwise=True),
+     ("conv", 56, 144, 144, 3, 144)),
+]
+
+
+def peak():
+    """(FMA GFLOP/s, triad GB/s) of one core, measured."""
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = os.path.join(tmp, "peak")
+        run(["cc", "-O3", "-march=native",
+             os.path.join(ROOT, "bench", "roofline", "peak.c"), "-o", exe])
+        out = dict(line.split() for line in run([exe]).splitlines())
+    return float(out["fma_gflops"]), float(out["triad_gbs"])
+
+
+def time_ours(text, calls, lower_options):
+    model = mlirtext.find_func(text, "model")
+    inputs = [mlirtext.arith_constant("dense<0.125>", t) for t in model.args]
+    main, decls = mlirtext.synthesize_main([(model, inputs)], text, timed=calls)
+    module = "module {\n" + text + "}\n"
+    fused = mlirtext.insert_into_module(run([FUSE_OPT, "-", "--fuse-ops"],
+                                            stdin=module), main + decls)
+    lowered = run([FUSE_OPT, "-", "--fuse-lower-to-cpu=" + lower_options],
+                  stdin=fused)
+    seconds, _ = time_variant(lowered)
+    return seconds
+
+
+def time_torch(spec, calls):
+    """Seconds per call of the same op in PyTorch (one thread), or None."""
+    try:
+        import torch
+        import torch.nn.functional as F
+    except ImportError:
+        return None
+    torch.set_num_threads(1)
+    if spec[0] == "mm":
+        _, m, k, n = spec
+        a, b, bias = torch.full((m, k), 0.125), torch.full((k, n), 0.125), torch.zeros(n)
+        fn = lambda: torch.relu(torch.addmm(bias, a, b))
+    else:
+        _, hw, cin, cout, k, groups = spec
+        x = torch.full((1, cin, hw, hw), 0.125)
+        w = torch.full((cout, cin // groups, k, k), 0.125)
+        bias = torch.zeros(cout)
+        fn = lambda: torch.relu(F.conv2d(x, w, bias, padding=(k - 1) // 2,
+                                         groups=groups))
+    with torch.no_grad():
+        fn()
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        return (time.perf_counter() - start) / calls
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog="roofline.py")
+    ap.add_argument("--calls", type=int, default=10)
+    ap.add_argument("--lower-options", default="",
+                    help="more --fuse-lower-to-cpu options")
+    args = ap.parse_args(argv[1:])
+    fma, bw = peak()
+    print("One core: f32 FMA peak %.1f GFLOP/s (measured), triad %.1f GB/s\n"
+          % (fma, bw))
+    print("| kernel (bias + ReLU epilogue) | GFLOP | ours (ms) | ours GFLOP/s | "
+          "ours % of peak | PyTorch (ms) | PyTorch GFLOP/s | ours / PyTorch |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name, make, spec in CASES:
+        text, flops = make()
+        ours = time_ours(text, args.calls, args.lower_options)
+        theirs = time_torch(spec, args.calls)
+        row = "| %s | %.2f | %.2f | %.1f | %.1f%% |" % (
+            name, flops * 1e-9, ours * 1e3, flops / ours * 1e-9,
+            100.0 * flops / ours * 1e-9 / fma)
+        if theirs:
+            row += " %.2f | %.1f | %.1fx |" % (theirs * 1e3, flops / theirs * 1e-9,
+                                             ours / theirs)
+        else:
+            row += " n/a | n/a | n/a |"
+        print(row, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
