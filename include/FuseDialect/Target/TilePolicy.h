@@ -45,6 +45,10 @@ struct TilePolicy {
   /// a matmul of its output pixels by its filters (the GPU's implicit GEMM);
   /// false: it keeps rows.
   bool convolutionsAsMatmuls = true;
+  /// A 1x1 convolution, rewritten as a matmul, reads its filter transposed
+  /// per tile to C x F: a row of output channels is contiguous, one vector
+  /// load of the CPU's register blocks (F x C: a strided gather per step).
+  bool contiguousFilters = false;
 
   /// The CPU lowering: tiles of rows large enough to amortize the loop
   /// overhead and small enough for a core's cache; a matmul in squares of
@@ -55,14 +59,16 @@ struct TilePolicy {
   static constexpr TilePolicy forCpu() {
     return TilePolicy{/*minTileElements=*/4096, /*contractionTile=*/64,
                       /*contractionTiles=*/1, /*partialTiles=*/true,
-                      /*convolutionsAsMatmuls=*/false};
+                      /*convolutionsAsMatmuls=*/false,
+                      /*contiguousFilters=*/true};
   }
   /// The GPU lowering: a tile is a block's work; contractions in 64x64
   /// squares, halved until every SM has a block.
   static constexpr TilePolicy forGpu(const GpuDescription &gpu = {}) {
     return TilePolicy{/*minTileElements=*/1024, /*contractionTile=*/64,
                       /*contractionTiles=*/gpu.numSMs, /*partialTiles=*/true,
-                      /*convolutionsAsMatmuls=*/true};
+                      /*convolutionsAsMatmuls=*/true,
+                      /*contiguousFilters=*/false};
   }
 };
 

@@ -41,6 +41,7 @@ void mlir::fuse::buildTileGroupsPipeline(OpPassManager &pm,
   tileOptions.contractionTiles = policy->contractionTiles;
   tileOptions.partialTiles = policy->partialTiles;
   tileOptions.convolutionsAsMatmuls = policy->convolutionsAsMatmuls;
+  tileOptions.contiguousFilters = policy->contiguousFilters;
   pm.addPass(createFuseTileGroupsPass(tileOptions));
   // No CSE from here to bufferization: merged nests write their results
   // into distinct empty tensors, which CSE would make one buffer.

@@ -261,7 +261,11 @@ struct FoldUnitCollapseIntoProducer final
 /// the same order: values are unchanged.
 struct OneByOneConvAsContraction final
     : OpRewritePattern<linalg::Conv2DNhwcFhwcOp> {
-  using OpRewritePattern::OpRewritePattern;
+  OneByOneConvAsContraction(MLIRContext *ctx, bool contiguousFilters)
+      : OpRewritePattern(ctx), contiguousFilters(contiguousFilters) {}
+  /// Read the filter as C x F (TilePolicy::contiguousFilters).
+  bool contiguousFilters;
+
   LogicalResult matchAndRewrite(linalg::Conv2DNhwcFhwcOp op,
                                 PatternRewriter &rewriter) const override {
     auto input = dyn_cast<RankedTensorType>(op.getInputs()[0].getType());
@@ -287,15 +291,32 @@ struct OneByOneConvAsContraction final
     MLIRContext *ctx = op.getContext();
     AffineExpr n, h, w, f, c;
     bindDims(ctx, n, h, w, f, c);
+    // The filter as an F x C matrix, or with `contiguousFilters` as C x F
+    // (K x N of a matmul: a row of output channels is contiguous, so a CPU
+    // register block reads it as one vector; as F x C, a block's columns
+    // were a strided gather per reduction step). The transpose is computed
+    // per tile, once for the tile's reduction.
+    Value filterMatrix = tensor::CollapseShapeOp::create(
+        rewriter, op.getLoc(), op.getInputs()[1],
+        ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+    AffineMap filterMap = AffineMap::get(5, 0, {f, c}, ctx);
+    if (contiguousFilters) {
+      Value empty = tensor::EmptyOp::create(
+          rewriter, op.getLoc(),
+          ArrayRef<int64_t>{filter.getDimSize(3), filter.getDimSize(0)},
+          element);
+      filterMatrix = linalg::TransposeOp::create(rewriter, op.getLoc(),
+                                                 filterMatrix, empty,
+                                                 ArrayRef<int64_t>{1, 0})
+                         ->getResult(0);
+      filterMap = AffineMap::get(5, 0, {c, f}, ctx);
+    }
     SmallVector<AffineMap> maps = {AffineMap::get(5, 0, {n, h, w, c}, ctx),
-                                   AffineMap::get(5, 0, {f, c}, ctx),
+                                   filterMap,
                                    AffineMap::get(5, 0, {n, h, w, f}, ctx)};
     SmallVector<utils::IteratorType> iterators(4,
                                                utils::IteratorType::parallel);
     iterators.push_back(utils::IteratorType::reduction);
-    Value filterMatrix = tensor::CollapseShapeOp::create(
-        rewriter, op.getLoc(), op.getInputs()[1],
-        ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
     rewriter.replaceOpWithNewOp<linalg::GenericOp>(
         op, op->getResultTypes(),
         ValueRange{op.getInputs()[0], filterMatrix}, op.getOutputs(), maps,
@@ -485,10 +506,10 @@ void cleanUpBody(GroupOp group) {
   (void)applyPatternsGreedily(group.getBody(), std::move(patterns), config);
 }
 
-void convertOneByOneConvs(GroupOp group) {
+void convertOneByOneConvs(GroupOp group, bool contiguousFilters) {
   MLIRContext *ctx = group.getContext();
   RewritePatternSet patterns(ctx);
-  patterns.add<OneByOneConvAsContraction>(ctx);
+  patterns.add<OneByOneConvAsContraction>(ctx, contiguousFilters);
   tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);
   (void)applyPatternsGreedily(group.getBody(), std::move(patterns));
 }

@@ -422,8 +422,9 @@ struct FuseTileGroupsPass final
     SmallVector<GroupOp> groups;
     getOperation()->walk([&](GroupOp group) { groups.push_back(group); });
     IRRewriter rewriter(&getContext());
-    TilePolicy policy{minTileElements, contractionTile, contractionTiles,
-                      partialTiles, convolutionsAsMatmuls};
+    TilePolicy policy{minTileElements,       contractionTile,
+                      contractionTiles,      partialTiles,
+                      convolutionsAsMatmuls, contiguousFilters};
     for (GroupOp group : groups) {
       // Upstream tiling needs static, non-empty loop ranges: a group with a
       // dynamic or zero-sized tensor (not one --fuse-ops forms, but valid
@@ -451,7 +452,7 @@ struct FuseTileGroupsPass final
       }
       splitCopyChains(rewriter, group);
       cleanUpBody(group);
-      convertOneByOneConvs(group);
+      convertOneByOneConvs(group, policy.contiguousFilters);
       if (failed(tileGroup(rewriter, group, policy)))
         group.emitRemark("fuse-tile-groups: the root could not be tiled; "
                          "left untiled");

@@ -60,8 +60,9 @@ bool isCheapToRecompute(Operation *op);
 void cleanUpBody(GroupOp group);
 
 /// 1x1 convolutions as contractions, after the reshape clean-up (whose
-/// expansion patterns would move the filter's collapse back into the op).
-void convertOneByOneConvs(GroupOp group);
+/// expansion patterns would move the filter's collapse back into the op);
+/// with `contiguousFilters` the filter is read as C x F.
+void convertOneByOneConvs(GroupOp group, bool contiguousFilters);
 
 //===----------------------------------------------------------------------===//
 // Roots and tile sizes (TileSizes.cpp)

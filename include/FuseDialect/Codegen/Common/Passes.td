@@ -118,7 +118,11 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
     Option<"convolutionsAsMatmuls", "convolutions-as-matmuls", "bool",
            /*default=*/"::mlir::fuse::TilePolicy{}.convolutionsAsMatmuls",
            "With contraction-tile: tile a convolution with output channels "
-           "as a matmul of output pixels by filters (false: in rows)">
+           "as a matmul of output pixels by filters (false: in rows)">,
+    Option<"contiguousFilters", "contiguous-filters", "bool",
+           /*default=*/"::mlir::fuse::TilePolicy{}.contiguousFilters",
+           "Read a 1x1 convolution's filter, as a matmul, transposed per tile "
+           "to C x F (output channels contiguous)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
