@@ -104,7 +104,7 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
            /*default=*/"::mlir::fuse::TilePolicy{}.contractionTile",
            "Tile a contraction root (matmul) in squares of at most this side "
            "over its two innermost parallel loops (0: rows like other ops; "
-           "the GPU lowering uses 64)">,
+           "both lowerings use 64)">,
     Option<"contractionTiles", "contraction-tiles", "int64_t",
            /*default=*/"::mlir::fuse::TilePolicy{}.contractionTiles",
            "With contraction-tile: halve the side (down to 32) while a "
