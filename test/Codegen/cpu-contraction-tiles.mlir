@@ -5,11 +5,11 @@
 // 256x512 result: 4 x 8 tiles of 64 x 64, or 32 tiles of 8 rows before.
 // Convolutions keep their rows (CONV). The squares change no value: the
 // reduction stays whole in each tile (EXACT, run against the unfused
-// program by utils/fuse-diff).
+// program by utils/fuse-diff, without fused multiply-adds).
 //
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s --check-prefix=SQUARES
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu=contraction-tile=0 -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul -p "--fuse-ops" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul -p "--fuse-ops" --lower="--fuse-lower-to-cpu=fma=false" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
 
 // SQUARES-LABEL: func.func @matmul
 // SQUARES:       scf.forall ({{.*}}) = (0, 0) to (256, 512) step (64, 64)
@@ -43,7 +43,7 @@ func.func @conv(%x: tensor<1x16x16x32xf32>, %w: tensor<64x3x3x32xf32>, %b: tenso
 // keeps F x C (PASS). Values bit-identical (EXACT1).
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s --check-prefix=FILTER
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-tile-groups | FileCheck %s --check-prefix=PASS
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry one_by_one -p "--fuse-ops" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT1
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry one_by_one -p "--fuse-ops" --lower="--fuse-lower-to-cpu=fma=false" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT1
 // FILTER-LABEL: func.func @one_by_one
 // FILTER:       linalg.transpose ins(%{{.*}} : tensor<64x32xf32>) outs(%{{.*}} : tensor<32x64xf32>) permutation = [1, 0]
 // PASS-LABEL:   func.func @one_by_one

@@ -1,11 +1,12 @@
-// RUN: fuse-opt %s --split-input-file --fuse-tile-groups=min-tile-elements=4096 --canonicalize --fuse-vectorize-tiles | FileCheck %s
-// RUN: fuse-opt %s --split-input-file --fuse-tile-groups=min-tile-elements=4096 --canonicalize --fuse-vectorize-tiles=reassociate=true | FileCheck %s --check-prefix=REASSOC
+// RUN: fuse-opt %s --split-input-file --fuse-tile-groups=min-tile-elements=4096 --canonicalize --fuse-vectorize-tiles=block-cols=32 | FileCheck %s
+// RUN: fuse-opt %s --split-input-file --fuse-tile-groups=min-tile-elements=4096 --canonicalize --fuse-vectorize-tiles="reassociate=true block-cols=32" | FileCheck %s --check-prefix=REASSOC
+// RUN: fuse-opt %s --split-input-file --fuse-tile-groups=min-tile-elements=4096 --canonicalize --fuse-vectorize-tiles="fma=true block-cols=32" | FileCheck %s --check-prefix=FMA
 // RUN: %fuse-diff %s -p "--fuse-ops" --entry softmax,select_mask,long_rows,prime_rows,matmul_blocks,conv_blocks | FileCheck %s --check-prefix=NUM
 // RUN: %fuse-diff %s -p "--fuse-ops" --entry softmax,select_mask,long_rows,prime_rows,matmul_blocks,conv_blocks --lower="--fuse-lower-to-cpu=vectorize=false" | FileCheck %s --check-prefix=NUM
 // NUM: fuse-diff: OK 7 outputs
-// Without reassociation or approximated math the vector code computes
+// Without reassociation, approximated math or fused multiply-adds the vector code computes
 // exactly what the scalar loops of the unfused program compute.
-// RUN: %fuse-diff %s -p "--fuse-ops" --entry softmax,select_mask,long_rows,prime_rows,matmul_blocks,conv_blocks --lower="--fuse-lower-to-cpu='reassociate=false approximate-math=false'" | FileCheck %s --check-prefix=EXACT
+// RUN: %fuse-diff %s -p "--fuse-ops" --entry softmax,select_mask,long_rows,prime_rows,matmul_blocks,conv_blocks --lower="--fuse-lower-to-cpu='reassociate=false approximate-math=false fma=false'" | FileCheck %s --check-prefix=EXACT
 // EXACT: fuse-diff: OK 7 outputs, {{[0-9]+}} values, max abs err 0, max rel err 0
 
 // A row of a softmax is read once into a vector; max, exp, sum and the
@@ -132,14 +133,22 @@ func.func @prime_rows(%x: tensor<4x1031xf32>) -> tensor<4x1031xf32> {
 // CHECK-LABEL: func.func @matmul_blocks
 //       CHECK:   scf.forall
 //       CHECK:     scf.for %{{.*}} = %c0 to %c96 step %c32
-//       CHECK:       scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args(%{{.*}} = %{{.*}}, %[[ACC:.*]] = %{{.*}}) -> (tensor<1x4x96xf32>, vector<1x4x32xf32>)
-//       CHECK:         vector.transfer_read %{{.*}} : tensor<{{.*}}>, vector<1x4x1xf32>
-//       CHECK:         vector.transfer_read %{{.*}} : tensor<{{.*}}>, vector<1x1x32xf32>
-//       CHECK:         %[[PRODUCT:.*]] = arith.mulf %{{.*}}, %{{.*}} : vector<1x4x32x1xf32>
-//       CHECK:         %[[FLAT:.*]] = vector.shape_cast %[[PRODUCT]]
-//       CHECK:         arith.addf %[[ACC]], %[[FLAT]] : vector<1x4x32xf32>
+//       CHECK:       scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args(%{{.*}} = %{{.*}}, %[[ACC:.*]] = %{{.*}}) -> (tensor<1x4x96xf32>, vector<4x32xf32>)
+// A column of A: one scalar per row of the block, splat (SplatColumnRead).
+//       CHECK:         %[[A0:.*]] = tensor.extract %{{.*}}[%c0] : tensor<4xf32>
+//       CHECK:         vector.broadcast %[[A0]] : f32 to vector<32xf32>
+//       CHECK:         %[[A:.*]] = vector.insert %{{.*}} [3] : vector<32xf32> into vector<4x32xf32>
+//       CHECK:         %[[B:.*]] = vector.transfer_read %{{.*}} : tensor<1x64x96xf32>, vector<32xf32>
+//       CHECK:         %[[BB:.*]] = vector.broadcast %[[B]] : vector<32xf32> to vector<4x32xf32>
+//       CHECK:         %[[PRODUCT:.*]] = arith.mulf %[[A]], %[[BB]] : vector<4x32xf32>
+//       CHECK:         arith.addf %[[ACC]], %[[PRODUCT]] : vector<4x32xf32>
 //   CHECK-NOT:     linalg.batch_matmul
 //       CHECK:   fuse.yield
+// FMA-LABEL: func.func @matmul_blocks
+//       FMA:   scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args(%{{.*}} = %{{.*}}, %[[ACC:.*]] = %{{.*}}) -> (tensor<1x4x96xf32>, vector<4x32xf32>)
+//       FMA:     math.fma %{{.*}}, %{{.*}}, %[[ACC]] : vector<4x32xf32>
+//   FMA-NOT:     arith.addf
+//       FMA:   fuse.yield
 func.func @matmul_blocks(%x: tensor<1x8x64xf32>, %w: tensor<1x64x96xf32>) -> tensor<1x8x96xf32> {
   %r = fuse.group ins(%x, %w : tensor<1x8x64xf32>, tensor<1x64x96xf32>) -> (tensor<1x8x96xf32>) {
   ^bb0(%a: tensor<1x8x64xf32>, %b: tensor<1x64x96xf32>):
@@ -166,14 +175,14 @@ func.func @matmul_blocks(%x: tensor<1x8x64xf32>, %w: tensor<1x64x96xf32>) -> ten
 //       CHECK:       scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %[[INIT]]) -> (tensor<1x4x8x16xf32>, vector<4x16xf32>)
 //       CHECK:         scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args
 //       CHECK:           scf.for %{{.*}} = %c0 to %c8 step %c1 iter_args(%{{.*}} = %{{.*}}, %[[ACC:.*]] = %{{.*}}) -> (tensor<1x4x8x16xf32>, vector<4x16xf32>)
-//       CHECK:             %[[IN:.*]] = vector.transfer_read %{{.*}} : tensor<1x10x10x8xf32>, vector<4x16xf32>
+//       CHECK:             %[[IN:.*]] = vector.insert %{{.*}} [3] : vector<16xf32> into vector<4x16xf32>
 //       CHECK:             %[[W:.*]] = vector.transfer_read %{{.*}} : tensor<16x3x3x8xf32>, vector<4x16xf32>
 //       CHECK:             %[[P:.*]] = arith.mulf %[[IN]], %[[W]] : vector<4x16xf32>
 //       CHECK:             arith.addf %[[ACC]], %[[P]] : vector<4x16xf32>
 //       CHECK:   scf.forall
 //       CHECK:           scf.for %{{.*}} = %c0 to %c8 step %c1 iter_args(%{{.*}} = %{{.*}}, %[[ACC2:.*]] = %{{.*}}) -> (tensor<1x2x4x16xf32>, vector<4x16xf32>)
 //       CHECK:             %[[WINDOW:.*]] = tensor.extract_slice %{{.*}}[0] [4] [2] : tensor<7xf32> to tensor<4xf32>
-//       CHECK:             vector.transfer_read %[[WINDOW]]
+//       CHECK:             tensor.extract %[[WINDOW]]
 //       CHECK:             arith.addf %[[ACC2]], %{{.*}} : vector<4x16xf32>
 //   CHECK-NOT:     linalg.generic
 //       CHECK:   fuse.yield

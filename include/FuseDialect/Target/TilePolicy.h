@@ -79,8 +79,15 @@ struct VectorPolicy {
   /// Points per vector chunk of a strip-mined op: two vector registers of
   /// f32 (AVX-512: 32).
   static constexpr int64_t kChunkElements = 2 * CpuDescription{}.vectorBytes / 4;
-  /// A contraction's register block: rows by columns of accumulators.
-  static constexpr int64_t kBlockRows = 4, kBlockCols = 32;
+  /// A contraction's register block: rows by columns of accumulators,
+  /// the columns two vector registers of f32, so that the block's
+  /// accumulators, a row of the right operand and a broadcast fit the
+  /// registers (AVX2: 4 x 16, 8 of 16 registers; AVX-512: 4 x 32; with 4 x
+  /// 32 on AVX2 the 16 accumulators spilled).
+  static constexpr int64_t kBlockRows = 4;
+  static constexpr int64_t blockCols(const CpuDescription &cpu) {
+    return 2 * cpu.vectorBytes / 4;
+  }
 };
 
 } // namespace mlir::fuse

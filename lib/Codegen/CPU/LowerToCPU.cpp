@@ -57,6 +57,10 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
   if (options.tileGroups && options.vectorize) {
     FuseVectorizeTilesPassOptions vectorOptions;
     vectorOptions.reassociate = options.reassociate;
+    vectorOptions.fma = options.fma;
+    vectorOptions.packOperands = options.pack;
+    vectorOptions.blockRows = options.blockRows;
+    vectorOptions.blockCols = options.blockCols;
     pm.addPass(createFuseVectorizeTilesPass(vectorOptions));
   }
   buildBufferizeGroupsPipeline(pm);
@@ -76,6 +80,9 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
         bufferization::createBufferLoopHoistingPass());
   }
   bufferization::buildBufferDeallocationPipeline(pm);
+  // Strided copies (a convolution tile's padded window) as vectorizable
+  // loops instead of the runtime's element-by-element memrefCopy.
+  pm.addNestedPass<func::FuncOp>(createFuseCopiesToLoopsPass());
   pm.addPass(createConvertBufferizationToMemRefPass());
 
   // 5. Vector code (from fuse-vectorize-tiles) to 1-D vectors: n-D transfers
@@ -120,6 +127,9 @@ void mlir::fuse::buildLoopsToLLVMPipeline(OpPassManager &pm, bool parallel) {
 LogicalResult LowerToCPUOptions::validate(OptionError error) const {
   if (failed(checkOptionRange(error, "min-tile-elements", minTileElements, 1,
                               int64_t(1) << 40)))
+    return failure();
+  if (failed(checkOptionRange(error, "block-rows", blockRows, 1, 64)) ||
+      failed(checkOptionRange(error, "block-cols", blockCols, 0, 1024)))
     return failure();
   return checkOptionRange(error, "contraction-tile", contractionTile, 0,
                           1 << 16);

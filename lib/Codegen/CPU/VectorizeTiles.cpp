@@ -18,9 +18,15 @@
 // combined once at the end (upstream partial-reduction tiling), so the loop
 // body is plain elementwise vector code.
 //
-// Contractions and convolutions are cut into register blocks whose
-// reduction (window) loops run innermost around loop-carried vector
-// accumulators. Boundary tiles with dynamic sizes stay scalar.
+// Contractions and convolutions are cut into register blocks (rows by two
+// vector registers of f32 of the host) whose reduction (window) loops run
+// innermost around loop-carried vector accumulators; each step is a rank-1
+// update, one fused multiply-add with `fma`. Before that, a matmul tile's
+// B whose rows are not contiguous is copied into a contiguous tile (`pack`),
+// and a depthwise convolution loses its unit channel multiplier, so that
+// its blocks read rows of channels. Two lowering patterns keep a block's
+// reads vector loads: a column of A splat row by row, a filter row
+// broadcast to every pixel. Boundary tiles with dynamic sizes stay scalar.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,8 +39,10 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
@@ -347,16 +355,14 @@ LogicalResult stripMine(RewriterBase &rewriter, linalg::LinalgOp op,
 
 /// Register-block sizes of a contraction's loops: the output's innermost
 /// dimension (an N dimension, contiguous in the result) by the largest
-/// divisor up to `kBlockCols`, the innermost other M dimension by the
-/// largest divisor up to `kBlockRows`, every other loop by 1 (a K step is
+/// divisor up to `blockCols`, the innermost other M dimension by the
+/// largest divisor up to `blockRows`, every other loop by 1 (a K step is
 /// one rank-1 update). Empty when the result's innermost dimension is not
 /// an N dimension or has no divisor of at least 4. `interchange` puts the
 /// reduction loops innermost, so that a block's accumulators stay in
 /// registers across them.
-constexpr int64_t kBlockRows = VectorPolicy::kBlockRows;
-constexpr int64_t kBlockCols = VectorPolicy::kBlockCols;
-
-SmallVector<int64_t> getRegisterBlock(linalg::LinalgOp op,
+SmallVector<int64_t> getRegisterBlock(linalg::LinalgOp op, int64_t blockRows,
+                                      int64_t blockCols,
                                       SmallVectorImpl<int64_t> &interchange) {
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
@@ -372,7 +378,7 @@ SmallVector<int64_t> getRegisterBlock(linalg::LinalgOp op,
   SmallVector<int64_t> sizes(ranges.size(), 1);
   unsigned n = innermost.getPosition();
   bool half = hasHalfFloats(op);
-  sizes[n] = getLargestDivisor(ranges[n], kBlockCols, half);
+  sizes[n] = getLargestDivisor(ranges[n], blockCols, half);
   if (sizes[n] < std::min<int64_t>(4, ranges[n]))
     return {};
   // The M dimension closest to the result's innermost one.
@@ -380,7 +386,7 @@ SmallVector<int64_t> getRegisterBlock(linalg::LinalgOp op,
     auto dim = dyn_cast<AffineDimExpr>(result);
     if (dim && llvm::is_contained(dims->m, dim.getPosition())) {
       sizes[dim.getPosition()] =
-          getLargestDivisor(ranges[dim.getPosition()], kBlockRows, half);
+          getLargestDivisor(ranges[dim.getPosition()], blockRows, half);
       break;
     }
   }
@@ -393,30 +399,40 @@ SmallVector<int64_t> getRegisterBlock(linalg::LinalgOp op,
 
 /// Register-block sizes of any other structured op whose reduction loops
 /// should run innermost around a block of results (a convolution): the
-/// result's innermost dimension by up to `kBlockCols`, the one before by up
-/// to `kBlockRows`, every other loop by 1. Empty when the result's two
-/// innermost dimensions are not plain loop indices.
-SmallVector<int64_t> getWindowBlock(linalg::LinalgOp op,
+/// result's innermost dimension of more than one point by up to
+/// `blockCols`, the one before by up to `blockRows`, every other loop by 1.
+/// Empty when these are not plain loop indices.
+SmallVector<int64_t> getWindowBlock(linalg::LinalgOp op, int64_t blockRows,
+                                    int64_t blockCols,
                                     SmallVectorImpl<int64_t> &interchange) {
   if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0)
     return {};
   AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  if (output.getNumResults() < 2)
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  // The result's two innermost dimensions of more than one point (a
+  // depthwise convolution's channels and columns, past its multiplier of
+  // one).
+  SmallVector<AffineExpr> results;
+  llvm::copy_if(output.getResults(), std::back_inserter(results),
+                [&](AffineExpr result) {
+                  auto dim = dyn_cast<AffineDimExpr>(result);
+                  return !dim || ranges[dim.getPosition()] != 1;
+                });
+  if (results.size() < 2)
     return {};
-  auto cols = dyn_cast<AffineDimExpr>(output.getResults().back());
-  auto rows = dyn_cast<AffineDimExpr>(output.getResults().drop_back().back());
+  auto cols = dyn_cast<AffineDimExpr>(results.back());
+  auto rows = dyn_cast<AffineDimExpr>(results[results.size() - 2]);
   if (!cols || !rows)
     return {};
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<int64_t> sizes(ranges.size(), 1);
   bool half = hasHalfFloats(op);
   sizes[cols.getPosition()] =
-      getLargestDivisor(ranges[cols.getPosition()], kBlockCols, half);
+      getLargestDivisor(ranges[cols.getPosition()], blockCols, half);
   if (sizes[cols.getPosition()] <
       std::min<int64_t>(4, ranges[cols.getPosition()]))
     return {};
   sizes[rows.getPosition()] =
-      getLargestDivisor(ranges[rows.getPosition()], kBlockRows, half);
+      getLargestDivisor(ranges[rows.getPosition()], blockRows, half);
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   for (unsigned i = 0; i < ranges.size(); ++i)
     if (iterators[i] == utils::IteratorType::parallel)
@@ -445,21 +461,6 @@ linalg::LinalgOp cutIntoBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
     return {};
   rewriter.replaceOp(op, tiled->replacements);
   return dyn_cast<linalg::LinalgOp>(tiled->tiledOps.back());
-}
-
-/// Cuts contraction `op` into register blocks (one scf.for per loop, the
-/// reduction loops innermost) and returns the block op if it can be
-/// vectorized; the loop order and the summation order of each result are
-/// the scalar loop's.
-linalg::LinalgOp blockContraction(RewriterBase &rewriter, linalg::LinalgOp op) {
-  SmallVector<int64_t> interchange;
-  SmallVector<int64_t> sizes = getRegisterBlock(op, interchange);
-  if (sizes.empty())
-    return {};
-  linalg::LinalgOp block = cutIntoBlocks(rewriter, op, sizes, interchange);
-  if (!block || failed(linalg::vectorizeOpPrecondition(block)))
-    return {};
-  return block;
 }
 
 /// A strided window read `in[ow * s]` of a block (a strided convolution's
@@ -516,24 +517,160 @@ LogicalResult unstrideInputs(RewriterBase &rewriter, linalg::GenericOp op) {
   return success();
 }
 
-/// Cuts convolution `op` into register blocks like a contraction, then
-/// drops the block's unit loops: a window read `in[oh + kh, ow + kw, c]`
-/// with `oh`, `kh`, `kw` and `c` fixed per step becomes a plain slice of
-/// the block's `ow` (a projected permutation), so the step vectorizes as a
-/// broadcast multiply-add. A strided window (`ow * 2`) reads a strided
-/// slice instead. Returns the block op if it can be vectorized.
-linalg::LinalgOp blockConvolution(RewriterBase &rewriter, linalg::LinalgOp op) {
-  SmallVector<int64_t> interchange;
-  SmallVector<int64_t> sizes = getWindowBlock(op, interchange);
-  if (sizes.empty())
+/// Copies the operand of contraction `op` that each of its register
+/// blocks' rows reads whole (a matmul's B: indexed by N and K, not M) into
+/// a contiguous tile-sized tensor before the contraction, when it is a
+/// slice whose rows are not contiguous (a tile's 64 columns of a
+/// 768 x 3072 weight: rows 12 KB apart, so every reduction step of every
+/// block touched a new page and the same few L1 sets) and at least two
+/// rows of blocks reuse it. The copy is strip-mined and vectorized with
+/// the other large ops; its tensor is the tile's temporary (allocated once
+/// outside the tile loop). Returns the copy, or null.
+linalg::LinalgOp packReusedOperand(RewriterBase &rewriter,
+                                   linalg::LinalgOp op, int64_t blockRows) {
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->m.empty() || dims->k.empty())
     return {};
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t rows = 1;
+  for (unsigned m : dims->m)
+    rows *= ranges[m];
+  // A few rows of blocks do not pay for the copy (16 tokens of a
+  // language model: the copy cost as much as a quarter of the FMAs).
+  if (rows < 8 * blockRows)
+    return {};
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (llvm::any_of(dims->m, [&](unsigned m) {
+          return map.isFunctionOfDim(m);
+        }))
+      continue;
+    auto slice = input->get().getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice || !slice.hasUnitStride())
+      continue;
+    RankedTensorType sourceType = slice.getSourceType();
+    RankedTensorType type = slice.getResultType();
+    if (!sourceType.hasStaticShape() || !type.hasStaticShape() ||
+        type.getRank() == 0 ||
+        sourceType.getShape().back() == type.getShape().back())
+      continue;
+    rewriter.setInsertionPoint(op);
+    Value empty = tensor::EmptyOp::create(rewriter, op.getLoc(),
+                                          type.getShape(),
+                                          type.getElementType());
+    auto copy =
+        linalg::CopyOp::create(rewriter, op.getLoc(), input->get(), empty);
+    rewriter.modifyOpInPlace(op, [&] { input->set(copy.getResult(0)); });
+    return cast<linalg::LinalgOp>(copy.getOperation());
+  }
+  return {};
+}
+
+/// The block's step `out + a * b` as one fused multiply-add
+/// `math.fma(a, b, out)` (a single rounding instead of two: the value
+/// changes, within an ulp of the step). f32 and f64 only: a 16-bit float
+/// fma is emulated in f32 with a second rounding.
+void fuseMultiplyAdd(RewriterBase &rewriter, linalg::GenericOp op) {
+  Block *body = op.getBody();
+  for (auto [index, yielded] :
+       llvm::enumerate(body->getTerminator()->getOperands())) {
+    auto add = yielded.getDefiningOp<arith::AddFOp>();
+    if (!add || !(add.getType().isF32() || add.getType().isF64()))
+      continue;
+    BlockArgument out = op.getRegionOutputArgs()[index];
+    Value other = add.getLhs() == out   ? add.getRhs()
+                  : add.getRhs() == out ? add.getLhs()
+                                        : Value();
+    auto mul = other ? other.getDefiningOp<arith::MulFOp>() : nullptr;
+    if (!mul || !mul->hasOneUse())
+      continue;
+    rewriter.setInsertionPoint(add);
+    rewriter.replaceOpWithNewOp<math::FmaOp>(add, mul.getLhs(), mul.getRhs(),
+                                             out);
+    rewriter.eraseOp(mul);
+  }
+}
+
+/// A depthwise convolution with a channel multiplier of one
+/// (`depthwise_conv_2d_nhwc_hwcm`, TOSA's lowering) as the plain depthwise
+/// op on its filter and result with the unit multiplier collapsed away
+/// (`depthwise_conv_2d_nhwc_hwc`): its register blocks (pixels by channels)
+/// then read a row of channels of the filter and write rows of channels of
+/// the result, contiguous vectors; with the trailing unit dimension, the
+/// folded transfers had permutation maps that upstream lowers element by
+/// element, and the accumulators were not hoisted. The same multiply-adds
+/// in the same order. Returns the new op, or `op`.
+linalg::LinalgOp dropUnitMultiplier(RewriterBase &rewriter,
+                                    linalg::LinalgOp op) {
+  auto depthwise = dyn_cast<linalg::DepthwiseConv2DNhwcHwcmOp>(op.getOperation());
+  if (!depthwise)
+    return op;
+  auto filterType = dyn_cast<RankedTensorType>(depthwise.getInputs()[1].getType());
+  auto outputType = dyn_cast<RankedTensorType>(depthwise.getOutputs()[0].getType());
+  if (!filterType || !outputType || filterType.getRank() != 4 ||
+      outputType.getRank() != 5 || filterType.getDimSize(3) != 1 ||
+      outputType.getDimSize(4) != 1)
+    return op;
+  Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
-  FailureOr<linalg::GenericOp> generic =
-      linalg::generalizeNamedOp(rewriter, op);
-  if (failed(generic))
-    return {};
-  linalg::LinalgOp block =
-      cutIntoBlocks(rewriter, *generic, sizes, interchange);
+  SmallVector<ReassociationIndices> filterGroups = {{0}, {1}, {2, 3}};
+  SmallVector<ReassociationIndices> outputGroups = {{0}, {1}, {2}, {3, 4}};
+  Value filter = tensor::CollapseShapeOp::create(
+      rewriter, loc, depthwise.getInputs()[1], filterGroups);
+  Value init = tensor::CollapseShapeOp::create(
+      rewriter, loc, depthwise.getOutputs()[0], outputGroups);
+  auto plain = linalg::DepthwiseConv2DNhwcHwcOp::create(
+      rewriter, loc, TypeRange{init.getType()},
+      ValueRange{depthwise.getInputs()[0], filter}, ValueRange{init},
+      depthwise.getStrides(), depthwise.getDilations());
+  Value result = tensor::ExpandShapeOp::create(
+      rewriter, loc, outputType, plain.getResult(0), outputGroups);
+  rewriter.replaceOp(op, result);
+  // Readers that index the unit multiplier with a constant 0 (the bias and
+  // activation after it) read the plain result: their maps are then
+  // projected permutations, and they vectorize.
+  for (OpOperand &use : llvm::make_early_inc_range(result.getUses())) {
+    auto reader = dyn_cast<linalg::GenericOp>(use.getOwner());
+    if (!reader || !reader.isDpsInput(&use))
+      continue;
+    AffineMap map = reader.getMatchingIndexingMap(&use);
+    auto zero = dyn_cast<AffineConstantExpr>(map.getResults().back());
+    if (!zero || zero.getValue() != 0)
+      continue;
+    SmallVector<AffineMap> maps = reader.getIndexingMapsArray();
+    maps[use.getOperandNumber()] = map.dropResult(map.getNumResults() - 1);
+    rewriter.modifyOpInPlace(reader, [&] {
+      use.set(plain.getResult(0));
+      reader.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+    });
+  }
+  return cast<linalg::LinalgOp>(plain.getOperation());
+}
+
+/// Cuts contraction or convolution `op` into register blocks by `sizes`
+/// (reduction loops innermost, `interchange`), then drops the block's unit
+/// loops: a reduction step, one point of the reduction loops, is then a
+/// plain elementwise op on the block: a window read `in[oh + kh, ow + kw,
+/// c]` with `oh`, `kh`, `kw` and `c` fixed per step becomes a slice of the
+/// block's `ow` (a strided slice for a strided window), a matmul's step a
+/// broadcast column of A times a row of B. With `fma` the step is one
+/// fused multiply-add. Returns the block op if it can be vectorized; the
+/// loop order and the summation order of each result are the scalar
+/// loop's.
+linalg::LinalgOp cutRegisterBlock(RewriterBase &rewriter, linalg::LinalgOp op,
+                                  ArrayRef<int64_t> sizes,
+                                  ArrayRef<int64_t> interchange, bool fma) {
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!generic) {
+    rewriter.setInsertionPoint(op);
+    FailureOr<linalg::GenericOp> generalized =
+        linalg::generalizeNamedOp(rewriter, op);
+    if (failed(generalized))
+      return {};
+    generic = *generalized;
+  }
+  linalg::LinalgOp block = cutIntoBlocks(rewriter, generic, sizes, interchange);
   auto blockGeneric = dyn_cast_or_null<linalg::GenericOp>(block.getOperation());
   if (!blockGeneric)
     return {};
@@ -543,16 +680,18 @@ linalg::LinalgOp blockConvolution(RewriterBase &rewriter, linalg::LinalgOp op) {
   rewriter.setInsertionPoint(blockGeneric);
   FailureOr<linalg::DropUnitDimsResult> dropped =
       linalg::dropUnitDims(rewriter, blockGeneric, control);
-  if (failed(dropped))
-    return {};
-  rewriter.replaceOp(blockGeneric, dropped->replacements);
-  auto result = cast<linalg::LinalgOp>(dropped->resultOp.getOperation());
-  if (auto generic = dyn_cast<linalg::GenericOp>(result.getOperation()))
-    (void)unstrideInputs(rewriter, generic);
+  linalg::GenericOp result = blockGeneric;
+  if (succeeded(dropped)) {
+    rewriter.replaceOp(blockGeneric, dropped->replacements);
+    result = cast<linalg::GenericOp>(dropped->resultOp.getOperation());
+  }
+  (void)unstrideInputs(rewriter, result);
   if (failed(linalg::vectorizeOpPrecondition(result)) ||
       !llvm::all_of(result.getIndexingMapsArray(),
                     [](AffineMap map) { return map.isProjectedPermutation(); }))
     return {};
+  if (fma && result.getNumReductionLoops() == 0)
+    fuseMultiplyAdd(rewriter, result);
   return result;
 }
 
@@ -609,15 +748,98 @@ struct FoldFullSliceWrite final : OpRewritePattern<tensor::InsertSliceOp> {
   }
 };
 
+/// A 2-D read that broadcasts a column of its source along the rows'
+/// lanes (permutation map `(..., dR, ...) -> (dR, 0)`: a register block's
+/// column of A, or a convolution block's input pixels, each times a row of
+/// output channels) is one scalar per row, splat: upstream's lowering of
+/// the transposed broadcast unrolls it into a lane-by-lane loop that loads
+/// the same scalar once per lane. Values are unchanged.
+struct SplatColumnRead final : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    VectorType type = read.getVectorType();
+    AffineMap map = read.getPermutationMap();
+    if (type.getRank() != 2 || type.isScalable() || read.getMask() ||
+        !isa<RankedTensorType>(read.getBase().getType()) ||
+        map.getNumResults() != 2 ||
+        !llvm::all_of(read.getInBoundsValues(), [](bool b) { return b; }))
+      return failure();
+    auto row = dyn_cast<AffineDimExpr>(map.getResult(0));
+    auto broadcast = dyn_cast<AffineConstantExpr>(map.getResult(1));
+    if (!row || !broadcast || broadcast.getValue() != 0)
+      return failure();
+    // Transposed back into rows, it is a broadcast row (BroadcastRowRead).
+    if (read->hasOneUse() && isa<vector::TransposeOp>(*read->user_begin()))
+      return failure();
+    Location loc = read.getLoc();
+    SmallVector<Value> indices(read.getIndices());
+    Value base = indices[row.getPosition()];
+    auto rowType = VectorType::get({type.getDimSize(1)}, type.getElementType());
+    Value result = ub::PoisonOp::create(rewriter, loc, type);
+    for (int64_t i = 0; i < type.getDimSize(0); ++i) {
+      indices[row.getPosition()] =
+          i == 0 ? base
+                 : arith::AddIOp::create(
+                       rewriter, loc, base,
+                       arith::ConstantIndexOp::create(rewriter, loc, i));
+      Value scalar =
+          tensor::ExtractOp::create(rewriter, loc, read.getBase(), indices);
+      Value splat = vector::BroadcastOp::create(rewriter, loc, rowType, scalar);
+      result = vector::InsertOp::create(rewriter, loc, splat, result, i);
+    }
+    rewriter.replaceOp(read, result);
+    return success();
+  }
+};
+
+/// A transpose of a 2-D read that broadcasts a column of the source's
+/// innermost (contiguous) dimension, transposed into rows, is that row read
+/// once and broadcast: a depthwise convolution block's filter, one row of
+/// channels for every pixel of the block, is one vector load (upstream's
+/// lowering loads it element by element). Values are unchanged.
+struct BroadcastRowRead final : OpRewritePattern<vector::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::TransposeOp transpose,
+                                PatternRewriter &rewriter) const override {
+    auto read = transpose.getVector().getDefiningOp<vector::TransferReadOp>();
+    if (!read || !read->hasOneUse() || read.getMask() ||
+        read.getVectorType().getRank() != 2 ||
+        transpose.getPermutation() != ArrayRef<int64_t>{1, 0} ||
+        !llvm::all_of(read.getInBoundsValues(), [](bool b) { return b; }))
+      return failure();
+    auto source = dyn_cast<RankedTensorType>(read.getBase().getType());
+    AffineMap map = read.getPermutationMap();
+    auto row = dyn_cast<AffineDimExpr>(map.getResult(0));
+    auto broadcast = dyn_cast<AffineConstantExpr>(map.getResult(1));
+    if (!source || !row || !broadcast || broadcast.getValue() != 0 ||
+        row.getPosition() != source.getRank() - 1)
+      return failure();
+    VectorType type = transpose.getResultVectorType();
+    auto rowType = VectorType::get({type.getDimSize(1)}, type.getElementType());
+    Value line = vector::TransferReadOp::create(
+        rewriter, read.getLoc(), rowType, read.getBase(), read.getIndices(),
+        read.getPadding(), ArrayRef<bool>{true});
+    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(transpose, type, line);
+    return success();
+  }
+};
+
 struct FuseVectorizeTilesPass final
     : fuse::impl::FuseVectorizeTilesPassBase<FuseVectorizeTilesPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    if (maxVectorElements < 1 || chunkElements < 1) {
+    int64_t cols = blockCols == 0
+                       ? VectorPolicy::blockCols(CpuDescription::host())
+                       : int64_t(blockCols);
+    if (maxVectorElements < 1 || chunkElements < 1 || blockRows < 1 ||
+        cols < 1) {
       emitError(getOperation()->getLoc())
-          << "fuse-vectorize-tiles: max-vector-elements and chunk-elements "
-             "must be at least 1";
+          << "fuse-vectorize-tiles: max-vector-elements, chunk-elements "
+             "and block-rows must be at least 1, block-cols at least 0";
       return signalPassFailure();
     }
     SmallVector<linalg::LinalgOp> candidates, large, contractions, convolutions;
@@ -631,6 +853,17 @@ struct FuseVectorizeTilesPass final
     });
     for (linalg::GenericOp op : generics)
       writeUnitLoops(rewriter, op);
+    if (vectorizeContractions && packOperands) {
+      SmallVector<linalg::LinalgOp> packable;
+      getOperation()->walk([&](GroupOp group) {
+        group.getBody().walk([&](linalg::LinalgOp op) {
+          if (op->getParentOfType<scf::ForallOp>() && isContraction(op))
+            packable.push_back(op);
+        });
+      });
+      for (linalg::LinalgOp op : packable)
+        (void)packReusedOperand(rewriter, op, blockRows);
+    }
     getOperation()->walk([&](GroupOp group) {
       group.getBody().walk([&](linalg::LinalgOp op) {
         if (!op->getParentOfType<scf::ForallOp>())
@@ -647,12 +880,22 @@ struct FuseVectorizeTilesPass final
       });
     });
 
+    auto block = [&](linalg::LinalgOp op, bool contraction) {
+      SmallVector<int64_t> interchange;
+      SmallVector<int64_t> sizes =
+          contraction
+              ? getRegisterBlock(op, blockRows, cols, interchange)
+              : getWindowBlock(op, blockRows, cols, interchange);
+      if (sizes.empty())
+        return;
+      if (linalg::LinalgOp block =
+              cutRegisterBlock(rewriter, op, sizes, interchange, fma))
+        candidates.push_back(block);
+    };
     for (linalg::LinalgOp op : contractions)
-      if (linalg::LinalgOp block = blockContraction(rewriter, op))
-        candidates.push_back(block);
+      block(op, /*contraction=*/true);
     for (linalg::LinalgOp op : convolutions)
-      if (linalg::LinalgOp block = blockConvolution(rewriter, op))
-        candidates.push_back(block);
+      block(dropUnitMultiplier(rewriter, op), /*contraction=*/false);
     for (linalg::LinalgOp op : large) {
       SmallVector<int64_t> chunks =
           getChunkSizes(op, std::min(chunkElements, maxVectorElements),
@@ -699,6 +942,8 @@ struct FuseVectorizeTilesPass final
     vector::MultiDimReductionOp::getCanonicalizationPatterns(patterns,
                                                              &getContext());
     patterns.add<FoldFullSliceWrite>(&getContext());
+    patterns.add<SplatColumnRead, BroadcastRowRead>(&getContext(),
+                                                  /*benefit=*/2);
     (void)applyPatternsGreedily(getOperation(), std::move(patterns));
 
     // A chunk loop reads and writes its running results (a reduction's

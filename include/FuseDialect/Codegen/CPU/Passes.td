@@ -19,14 +19,17 @@ def FuseVectorizeTilesPass : Pass<"fuse-vectorize-tiles"> {
     stay scalar loops.
 
     Float matmuls and other contractions (option `contractions`) are cut
-    into register blocks of up to 4 x 32 results, reduction loops
-    innermost: each step is a vector rank-1 update of the block's
-    accumulators, which are loop-carried vectors. Convolutions are cut the
-    same way (4 output columns x up to 32 channels, window loops
-    innermost); the block's unit loops are dropped, so a step reads plain
-    slices of input and filter, or a strided slice for a strided window.
-    Multiply and add stay separate and each result sums in the scalar
-    loop's order.
+    into register blocks of up to `block-rows` x `block-cols` results (by
+    default 4 x two vector registers of the host),
+    reduction loops innermost: each step is a vector rank-1 update of the
+    block's accumulators, which are loop-carried vectors. Convolutions are
+    cut the same way (output columns x up to `block-cols` channels, window
+    loops innermost). The block's unit loops are dropped, so a step reads
+    plain slices of its operands (a strided slice for a strided window).
+    Each result sums in the scalar loop's order; multiply and add stay
+    separate unless `fma` is set, which makes each f32/f64 step one fused
+    multiply-add (one rounding instead of two: values change by at most
+    an ulp per step).
 
     An op over more points than that (a softmax or LayerNorm row) is first
     strip-mined: an `scf.for` nest over static chunks of at most
@@ -65,9 +68,24 @@ def FuseVectorizeTilesPass : Pass<"fuse-vectorize-tiles"> {
     Option<"vectorizeContractions", "contractions", "bool",
            /*default=*/"true",
            "Cut float matmuls, other contractions and convolutions into "
-           "register blocks of vector multiply-adds">
+           "register blocks of vector multiply-adds">,
+    Option<"blockRows", "block-rows", "int64_t",
+           /*default=*/"::mlir::fuse::VectorPolicy::kBlockRows",
+           "Rows of a register block (the largest divisor up to this)">,
+    Option<"blockCols", "block-cols", "int64_t", /*default=*/"0",
+           "Columns of a register block, contiguous in the result (the "
+           "largest divisor up to this; 0: two vector registers of f32 of "
+           "the host, AVX2 16, AVX-512 32)">,
+    Option<"packOperands", "pack", "bool", /*default=*/"true",
+           "Copy a contraction's operand that every row of register blocks "
+           "reads (a matmul's B) into a contiguous tile first, when its rows "
+           "are not contiguous">,
+    Option<"fma", "fma", "bool", /*default=*/"false",
+           "A register block's f32/f64 multiply-add steps as fused "
+           "multiply-adds (one rounding instead of two)">
   ];
   let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::math::MathDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect"];
@@ -97,6 +115,20 @@ def FuseApproximateMathPass : Pass<"fuse-approximate-math"> {
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::vector::VectorDialect"];
+}
+
+def FuseCopiesToLoopsPass : Pass<"fuse-copies-to-loops"> {
+  let summary = "Copies between strided buffers as loop nests";
+  let description = [{
+    Rewrites each `memref.copy` whose source or target is not a contiguous
+    row-major buffer (a subview: a convolution tile's padded window, a
+    concat part) into `linalg.copy`, which the CPU pipeline lowers to a loop
+    nest that LLVM vectorizes along its contiguous innermost loop. The LLVM
+    lowering of such a `memref.copy` is a call to the runtime's
+    `memrefCopy`, element by element through the strides. Contiguous copies
+    stay `memref.copy` (one `memcpy`). Values are unchanged.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
 def FuseMergeGroupNestsPass : Pass<"fuse-merge-group-nests"> {

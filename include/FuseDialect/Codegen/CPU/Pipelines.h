@@ -53,6 +53,27 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
       llvm::cl::desc("Vectorize float sums and products of long rows with "
                      "per-lane partial results (changes their rounding)"),
       llvm::cl::init(true)};
+  PassOptions::Option<int64_t> blockRows{
+      *this, "block-rows",
+      llvm::cl::desc("fuse-vectorize-tiles: rows of a contraction's register "
+                     "block"),
+      llvm::cl::init(VectorPolicy::kBlockRows)};
+  PassOptions::Option<int64_t> blockCols{
+      *this, "block-cols",
+      llvm::cl::desc("fuse-vectorize-tiles: columns of a contraction's "
+                     "register block (0: from the host's vector registers)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<bool> pack{
+      *this, "pack",
+      llvm::cl::desc("fuse-vectorize-tiles: copy the operand every row of a "
+                     "contraction's register blocks reads (a matmul's B) into "
+                     "a contiguous tile first"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> fma{
+      *this, "fma",
+      llvm::cl::desc("Contractions and convolutions with fused multiply-adds "
+                     "(one rounding per step instead of two)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> approximateMath{
       *this, "approximate-math",
       llvm::cl::desc("f32 exp, expm1, log1p, erf and tanh as polynomial "

@@ -1,0 +1,63 @@
+// The CPU's register blocks (fuse-vectorize-tiles under --fuse-lower-to-cpu):
+//  * a matmul tile's B (a slice of a wider weight, rows not contiguous) is
+//    copied into a contiguous tile before the blocks read it (PACK; not with
+//    pack=false, NOPACK), and each reduction step is one fused multiply-add
+//    (the pipeline's default fma=true);
+//  * a depthwise convolution's blocks are pixels by channels, reading one
+//    row of channels of the filter per step (a vector load, broadcast) with
+//    the accumulators loop-carried, and its bias and ReLU are vector code
+//    (DW);
+//  * a padded window's copy into its tile is a loop nest, not a call to the
+//    runtime's element-by-element memrefCopy (COPY).
+// Values: against the unfused program (NUM), and bit for bit without fused
+// multiply-adds (EXACT).
+//
+// RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu=block-cols=16 -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefixes=PACK,DW
+// RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu="block-cols=16 pack=false" -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOPACK
+// RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu | FileCheck %s --check-prefix=COPY
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise -p "--fuse-ops" --lower="--fuse-lower-to-cpu='fma=false reassociate=false approximate-math=false'" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
+// NUM: fuse-diff: OK 2 outputs
+// EXACT: fuse-diff: OK 2 outputs, {{[0-9]+}} values, max abs err 0, max rel err 0
+
+// PACK-LABEL: func.func @matmul
+//       PACK:   scf.forall
+//       PACK:     %[[PACKED:.*]] = scf.for {{.*}} -> (tensor<1x256x64xf32>)
+//       PACK:       vector.transfer_read %{{.*}} : tensor<1x256x512xf32>, vector<1x1x32xf32>
+//       PACK:       vector.transfer_write %{{.*}} : vector<1x1x32xf32>, tensor<1x256x64xf32>
+//       PACK:     scf.for %{{.*}} = %c0 to %c256 step %c1 iter_args(%{{.*}} = %{{.*}}, %[[ACC:.*]] = %{{.*}}) -> (tensor<1x64x64xf32>, vector<4x16xf32>)
+//       PACK:       vector.transfer_read %[[PACKED]]{{.*}} : tensor<1x256x64xf32>, vector<16xf32>
+//       PACK:       math.fma %{{.*}}, %{{.*}}, %[[ACC]] : vector<4x16xf32>
+// NOPACK-LABEL: func.func @matmul
+//   NOPACK-NOT:   tensor<1x256x64xf32>
+//       NOPACK:   vector.transfer_read %{{.*}} : tensor<1x256x512xf32>, vector<16xf32>
+//       NOPACK:   math.fma
+func.func @matmul(%a: tensor<1x128x256xf32>, %b: tensor<1x256x512xf32>) -> tensor<1x128x512xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %p = tosa.matmul %a, %b, %zp, %zp : (tensor<1x128x256xf32>, tensor<1x256x512xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x128x512xf32>
+  %r = tosa.clamp %p {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x128x512xf32>) -> tensor<1x128x512xf32>
+  return %r : tensor<1x128x512xf32>
+}
+
+// -----
+
+// DW-LABEL: func.func @depthwise
+//       DW:   scf.forall
+//       DW:     scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<{{.*}}>, vector<4x16xf32>)
+//       DW:       scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}} = %{{.*}}, %[[ACC:.*]] = %{{.*}}) -> (tensor<{{.*}}>, vector<4x16xf32>)
+//       DW:         %[[IN:.*]] = vector.transfer_read %{{.*}} : tensor<1x6x18x48xf32>, vector<4x16xf32>
+//       DW:         %[[W:.*]] = vector.transfer_read %{{.*}} : tensor<3x3x48xf32>, vector<16xf32>
+//       DW:         %[[WB:.*]] = vector.broadcast %[[W]] : vector<16xf32> to vector<4x16xf32>
+//       DW:         math.fma %[[IN]], %[[WB]], %[[ACC]] : vector<4x16xf32>
+//       DW:     arith.maximumf %{{.*}} : vector<
+//   DW-NOT:     linalg.generic
+//       DW:   fuse.yield
+// COPY-LABEL: llvm.func @depthwise
+//   COPY-NOT:   memrefCopy
+//       COPY:   llvm.return
+func.func @depthwise(%x: tensor<1x16x16x48xf32>, %w: tensor<3x3x48x1xf32>, %b: tensor<48xf32>) -> tensor<1x16x16x48xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %c = tosa.depthwise_conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x16x16x48xf32>, tensor<3x3x48x1xf32>, tensor<48xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x16x16x48xf32>
+  %r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x16x16x48xf32>) -> tensor<1x16x16x48xf32>
+  return %r : tensor<1x16x16x48xf32>
+}
