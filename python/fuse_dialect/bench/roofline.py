@@ -14,12 +14,15 @@ by `--fuse-ops` and `--fuse-lower-to-cpu` and run under mlir-runner -O3
 each with its bias and a ReLU epilogue, as the zoo's groups have them.
 Prints one row per shape: our time, GFLOP/s and the fraction of the FMA
 peak, and PyTorch's (the same op through torch.nn.functional, one thread)
-when torch imports. Usage: bench/roofline.py [--calls N] [--lower-options
-OPTS]. docs/Performance.md holds the latest table.
+when torch imports. Usage: bench/roofline.py [--calls N] [--rounds N] [--lower-options OPTS]
+[--baseline OLD_FUSE_OPT] (an older build timed in the same run,
+interleaved: a before/after column). docs/Performance.md holds the latest
+table.
 """
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -103,16 +106,20 @@ def peak():
     return float(out["fma_gflops"]), float(out["triad_gbs"])
 
 
-def time_ours(text, calls, lower_options):
+def lower_ours(text, calls, lower_options, fuse_opt=FUSE_OPT):
+    """The timed program of `text`: --fuse-ops, then --fuse-lower-to-cpu."""
     model = mlirtext.find_func(text, "model")
     inputs = [mlirtext.arith_constant("dense<0.125>", t) for t in model.args]
     main, decls = mlirtext.synthesize_main([(model, inputs)], text, timed=calls)
     module = "module {\n" + text + "}\n"
-    fused = mlirtext.insert_into_module(run([FUSE_OPT, "-", "--fuse-ops"],
+    fused = mlirtext.insert_into_module(run([fuse_opt, "-", "--fuse-ops"],
                                             stdin=module), main + decls)
-    lowered = run([FUSE_OPT, "-", "--fuse-lower-to-cpu=" + lower_options],
-                  stdin=fused)
-    seconds, _ = time_variant(lowered)
+    return run([fuse_opt, "-", "--fuse-lower-to-cpu=" + lower_options],
+               stdin=fused)
+
+
+def time_ours(text, calls, lower_options):
+    seconds, _ = time_variant(lower_ours(text, calls, lower_options))
     return seconds
 
 
@@ -146,23 +153,46 @@ def time_torch(spec, calls):
 def main(argv):
     ap = argparse.ArgumentParser(prog="roofline.py")
     ap.add_argument("--calls", type=int, default=10)
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="time every column this many times, interleaved, "
+                         "and report medians")
     ap.add_argument("--lower-options", default="",
                     help="more --fuse-lower-to-cpu options")
+    ap.add_argument("--baseline", metavar="FUSE_OPT",
+                    help="another fuse-opt (an older build) timed in the "
+                         "same run, interleaved, as a 'before' column")
     args = ap.parse_args(argv[1:])
     fma, bw = peak()
     print("One core: f32 FMA peak %.1f GFLOP/s (measured), triad %.1f GB/s\n"
           % (fma, bw))
+    base = "| baseline GFLOP/s | ours / baseline " if args.baseline else ""
     print("| kernel (bias + ReLU epilogue) | GFLOP | ours (ms) | ours GFLOP/s | "
-          "ours % of peak | PyTorch (ms) | PyTorch GFLOP/s | ours / PyTorch |")
-    print("|---|---|---|---|---|---|---|---|")
+          "ours %% of peak %s| PyTorch (ms) | PyTorch GFLOP/s | ours / PyTorch |"
+          % base)
+    print("|---|---|---|---|---|" + ("---|---|" if args.baseline else "") +
+          "---|---|---|")
     for name, make, spec in CASES:
         text, flops = make()
-        ours = time_ours(text, args.calls, args.lower_options)
-        theirs = time_torch(spec, args.calls)
+        ours_program = lower_ours(text, args.calls, args.lower_options)
+        base_program = (lower_ours(text, args.calls, args.lower_options,
+                                   args.baseline) if args.baseline else None)
+        ours, theirs, before = [], [], []
+        for _ in range(args.rounds):
+            ours.append(time_variant(ours_program)[0])
+            if base_program:
+                before.append(time_variant(base_program)[0])
+            t = time_torch(spec, args.calls)
+            if t:
+                theirs.append(t)
+        ours = statistics.median(ours)
         row = "| %s | %.2f | %.2f | %.1f | %.1f%% |" % (
             name, flops * 1e-9, ours * 1e3, flops / ours * 1e-9,
             100.0 * flops / ours * 1e-9 / fma)
+        if before:
+            before = statistics.median(before)
+            row += " %.1f | %.2fx |" % (flops / before * 1e-9, before / ours)
         if theirs:
+            theirs = statistics.median(theirs)
             row += " %.2f | %.1f | %.1fx |" % (theirs * 1e3, flops / theirs * 1e-9,
                                              ours / theirs)
         else:
