@@ -16,15 +16,11 @@ using namespace mlir::fuse;
 CpuDescription CpuDescription::host() {
   llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
   CpuDescription cpu;
-  if (features.lookup("avx512f")) {
+  if (features.lookup("avx512f"))
     cpu.vectorBytes = 64;
-    cpu.vectorRegisters = 32;
-  } else if (features.lookup("avx") || features.lookup("avx2")) {
+  else if (features.lookup("avx") || features.lookup("avx2"))
     cpu.vectorBytes = 32;
-    cpu.vectorRegisters = 16;
-  } else if (features.lookup("sse2") || features.lookup("neon")) {
+  else if (features.lookup("sse2") || features.lookup("neon"))
     cpu.vectorBytes = 16;
-    cpu.vectorRegisters = features.lookup("neon") ? 32 : 16;
-  }
   return cpu;
 }

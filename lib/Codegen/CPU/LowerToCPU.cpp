@@ -82,7 +82,9 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
   bufferization::buildBufferDeallocationPipeline(pm);
   // Strided copies (a convolution tile's padded window) as vectorizable
   // loops instead of the runtime's element-by-element memrefCopy.
-  pm.addNestedPass<func::FuncOp>(createFuseCopiesToLoopsPass());
+  FuseCopiesToLinalgPassOptions copyOptions;
+  copyOptions.stridedOnly = true;
+  pm.addNestedPass<func::FuncOp>(createFuseCopiesToLinalgPass(copyOptions));
   pm.addPass(createConvertBufferizationToMemRefPass());
 
   // 5. Vector code (from fuse-vectorize-tiles) to 1-D vectors: n-D transfers

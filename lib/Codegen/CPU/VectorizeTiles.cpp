@@ -522,7 +522,7 @@ LogicalResult unstrideInputs(RewriterBase &rewriter, linalg::GenericOp op) {
 /// a contiguous tile-sized tensor before the contraction, when it is a
 /// slice whose rows are not contiguous (a tile's 64 columns of a
 /// 768 x 3072 weight: rows 12 KB apart, so every reduction step of every
-/// block touched a new page and the same few L1 sets) and at least two
+/// block touched a new page and the same few L1 sets) and at least eight
 /// rows of blocks reuse it. The copy is strip-mined and vectorized with
 /// the other large ops; its tensor is the tile's temporary (allocated once
 /// outside the tile loop). Returns the copy, or null.

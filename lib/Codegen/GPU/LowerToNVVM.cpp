@@ -37,6 +37,7 @@
 
 #include "FuseDialect/Codegen/GPU/Pipelines.h"
 
+#include "FuseDialect/Codegen/Common/Passes.h"
 #include "FuseDialect/Codegen/GPU/Passes.h"
 #include "FuseDialect/PipelineRegistration.h"
 #include "FuseDialect/Target/TargetDescription.h"

@@ -117,20 +117,6 @@ def FuseApproximateMathPass : Pass<"fuse-approximate-math"> {
                            "::mlir::vector::VectorDialect"];
 }
 
-def FuseCopiesToLoopsPass : Pass<"fuse-copies-to-loops"> {
-  let summary = "Copies between strided buffers as loop nests";
-  let description = [{
-    Rewrites each `memref.copy` whose source or target is not a contiguous
-    row-major buffer (a subview: a convolution tile's padded window, a
-    concat part) into `linalg.copy`, which the CPU pipeline lowers to a loop
-    nest that LLVM vectorizes along its contiguous innermost loop. The LLVM
-    lowering of such a `memref.copy` is a call to the runtime's
-    `memrefCopy`, element by element through the strides. Contiguous copies
-    stay `memref.copy` (one `memcpy`). Values are unchanged.
-  }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
-}
-
 def FuseMergeGroupNestsPass : Pass<"fuse-merge-group-nests"> {
   let summary = "Run the independent tile loops of one group as one loop nest";
   let description = [{

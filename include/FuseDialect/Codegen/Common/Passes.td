@@ -175,6 +175,29 @@ def FuseInsertChainsToBufferPass : Pass<"fuse-insert-chains-to-buffer"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def FuseCopiesToLinalgPass : Pass<"fuse-copies-to-linalg"> {
+  let summary = "Turn memref.copy into linalg.copy (a loop nest)";
+  let description = [{
+    Bufferization copies with `memref.copy`, whose LLVM lowering is a
+    `memcpy` between contiguous buffers and otherwise a call into the C
+    runner utilities (`memrefCopy`, element by element through the
+    strides). Inside GPU kernels there is no such function, and on the CPU
+    it is slow: a convolution tile's padded window (a strided view) took
+    3-4x as long to copy as to convolve. As `linalg.copy` the copy becomes
+    loops like every other structured op. `--fuse-lower-to-nvvm` rewrites
+    every copy (before `convert-linalg-to-loops`); `--fuse-lower-to-cpu`
+    (`strided-only`) only ranked copies of rank > 0 whose source or target
+    is not a contiguous row-major buffer, whose contiguous innermost loop
+    LLVM then vectorizes. Values are unchanged.
+  }];
+  let options = [
+    Option<"stridedOnly", "strided-only", "bool", /*default=*/"false",
+           "Rewrite only copies from or to a buffer that is not contiguous "
+           "(contiguous copies stay one memcpy)">
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def FuseClampIndicesPass : Pass<"fuse-clamp-indices"> {
   let summary = "Keep run-time gather and scatter indices inside their buffers";
   let description = [{

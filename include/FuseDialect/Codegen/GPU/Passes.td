@@ -233,18 +233,6 @@ def FuseEmulateGpuFloatArithPass : Pass<"fuse-emulate-gpu-float-arith"> {
                            "::mlir::math::MathDialect"];
 }
 
-def FuseCopiesToLinalgPass : Pass<"fuse-copies-to-linalg"> {
-  let summary = "Turn memref.copy into linalg.copy";
-  let description = [{
-    Bufferization copies with `memref.copy`, which lowers to a call into the
-    C runner utilities (`memrefCopy`). Inside GPU kernels there is no such
-    function; as `linalg.copy` the copy becomes loops like every other
-    structured op (`--fuse-lower-to-nvvm` runs this before
-    `convert-linalg-to-loops`).
-  }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
-}
-
 def FuseLinearizeTileLoopsPass : Pass<"fuse-linearize-tile-loops"> {
   let summary = "Collapse each outermost scf.parallel into one dimension";
   let description = [{

@@ -1,4 +1,4 @@
-// RUN: fuse-opt %s --fuse-copies-to-loops | FileCheck %s
+// RUN: fuse-opt %s --fuse-copies-to-linalg=strided-only=true | FileCheck %s
 
 // A copy into a strided view (a padded window's interior) becomes a
 // linalg.copy (a loop nest); a copy between contiguous buffers stays a
