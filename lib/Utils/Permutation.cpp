@@ -2,6 +2,9 @@
 
 #include "FuseDialect/Utils/Permutation.h"
 
+#include <cstring>
+#include <vector>
+
 using namespace mlir;
 using namespace mlir::fuse;
 
@@ -47,6 +50,46 @@ RankedTensorType mlir::fuse::permuteType(RankedTensorType type,
     shape.push_back(type.getDimSize(p));
   return RankedTensorType::get(shape, type.getElementType(),
                                type.getEncoding());
+}
+
+DenseElementsAttr mlir::fuse::permuteConstant(DenseElementsAttr attr,
+                                              ArrayRef<int64_t> perm) {
+  auto type = cast<RankedTensorType>(attr.getType());
+  RankedTensorType newType = permuteType(type, perm);
+  if (attr.isSplat())
+    return attr.resizeSplat(newType);
+  ArrayRef<int64_t> shape = type.getShape();
+  // Elements of `T`'s width as raw bits (copied out: the attribute's buffer
+  // promises no alignment).
+  auto permuteRaw = [&](auto zero) {
+    using T = decltype(zero);
+    ArrayRef<char> raw = attr.getRawData();
+    std::vector<T> data(raw.size() / sizeof(T));
+    std::memcpy(data.data(), raw.data(), data.size() * sizeof(T));
+    SmallVector<T> permuted =
+        permuteElements(ArrayRef<T>(data), shape, perm);
+    return DenseElementsAttr::getFromRawBuffer(
+        newType, ArrayRef<char>(reinterpret_cast<const char *>(permuted.data()),
+                                permuted.size() * sizeof(T)));
+  };
+  Type element = type.getElementType();
+  if (isa<DenseIntOrFPElementsAttr>(attr) && element.isIntOrFloat()) {
+    switch (element.getIntOrFloatBitWidth()) {
+    case 8:
+      return permuteRaw(uint8_t{});
+    case 16:
+      return permuteRaw(uint16_t{});
+    case 32:
+      return permuteRaw(uint32_t{});
+    case 64:
+      return permuteRaw(uint64_t{});
+    default:
+      break;
+    }
+  }
+  SmallVector<Attribute> values(attr.getValues<Attribute>());
+  return DenseElementsAttr::get(
+      newType, permuteElements(ArrayRef<Attribute>(values), shape, perm));
 }
 
 bool mlir::fuse::isParameterOperand(Operation *op, unsigned operandNumber) {

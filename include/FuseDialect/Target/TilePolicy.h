@@ -45,9 +45,11 @@ struct TilePolicy {
   /// a matmul of its output pixels by its filters (the GPU's implicit GEMM);
   /// false: it keeps rows.
   bool convolutionsAsMatmuls = true;
-  /// A 1x1 convolution, rewritten as a matmul, reads its filter transposed
-  /// per tile to C x F: a row of output channels is contiguous, one vector
-  /// load of the CPU's register blocks (F x C: a strided gather per step).
+  /// Convolutions read their filters with the output channels contiguous,
+  /// one vector load of the CPU's register blocks (F x ...: a strided
+  /// gather per step): a 1x1 convolution, rewritten as a matmul, reads its
+  /// filter as C x F, others as H x W x C x F; a constant filter permuted at
+  /// compile time, another per tile (1x1 only).
   bool contiguousFilters = false;
 
   /// The CPU lowering: tiles of rows large enough to amortize the loop

@@ -60,6 +60,12 @@ SmallVector<T> permuteElements(ArrayRef<T> data, ArrayRef<int64_t> shape,
   return permuted;
 }
 
+/// The constant `attr` with `perm` applied (its shape and its elements).
+/// Whole-byte int and float elements are moved as raw data, so that
+/// weights of millions of elements permute at compile time in moments.
+DenseElementsAttr permuteConstant(DenseElementsAttr attr,
+                                  ArrayRef<int64_t> perm);
+
 /// `tosa.transpose` of `value` by `perm`, or `value` itself when `perm` is
 /// the identity.
 Value createTranspose(OpBuilder &builder, Location loc, Value value,

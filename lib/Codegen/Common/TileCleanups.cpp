@@ -4,11 +4,14 @@
 // transposes inside the body, the body goes to linalg-on-tensors, and what
 // tile-and-fuse cannot fuse through is cleared: unit-dim reshapes folded
 // into their readers, slices moved to their producers, reshapes moved out by
-// expanding loops, 1x1 convolutions as contractions.
+// expanding loops, 1x1 convolutions as contractions, constant convolution
+// filters permuted for the CPU.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TileGroups.h"
+
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 
@@ -261,8 +264,9 @@ struct FoldUnitCollapseIntoProducer final
 /// the same order: values are unchanged.
 struct OneByOneConvAsContraction final
     : OpRewritePattern<linalg::Conv2DNhwcFhwcOp> {
-  OneByOneConvAsContraction(MLIRContext *ctx, bool contiguousFilters)
-      : OpRewritePattern(ctx), contiguousFilters(contiguousFilters) {}
+  OneByOneConvAsContraction(MLIRContext *ctx, bool contiguousFilters,
+                            PatternBenefit benefit = 1)
+      : OpRewritePattern(ctx, benefit), contiguousFilters(contiguousFilters) {}
   /// Read the filter as C x F (TilePolicy::contiguousFilters).
   bool contiguousFilters;
 
@@ -294,13 +298,23 @@ struct OneByOneConvAsContraction final
     // The filter as an F x C matrix, or with `contiguousFilters` as C x F
     // (K x N of a matmul: a row of output channels is contiguous, so a CPU
     // register block reads it as one vector; as F x C, a block's columns
-    // were a strided gather per reduction step). The transpose is computed
-    // per tile, once for the tile's reduction.
+    // were a strided gather per reduction step). A constant filter is
+    // transposed here, at compile time; any other once per tile, for the
+    // tile's reduction.
     Value filterMatrix = tensor::CollapseShapeOp::create(
         rewriter, op.getLoc(), op.getInputs()[1],
         ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
     AffineMap filterMap = AffineMap::get(5, 0, {f, c}, ctx);
-    if (contiguousFilters) {
+    DenseElementsAttr constant;
+    if (contiguousFilters &&
+        matchPattern(op.getInputs()[1], m_Constant(&constant))) {
+      auto matrix = RankedTensorType::get(
+          {filter.getDimSize(0), filter.getDimSize(3)}, element);
+      filterMatrix = arith::ConstantOp::create(
+          rewriter, op.getLoc(),
+          permuteConstant(constant.reshape(matrix), ArrayRef<int64_t>{1, 0}));
+      filterMap = AffineMap::get(5, 0, {c, f}, ctx);
+    } else if (contiguousFilters) {
       Value empty = tensor::EmptyOp::create(
           rewriter, op.getLoc(),
           ArrayRef<int64_t>{filter.getDimSize(3), filter.getDimSize(0)},
@@ -326,6 +340,31 @@ struct OneByOneConvAsContraction final
               b, loc, ValueRange{arith::AddFOp::create(b, loc, args[2],
                                                        product)});
         });
+    return success();
+  }
+};
+
+/// A convolution whose filter is a constant reads it as H x W x C x F
+/// (`conv_2d_nhwc_hwcf`, the filter permuted at compile time) when
+/// `contiguousFilters` asks for it: a CPU register block's output channels
+/// are then one vector load of the filter per reduction step instead of a
+/// strided gather of F x H x W x C. The same multiply-adds in the same
+/// order (both ops reduce over kh, kw, c): values are unchanged.
+struct ConstantFilterAsHwcf final : OpRewritePattern<linalg::Conv2DNhwcFhwcOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::Conv2DNhwcFhwcOp op,
+                                PatternRewriter &rewriter) const override {
+    DenseElementsAttr filter;
+    if (!matchPattern(op.getInputs()[1], m_Constant(&filter)) ||
+        !isa<RankedTensorType>(filter.getType()))
+      return rewriter.notifyMatchFailure(op, "the filter is not a constant");
+    Value hwcf = arith::ConstantOp::create(
+        rewriter, op.getLoc(),
+        permuteConstant(filter, ArrayRef<int64_t>{1, 2, 3, 0}));
+    rewriter.replaceOpWithNewOp<linalg::Conv2DNhwcHwcfOp>(
+        op, op->getResultTypes(), ValueRange{op.getInputs()[0], hwcf},
+        op.getOutputs(), op.getStrides(), op.getDilations());
     return success();
   }
 };
@@ -509,7 +548,11 @@ void cleanUpBody(GroupOp group) {
 void convertOneByOneConvs(GroupOp group, bool contiguousFilters) {
   MLIRContext *ctx = group.getContext();
   RewritePatternSet patterns(ctx);
-  patterns.add<OneByOneConvAsContraction>(ctx, contiguousFilters);
+  // The 1x1 convolutions first: as contractions they tile as matmuls.
+  patterns.add<OneByOneConvAsContraction>(ctx, contiguousFilters,
+                                          /*benefit=*/2);
+  if (contiguousFilters)
+    patterns.add<ConstantFilterAsHwcf>(ctx);
   tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);
   (void)applyPatternsGreedily(group.getBody(), std::move(patterns));
 }

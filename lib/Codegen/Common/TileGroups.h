@@ -61,7 +61,8 @@ void cleanUpBody(GroupOp group);
 
 /// 1x1 convolutions as contractions, after the reshape clean-up (whose
 /// expansion patterns would move the filter's collapse back into the op);
-/// with `contiguousFilters` the filter is read as C x F.
+/// with `contiguousFilters` their filter is read as C x F, and the other
+/// convolutions' constant filters as H x W x C x F.
 void convertOneByOneConvs(GroupOp group, bool contiguousFilters);
 
 //===----------------------------------------------------------------------===//

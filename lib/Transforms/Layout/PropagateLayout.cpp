@@ -112,18 +112,6 @@ DenseElementsAttr getPermutableConstant(Value v) {
   return attr;
 }
 
-DenseElementsAttr permuteConstant(DenseElementsAttr attr,
-                                  ArrayRef<int64_t> perm) {
-  auto type = cast<RankedTensorType>(attr.getType());
-  RankedTensorType newType = permuteType(type, perm);
-  if (attr.isSplat())
-    return attr.resizeSplat(newType);
-  SmallVector<Attribute> values(attr.getValues<Attribute>());
-  return DenseElementsAttr::get(
-      newType,
-      permuteElements(ArrayRef<Attribute>(values), type.getShape(), perm));
-}
-
 /// A transpose of `v` by `perm` that some reader already has.
 tosa::TransposeOp findTransposeOf(Value v, ArrayRef<int64_t> perm) {
   for (Operation *user : v.getUsers())

@@ -2,14 +2,14 @@
 
 For every zoo model (fuse_dialect.bench.zoo.models; the CNNs and ViT at
 their full input size, GPT-2 as the zoo's reduced export: 16 tokens, a
-4,096-word vocabulary) and the bench models, one run times, interleaved,
-at one thread and at two:
+4,096-word vocabulary), one run times, interleaved, at one thread and at
+two (bench/models/, TOSA files with no PyTorch original, are not here):
 
   * ours: the ONNX file through `fuse-import`, `fuse-opt --fuse-ops` and
     `--fuse-lower-to-cpu` (one thread: the default lowering; two threads:
-    `parallel=true`, OpenMP), compiled ahead of time (mlir-translate,
-    llc -O3 for the host CPU) into a shared library and called through its
-    C interface (`_mlir_ciface_model`) from this process;
+    `parallel=true`, OpenMP), compiled ahead of time (mlir-translate, then
+    LLVM's opt -O3 and llc -O3 for the host CPU) into a shared library and
+    called through its C interface (`_mlir_ciface_model`) from this process;
   * PyTorch eager on the original `nn.Module` (not a translation);
   * ONNX Runtime's CPU provider, all graph optimizations, on the same ONNX
     file;
@@ -31,8 +31,11 @@ spinning threads steal the next one's cores), the peer's time over ours
 (> 1: we are faster), our achieved GFLOP/s (convolutions and matrix
 products counted from the ONNX graph), and every output checked against
 PyTorch eager (max |out - PyTorch| / max |PyTorch|, at most 1e-3, else the
-column is marked). docs/Performance.md holds the latest table; bench/README.md
-says how to rerun it.
+column is marked). The process runs with OPENBLAS_NUM_THREADS=1 (numpy only
+moves arrays) and glibc's malloc keeping freed memory (GLIBC_TUNABLES:
+trim and mmap thresholds of 1 GiB), the same for every column.
+docs/Performance.md holds the latest table; bench/README.md says how to
+rerun it.
 
 Usage: bench/peers.py [--models a,b] [--threads 1,2] [--rounds N]
                       [--calls N] [--peers ours,torch,ort,iree,inductor]
@@ -205,16 +208,24 @@ class Ours:
         run_tool([toolchain.fuse_opt(), fused, "--llvm-request-c-wrappers",
                   "--fuse-lower-to-cpu" + ("=" + options if options else ""),
                   "-o", lowered], "fuse-opt --fuse-lower-to-cpu")
-        ll, obj, lib = stem + ".ll", stem + ".o", stem + ".so"
+        ll, bc, obj, lib = stem + ".ll", stem + ".bc", stem + ".o", stem + ".so"
         run_tool([toolchain.tool("mlir-translate"), "--mlir-to-llvmir", lowered,
                   "-o", ll], "mlir-translate")
-        run_tool([toolchain.tool("llc"), "-O3", "-mcpu=native", "-filetype=obj",
-                  "-relocation-model=pic", ll, "-o", obj], "llc")
+        # LLVM's optimizer, then its code generator, both for this CPU: what
+        # mlir-runner -O3 does in memory (llc alone optimizes no loop).
+        # The host's triple: without one (mlir-translate writes none) LLVM
+        # knows no C library and expands every memset into a byte loop.
+        triple = "-mtriple=" + run_tool([toolchain.tool("llvm-config"),
+                                          "--host-target"], "llvm-config").strip()
+        run_tool([toolchain.tool("opt"), triple, "-O3", "-mcpu=native", ll, "-o", bc],
+                 "opt")
+        run_tool([toolchain.tool("llc"), triple, "-O3", "-mcpu=native", "-filetype=obj",
+                  "-relocation-model=pic", bc, "-o", obj], "llc")
         libs = [toolchain.lib_dir()]
         run_tool(["cc", "-shared", "-o", lib, obj, "-L" + libs[0],
                   "-Wl,-rpath," + libs[0], "-lmlir_c_runner_utils"] +
                  (["-lomp"] if parallel else []), "cc -shared")
-        for p in (fused, lowered, ll, obj):
+        for p in (fused, lowered, ll, bc, obj):
             os.unlink(p)
         self.omp = ctypes.CDLL(toolchain.libomp(), mode=ctypes.RTLD_GLOBAL) \
             if parallel else None
@@ -479,6 +490,15 @@ def entry(argv):
     ensure_venv()
     env = toolchain.module_env()
     env.pop("PYTHONHOME", None)
+    # numpy only moves arrays here: its BLAS threads must not spin beside
+    # the peer being timed.
+    env.setdefault("OPENBLAS_NUM_THREADS", "1")
+    # Freed buffers stay with the process (glibc's malloc would otherwise
+    # return large ones to the system and fault their pages in again on the
+    # next call: a third of our MobileNetV2 time). Every column runs in this
+    # process, under the same allocator settings.
+    env.setdefault("GLIBC_TUNABLES", "glibc.malloc.trim_threshold=%d:"
+                   "glibc.malloc.mmap_threshold=%d" % (1 << 30, 1 << 30))
     os.execve(venv_python(), [venv_python()] + toolchain.module_command(
         "fuse_dialect.bench.peers")[1:] + argv[1:], env)
 

@@ -121,8 +121,10 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
            "as a matmul of output pixels by filters (false: in rows)">,
     Option<"contiguousFilters", "contiguous-filters", "bool",
            /*default=*/"::mlir::fuse::TilePolicy{}.contiguousFilters",
-           "Read a 1x1 convolution's filter, as a matmul, transposed per tile "
-           "to C x F (output channels contiguous)">
+           "Read convolution filters with the output channels contiguous: a "
+           "1x1 convolution's, as a matmul, as C x F (transposed per tile, "
+           "or at compile time when constant), a constant filter of any "
+           "other as H x W x C x F (conv_2d_nhwc_hwcf)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
