@@ -3,18 +3,20 @@
 // both operands stay in cache while it reuses them; in rows (the policy
 // before, still `contraction-tile=0`), each tile streamed all of B. The
 // 256x512 result: 4 x 8 tiles of 64 x 64, or 32 tiles of 8 rows before.
-// Convolutions keep their rows (CONV). The squares change no value: the
-// reduction stays whole in each tile (EXACT, run against the unfused
-// program by utils/fuse-diff, without fused multiply-adds).
+// A convolution with output channels is tiled as a matmul of its output
+// pixels by its filters (a row of 16 pixels by 64 filters here), so that a
+// tile's filter slice stays in cache for all its pixels. The squares change
+// no value: the reduction stays whole in each tile (EXACT, run against the
+// unfused program by utils/fuse-diff, without fused multiply-adds).
 //
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s --check-prefix=SQUARES
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu=contraction-tile=0 -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul -p "--fuse-ops" --lower="--fuse-lower-to-cpu=fma=false" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,conv -p "--fuse-ops" --lower="--fuse-lower-to-cpu=fma=false" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
 
 // SQUARES-LABEL: func.func @matmul
 // SQUARES:       scf.forall ({{.*}}) = (0, 0) to (256, 512) step (64, 64)
 // SQUARES-LABEL: func.func @conv
-// SQUARES:       scf.forall ({{.*}}) = (0) to (16) step (4)
+// SQUARES:       scf.forall ({{.*}}) = (0, 0, 0) to (16, 16, 64) step (1, 16, 64)
 // ROWS-LABEL:    func.func @matmul
 // ROWS:          scf.forall ({{.*}}) = (0) to (256) step (8)
 // EXACT: OK

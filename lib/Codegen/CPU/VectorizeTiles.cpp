@@ -353,10 +353,35 @@ LogicalResult stripMine(RewriterBase &rewriter, linalg::LinalgOp op,
   return success();
 }
 
+/// Rows and columns of a register block over `rowRange` x `colRange`
+/// results: the largest divisors up to `blockRows` and `blockCols` (two
+/// vector registers). Rows without a divisor that large (the 7 pixels of a
+/// row in ResNet's last stage, the 49 of a 1x1 convolution there) trade the
+/// second column register for up to twice the rows when that loads fewer
+/// values per multiply-add, (r + v) / (r * v) for r rows by v vectors: 7 x
+/// one vector instead of 1 x two, so that each vector of the filter (of B)
+/// serves seven rows instead of one. The accumulators are as many.
+std::pair<int64_t, int64_t> getBlockShape(int64_t rowRange, int64_t colRange,
+                                          int64_t blockRows, int64_t blockCols,
+                                          bool half) {
+  int64_t rows = getLargestDivisor(rowRange, blockRows, half);
+  int64_t cols = getLargestDivisor(colRange, blockCols, half);
+  int64_t vector = blockCols / 2;
+  if (rows >= blockRows || vector < 4 || cols < blockCols)
+    return {rows, cols};
+  auto loadsPerFma = [](int64_t r, int64_t v) {
+    return double(r + v) / double(r * v);
+  };
+  int64_t moreRows = getLargestDivisor(rowRange, 2 * blockRows, half);
+  if (moreRows > rows && loadsPerFma(moreRows, 1) < loadsPerFma(rows, 2))
+    return {moreRows, vector};
+  return {rows, cols};
+}
+
 /// Register-block sizes of a contraction's loops: the output's innermost
-/// dimension (an N dimension, contiguous in the result) by the largest
-/// divisor up to `blockCols`, the innermost other M dimension by the
-/// largest divisor up to `blockRows`, every other loop by 1 (a K step is
+/// dimension (an N dimension, contiguous in the result) by the columns of
+/// getBlockShape, the innermost other M dimension by its rows, every other
+/// loop by 1 (a K step is
 /// one rank-1 update). Empty when the result's innermost dimension is not
 /// an N dimension or has no divisor of at least 4. `interchange` puts the
 /// reduction loops innermost, so that a block's accumulators stay in
@@ -378,18 +403,22 @@ SmallVector<int64_t> getRegisterBlock(linalg::LinalgOp op, int64_t blockRows,
   SmallVector<int64_t> sizes(ranges.size(), 1);
   unsigned n = innermost.getPosition();
   bool half = hasHalfFloats(op);
-  sizes[n] = getLargestDivisor(ranges[n], blockCols, half);
-  if (sizes[n] < std::min<int64_t>(4, ranges[n]))
-    return {};
   // The M dimension closest to the result's innermost one.
+  std::optional<unsigned> m;
   for (AffineExpr result : llvm::reverse(output.getResults())) {
     auto dim = dyn_cast<AffineDimExpr>(result);
     if (dim && llvm::is_contained(dims->m, dim.getPosition())) {
-      sizes[dim.getPosition()] =
-          getLargestDivisor(ranges[dim.getPosition()], blockRows, half);
+      m = dim.getPosition();
       break;
     }
   }
+  auto [rows, cols] = getBlockShape(m ? ranges[*m] : 1, ranges[n], blockRows,
+                                    blockCols, half);
+  sizes[n] = cols;
+  if (sizes[n] < std::min<int64_t>(4, ranges[n]))
+    return {};
+  if (m)
+    sizes[*m] = rows;
   for (unsigned i = 0; i < ranges.size(); ++i)
     if (!llvm::is_contained(dims->k, i))
       interchange.push_back(i);
@@ -399,8 +428,8 @@ SmallVector<int64_t> getRegisterBlock(linalg::LinalgOp op, int64_t blockRows,
 
 /// Register-block sizes of any other structured op whose reduction loops
 /// should run innermost around a block of results (a convolution): the
-/// result's innermost dimension of more than one point by up to
-/// `blockCols`, the one before by up to `blockRows`, every other loop by 1.
+/// result's innermost dimension of more than one point and the one before
+/// by getBlockShape's columns and rows, every other loop by 1.
 /// Empty when these are not plain loop indices.
 SmallVector<int64_t> getWindowBlock(linalg::LinalgOp op, int64_t blockRows,
                                     int64_t blockCols,
@@ -426,13 +455,12 @@ SmallVector<int64_t> getWindowBlock(linalg::LinalgOp op, int64_t blockRows,
     return {};
   SmallVector<int64_t> sizes(ranges.size(), 1);
   bool half = hasHalfFloats(op);
-  sizes[cols.getPosition()] =
-      getLargestDivisor(ranges[cols.getPosition()], blockCols, half);
+  std::tie(sizes[rows.getPosition()], sizes[cols.getPosition()]) =
+      getBlockShape(ranges[rows.getPosition()], ranges[cols.getPosition()],
+                    blockRows, blockCols, half);
   if (sizes[cols.getPosition()] <
       std::min<int64_t>(4, ranges[cols.getPosition()]))
     return {};
-  sizes[rows.getPosition()] =
-      getLargestDivisor(ranges[rows.getPosition()], blockRows, half);
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   for (unsigned i = 0; i < ranges.size(); ++i)
     if (iterators[i] == utils::IteratorType::parallel)

@@ -292,10 +292,10 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
                     [](int64_t d) { return d != 1; });
     return shape;
   };
-  // With square contraction tiles and `convolutionsAsMatmuls` (the GPU
-  // path), a convolution with output channels (not depthwise) is a matmul
-  // of its output pixels by its filters (an implicit GEMM there). The CPU
-  // path keeps its rows.
+  // With square contraction tiles and `convolutionsAsMatmuls` (both
+  // lowerings), a convolution with output channels (not depthwise) is a
+  // matmul of its output pixels by its filters (an implicit GEMM on the
+  // GPU), so that a tile's filter slice stays in cache for all its pixels.
   auto isMatmulLike = [&](linalg::LinalgOp op) {
     if (linalg::isaContractionOpInterface(op))
       return true;

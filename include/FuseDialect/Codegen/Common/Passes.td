@@ -118,7 +118,8 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
     Option<"convolutionsAsMatmuls", "convolutions-as-matmuls", "bool",
            /*default=*/"::mlir::fuse::TilePolicy{}.convolutionsAsMatmuls",
            "With contraction-tile: tile a convolution with output channels "
-           "as a matmul of output pixels by filters (false: in rows)">,
+           "as a matmul of output pixels by filters, so that a tile's filter "
+           "slice stays in cache for all its pixels (false: in rows)">,
     Option<"contiguousFilters", "contiguous-filters", "bool",
            /*default=*/"::mlir::fuse::TilePolicy{}.contiguousFilters",
            "Read convolution filters with the output channels contiguous: a "
