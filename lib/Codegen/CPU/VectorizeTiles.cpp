@@ -381,8 +381,7 @@ std::pair<int64_t, int64_t> getBlockShape(int64_t rowRange, int64_t colRange,
 /// Register-block sizes of a contraction's loops: the output's innermost
 /// dimension (an N dimension, contiguous in the result) by the columns of
 /// getBlockShape, the innermost other M dimension by its rows, every other
-/// loop by 1 (a K step is
-/// one rank-1 update). Empty when the result's innermost dimension is not
+/// loop by 1 (a K step is one rank-1 update). Empty when the result's innermost dimension is not
 /// an N dimension or has no divisor of at least 4. `interchange` puts the
 /// reduction loops innermost, so that a block's accumulators stay in
 /// registers across them.

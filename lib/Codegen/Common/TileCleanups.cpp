@@ -301,10 +301,8 @@ struct OneByOneConvAsContraction final
     // were a strided gather per reduction step). A constant filter is
     // transposed here, at compile time; any other once per tile, for the
     // tile's reduction.
-    Value filterMatrix = tensor::CollapseShapeOp::create(
-        rewriter, op.getLoc(), op.getInputs()[1],
-        ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
-    AffineMap filterMap = AffineMap::get(5, 0, {f, c}, ctx);
+    Value filterMatrix;
+    AffineMap filterMap = AffineMap::get(5, 0, {c, f}, ctx);
     DenseElementsAttr constant;
     if (contiguousFilters &&
         matchPattern(op.getInputs()[1], m_Constant(&constant))) {
@@ -313,17 +311,22 @@ struct OneByOneConvAsContraction final
       filterMatrix = arith::ConstantOp::create(
           rewriter, op.getLoc(),
           permuteConstant(constant.reshape(matrix), ArrayRef<int64_t>{1, 0}));
-      filterMap = AffineMap::get(5, 0, {c, f}, ctx);
-    } else if (contiguousFilters) {
-      Value empty = tensor::EmptyOp::create(
-          rewriter, op.getLoc(),
-          ArrayRef<int64_t>{filter.getDimSize(3), filter.getDimSize(0)},
-          element);
-      filterMatrix = linalg::TransposeOp::create(rewriter, op.getLoc(),
-                                                 filterMatrix, empty,
-                                                 ArrayRef<int64_t>{1, 0})
-                         ->getResult(0);
-      filterMap = AffineMap::get(5, 0, {c, f}, ctx);
+    } else {
+      filterMatrix = tensor::CollapseShapeOp::create(
+          rewriter, op.getLoc(), op.getInputs()[1],
+          ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+      if (contiguousFilters) {
+        Value empty = tensor::EmptyOp::create(
+            rewriter, op.getLoc(),
+            ArrayRef<int64_t>{filter.getDimSize(3), filter.getDimSize(0)},
+            element);
+        filterMatrix = linalg::TransposeOp::create(rewriter, op.getLoc(),
+                                                   filterMatrix, empty,
+                                                   ArrayRef<int64_t>{1, 0})
+                           ->getResult(0);
+      } else {
+        filterMap = AffineMap::get(5, 0, {f, c}, ctx);
+      }
     }
     SmallVector<AffineMap> maps = {AffineMap::get(5, 0, {n, h, w, c}, ctx),
                                    filterMap,
