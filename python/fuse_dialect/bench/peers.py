@@ -474,7 +474,17 @@ def main(argv):
     for n in names:
         if n not in models.ZOO:
             ap.error("unknown model %r (one of %s)" % (n, ",".join(models.ZOO)))
-    threads = sorted({int(t) for t in args.threads.split(",")})
+    if args.rounds < 1 or args.calls < 1 or args.pause < 0:
+        ap.error("--rounds and --calls must be at least 1, --pause not negative")
+    try:
+        threads = sorted({int(t) for t in args.threads.split(",")})
+    except ValueError:
+        threads = []
+    if not threads or threads[0] < 1 or threads[-1] > (os.cpu_count() or 1) * 4:
+        ap.error("--threads: positive thread counts, comma-separated "
+                 "(e.g. 1,2), not %r" % args.threads)
+    if not names:
+        ap.error("--models: no model given")
     rows = []
     for n in names:
         print("%s:" % n, file=sys.stderr, flush=True)
