@@ -11,17 +11,20 @@
 //    runtime's element-by-element memrefCopy (COPY);
 //  * rows with no divisor up to block-rows (the 7 pixels of a 7x7 output
 //    row) are blocked 7 at a time by one vector of columns instead of one
-//    row by two (SEVEN).
+//    row by two (SEVEN);
+//  * columns are whole vectors where the range has such a divisor: 88
+//    filters (8 x 11) in blocks of 8, not 11, a vector and a remainder per
+//    multiply-add, the rows then 7 by one vector as above (WHOLE).
 // Values: against the unfused program (NUM), and bit for bit without fused
 // multiply-adds (EXACT).
 //
-// RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu=block-cols=16 -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefixes=PACK,DW,SEVEN
+// RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu=block-cols=16 -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefixes=PACK,DW,SEVEN,WHOLE
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu="block-cols=16 pack=false" -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOPACK
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu | FileCheck %s --check-prefix=COPY
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven -p "--fuse-ops" --lower="--fuse-lower-to-cpu='fma=false reassociate=false approximate-math=false'" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
-// NUM: fuse-diff: OK 3 outputs
-// EXACT: fuse-diff: OK 3 outputs, {{[0-9]+}} values, max abs err 0, max rel err 0
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,whole -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,whole -p "--fuse-ops" --lower="--fuse-lower-to-cpu='fma=false reassociate=false approximate-math=false'" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
+// NUM: fuse-diff: OK 4 outputs
+// EXACT: fuse-diff: OK 4 outputs, {{[0-9]+}} values, max abs err 0, max rel err 0
 
 // PACK-LABEL: func.func @matmul
 //       PACK:   scf.forall
@@ -76,4 +79,17 @@ func.func @seven(%x: tensor<1x7x7x16xf32>, %w: tensor<32x3x3x16xf32>, %b: tensor
   %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x7x7x16xf32>, tensor<32x3x3x16xf32>, tensor<32xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x7x7x32xf32>
   %r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x7x7x32xf32>) -> tensor<1x7x7x32xf32>
   return %r : tensor<1x7x7x32xf32>
+}
+
+// -----
+
+// WHOLE-LABEL: func.func @whole
+//       WHOLE:   math.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<7x8xf32>
+//   WHOLE-NOT:   vector<1x11xf32>
+//       WHOLE:   fuse.yield
+func.func @whole(%x: tensor<1x7x7x16xf32>, %w: tensor<88x3x3x16xf32>, %b: tensor<88xf32>) -> tensor<1x7x7x88xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x7x7x16xf32>, tensor<88x3x3x16xf32>, tensor<88xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x7x7x88xf32>
+  %r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x7x7x88xf32>) -> tensor<1x7x7x88xf32>
+  return %r : tensor<1x7x7x88xf32>
 }
