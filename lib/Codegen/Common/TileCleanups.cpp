@@ -347,12 +347,47 @@ struct OneByOneConvAsContraction final
   }
 };
 
+/// Bytes of padding after each row of `rowBytes` of a constant read a
+/// vector at a time down its rows: one cache line where the rows are a
+/// multiple of 1 KB apart. A core's L1 maps addresses 4 KB apart to the
+/// same set, so rows 2 KB apart (512 f32 filters) all fall into 2 of its
+/// 64 sets (and of L2's, 64 of 2048): a register block walking down them,
+/// one vector per reduction step, misses every time. With a line more per
+/// row they spread over every set.
+static int64_t getRowPadding(int64_t rowBytes) {
+  constexpr int64_t kCacheLine = 64, kAliasing = 1024;
+  return rowBytes >= kAliasing && rowBytes % kAliasing == 0 ? kCacheLine : 0;
+}
+
+/// `attr` (row-major, innermost dimension the rows) with `pad` zero
+/// elements after each row: a new innermost size of rows + pad.
+static DenseElementsAttr padRows(DenseElementsAttr attr, int64_t pad) {
+  auto type = cast<RankedTensorType>(attr.getType());
+  int64_t rowBytes = type.getShape().back() *
+                     (type.getElementType().getIntOrFloatBitWidth() / 8);
+  int64_t padBytes = pad * rowBytes / type.getShape().back();
+  ArrayRef<char> raw = attr.getRawData();
+  int64_t rows = type.getNumElements() / type.getShape().back();
+  std::vector<char> data;
+  data.reserve(rows * (rowBytes + padBytes));
+  for (int64_t r = 0; r < rows; ++r) {
+    data.insert(data.end(), raw.begin() + r * rowBytes,
+                raw.begin() + (r + 1) * rowBytes);
+    data.insert(data.end(), padBytes, 0);
+  }
+  SmallVector<int64_t> shape(type.getShape());
+  shape.back() += pad;
+  return DenseElementsAttr::getFromRawBuffer(type.clone(shape), data);
+}
+
 /// A convolution whose filter is a constant reads it as H x W x C x F
 /// (`conv_2d_nhwc_hwcf`, the filter permuted at compile time) when
 /// `contiguousFilters` asks for it: a CPU register block's output channels
 /// are then one vector load of the filter per reduction step instead of a
-/// strided gather of F x H x W x C. The same multiply-adds in the same
-/// order (both ops reduce over kh, kw, c): values are unchanged.
+/// strided gather of F x H x W x C. Rows of F a multiple of 1 KB long get a
+/// cache line of padding (getRowPadding), read through a slice that leaves
+/// it out. The same multiply-adds in the same order (both ops reduce over
+/// kh, kw, c): values are unchanged.
 struct ConstantFilterAsHwcf final : OpRewritePattern<linalg::Conv2DNhwcFhwcOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -362,9 +397,31 @@ struct ConstantFilterAsHwcf final : OpRewritePattern<linalg::Conv2DNhwcFhwcOp> {
     if (!matchPattern(op.getInputs()[1], m_Constant(&filter)) ||
         !isa<RankedTensorType>(filter.getType()))
       return rewriter.notifyMatchFailure(op, "the filter is not a constant");
-    Value hwcf = arith::ConstantOp::create(
-        rewriter, op.getLoc(),
-        permuteConstant(filter, ArrayRef<int64_t>{1, 2, 3, 0}));
+    Location loc = op.getLoc();
+    DenseElementsAttr permuted =
+        permuteConstant(filter, ArrayRef<int64_t>{1, 2, 3, 0});
+    auto type = cast<RankedTensorType>(permuted.getType());
+    Type element = type.getElementType();
+    int64_t pad = 0;
+    if (!permuted.isSplat() && element.isIntOrFloat() &&
+        element.getIntOrFloatBitWidth() % 8 == 0 && type.hasStaticShape()) {
+      int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+      pad = getRowPadding(type.getShape().back() * bytes) / bytes;
+    }
+    Value hwcf;
+    if (pad == 0) {
+      hwcf = arith::ConstantOp::create(rewriter, loc, permuted);
+    } else {
+      Value padded =
+          arith::ConstantOp::create(rewriter, loc, padRows(permuted, pad));
+      SmallVector<OpFoldResult> offsets(4, rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> strides(4, rewriter.getIndexAttr(1));
+      SmallVector<OpFoldResult> sizes;
+      for (int64_t size : type.getShape())
+        sizes.push_back(rewriter.getIndexAttr(size));
+      hwcf = tensor::ExtractSliceOp::create(rewriter, loc, type, padded,
+                                            offsets, sizes, strides);
+    }
     rewriter.replaceOpWithNewOp<linalg::Conv2DNhwcHwcfOp>(
         op, op->getResultTypes(), ValueRange{op.getInputs()[0], hwcf},
         op.getOutputs(), op.getStrides(), op.getDilations());
