@@ -5,18 +5,28 @@
 // 256x512 result: 4 x 8 tiles of 64 x 64, or 32 tiles of 8 rows before.
 // A convolution with output channels is tiled as a matmul of its output
 // pixels by its filters (a row of 16 pixels by 64 filters here), so that a
-// tile's filter slice stays in cache for all its pixels. The squares change
+// tile's filter slice stays in cache for all its pixels. Output rows
+// shorter than the side (7 pixels) take all rows of the image where they
+// fit in four sides (49 pixels by 64 filters), not a wider N (7 pixels by
+// 128 filters: widen-rows-first=false, NARROW). The squares change
 // no value: the reduction stays whole in each tile (EXACT, run against the
 // unfused program by utils/fuse-diff, without fused multiply-adds).
 //
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s --check-prefix=SQUARES
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu=contraction-tile=0 -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,conv -p "--fuse-ops" --lower="--fuse-lower-to-cpu=fma=false" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
+// RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-tile-groups=contraction-tile=64 | FileCheck %s --check-prefix=NARROW
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,conv,seven_rows -p "--fuse-ops" --lower="--fuse-lower-to-cpu=fma=false" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
 
 // SQUARES-LABEL: func.func @matmul
 // SQUARES:       scf.forall ({{.*}}) = (0, 0) to (256, 512) step (64, 64)
 // SQUARES-LABEL: func.func @conv
 // SQUARES:       scf.forall ({{.*}}) = (0, 0, 0) to (16, 16, 64) step (1, 16, 64)
+// SQUARES-LABEL: func.func @seven_rows
+// SQUARES:       scf.forall ({{.*}}) = (0, 0, 0) to (7, 7, 128) step (7, 7, 64)
+// SQUARES:         linalg.conv_2d_nhwc_fhwc {{.*}} ins({{.*}} : tensor<1x9x9x16xf32>, tensor<64x3x3x16xf32>) outs({{.*}} : tensor<1x7x7x64xf32>)
+// NARROW-LABEL:  func.func @seven_rows
+// NARROW:        scf.forall ({{.*}}) = (0, 0, 0) to (7, 7, 128) step (1, 7, 128)
+// NARROW:          linalg.conv_2d_nhwc_fhwc {{.*}} outs({{.*}} : tensor<1x1x7x128xf32>)
 // ROWS-LABEL:    func.func @matmul
 // ROWS:          scf.forall ({{.*}}) = (0) to (256) step (8)
 // EXACT: OK
@@ -35,6 +45,15 @@ func.func @conv(%x: tensor<1x16x16x32xf32>, %w: tensor<64x3x3x32xf32>, %b: tenso
   %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x16x16x32xf32>, tensor<64x3x3x32xf32>, tensor<64xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x16x16x64xf32>
   %r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x16x16x64xf32>) -> tensor<1x16x16x64xf32>
   return %r : tensor<1x16x16x64xf32>
+}
+
+// -----
+
+func.func @seven_rows(%x: tensor<1x7x7x16xf32>, %w: tensor<128x3x3x16xf32>, %b: tensor<128xf32>) -> tensor<1x7x7x128xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x7x7x16xf32>, tensor<128x3x3x16xf32>, tensor<128xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x7x7x128xf32>
+  %r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x7x7x128xf32>) -> tensor<1x7x7x128xf32>
+  return %r : tensor<1x7x7x128xf32>
 }
 
 // -----

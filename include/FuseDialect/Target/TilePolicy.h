@@ -51,6 +51,15 @@ struct TilePolicy {
   /// filter as C x F, others as H x W x C x F; a constant filter permuted at
   /// compile time, another per tile (1x1 only).
   bool contiguousFilters = false;
+  /// A contraction tile that takes its innermost M dimension whole and is
+  /// still thinner than the side (a convolution's short output rows: 7
+  /// pixels in ResNet-50's last stage) first takes more of the M dimension
+  /// outside it (more output rows, which read the same filters), up to the
+  /// side's area, and only then widens N. Every pixel of a tile reuses its
+  /// filter slice, so on a CPU the rows are what keeps that slice in cache;
+  /// a wider N only makes the slice larger. false: N widens (a GPU block's
+  /// threads want points, which either side gives).
+  bool widenRowsFirst = false;
 
   /// The CPU lowering: tiles of rows large enough to amortize the loop
   /// overhead and small enough for a core's cache; a matmul in squares of
@@ -60,12 +69,13 @@ struct TilePolicy {
   /// weights, 9.4 MB, once per token). Convolutions with output channels
   /// too, as matmuls of pixels by filters (in rows, every row of ResNet-50's
   /// 7x7 stage streamed all of an 8 MB filter: its strided 1x1 convolution
-  /// 150 -> 20 ms).
+  /// 150 -> 20 ms). A convolution's tile spans several short output rows
+  /// (widenRowsFirst: 7 x 7 pixels by 64 filters there, not 7 by 256).
   static constexpr TilePolicy forCpu() {
     return TilePolicy{/*minTileElements=*/4096, /*contractionTile=*/64,
                       /*contractionTiles=*/1, /*partialTiles=*/true,
                       /*convolutionsAsMatmuls=*/true,
-                      /*contiguousFilters=*/true};
+                      /*contiguousFilters=*/true, /*widenRowsFirst=*/true};
   }
   /// The GPU lowering: a tile is a block's work; contractions in 64x64
   /// squares, halved until every SM has a block.
@@ -73,7 +83,7 @@ struct TilePolicy {
     return TilePolicy{/*minTileElements=*/1024, /*contractionTile=*/64,
                       /*contractionTiles=*/gpu.numSMs, /*partialTiles=*/true,
                       /*convolutionsAsMatmuls=*/true,
-                      /*contiguousFilters=*/false};
+                      /*contiguousFilters=*/false, /*widenRowsFirst=*/false};
   }
 };
 

@@ -42,6 +42,7 @@ void mlir::fuse::buildTileGroupsPipeline(OpPassManager &pm,
   tileOptions.partialTiles = policy->partialTiles;
   tileOptions.convolutionsAsMatmuls = policy->convolutionsAsMatmuls;
   tileOptions.contiguousFilters = policy->contiguousFilters;
+  tileOptions.widenRowsFirst = policy->widenRowsFirst;
   pm.addPass(createFuseTileGroupsPass(tileOptions));
   // No CSE from here to bufferization: merged nests write their results
   // into distinct empty tensors, which CSE would make one buffer.

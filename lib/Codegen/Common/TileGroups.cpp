@@ -424,7 +424,8 @@ struct FuseTileGroupsPass final
     IRRewriter rewriter(&getContext());
     TilePolicy policy{minTileElements,       contractionTile,
                       contractionTiles,      partialTiles,
-                      convolutionsAsMatmuls, contiguousFilters};
+                      convolutionsAsMatmuls, contiguousFilters,
+                      widenRowsFirst};
     for (GroupOp group : groups) {
       // Upstream tiling needs static, non-empty loop ranges: a group with a
       // dynamic or zero-sized tensor (not one --fuse-ops forms, but valid

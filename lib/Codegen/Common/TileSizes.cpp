@@ -142,9 +142,13 @@ SmallVector<TilingInterface> findRoots(GroupOp group) {
 /// that), the loops inside stay whole (a tile is a set of contiguous rows).
 /// Unit loops and reductions are never tiled (a tile reduces its rows
 /// completely), and with `keepRows` neither is the innermost parallel loop.
+/// `outerRowsShareOperand`: the parallel loop outside a contraction's two
+/// tiled ones is an M loop too (a convolution's output rows), which reads
+/// the same slice of the N-side operand (widenRowsFirst).
 static SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterface op,
                                        const TilePolicy &policy, bool keepRows,
-                                       bool contraction) {
+                                       bool contraction,
+                                       bool outerRowsShareOperand) {
   int64_t minTileElements = policy.minTileElements;
   SmallVector<utils::IteratorType> iterators = op.getLoopIteratorTypes();
   SmallVector<OpFoldResult> sizes(iterators.size(), builder.getIndexAttr(0));
@@ -204,12 +208,31 @@ static SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterfac
         side /= 2;
       int64_t mTile = tileAtMost(ranges[m], side);
       int64_t nTile = tileAtMost(ranges[n], side);
+      // A whole innermost M loop thinner than the side (7 or 14 pixels of a
+      // convolution's output row) takes the whole M loop outside it too (all
+      // output rows) where that is at most four sides' worth of rows: every
+      // pixel of the tile reuses its slice of the other operand (the
+      // filter), where a wider N would only enlarge the slice. Whole, so
+      // that a convolution's window stays one static, padded box (a tile of
+      // some of the rows reads a window of dynamic size, left scalar).
+      std::optional<unsigned> outer;
+      if (policy.widenRowsFirst && outerRowsShareOperand &&
+          parallel.size() >= 3 && mTile == ranges[m] && mTile < side) {
+        unsigned candidate = parallel[parallel.size() - 3];
+        // (Only while N is still cut: one tile of everything would be
+        // tiled in rows like any small group.)
+        if (ranges[candidate] > 1 && mTile * ranges[candidate] <= 4 * side &&
+            nTile < ranges[n] &&
+            numTiles(mTile, nTile) / ranges[candidate] >=
+                policy.contractionTiles)
+          outer = candidate;
+      }
       // A side without a good divisor (197 tokens tile by 1 without partial
       // tiles; 100 by 50) leaves a thin
       // tile whose few points would idle most of a block's threads: the
       // other side widens towards the square's area (at most four sides),
       // as far as enough tiles remain.
-      bool widenN = mTile < side && nTile >= mTile;
+      bool widenN = mTile < side && nTile >= mTile && !outer;
       bool widenM = !widenN && nTile < side && mTile > nTile;
       if (widenN || widenM) {
         int64_t &thin = widenN ? mTile : nTile;
@@ -229,6 +252,8 @@ static SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterfac
         sizes[d] = builder.getIndexAttr(ranges[d] == 1 ? 0 : 1);
       sizes[m] = builder.getIndexAttr(mTile);
       sizes[n] = builder.getIndexAttr(nTile);
+      if (outer)
+        sizes[*outer] = builder.getIndexAttr(ranges[*outer]);
       if (llvm::any_of(parallel, [&](unsigned d) {
             return ranges[d] > 1 &&
                    getConstantIntValue(sizes[d]) != ranges[d];
@@ -307,6 +332,36 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
     return succeeded(dims) && !dims->outputChannel.empty() &&
            dims->depth.empty();
   };
+  // Whether the root's parallel loop outside its last two is an M loop of
+  // the contraction (a convolution's output rows, a 1x1 convolution's as a
+  // matmul), not a batch: read by the image or A, not by the filter or B.
+  // Positions of the result are the root's loops only where the root
+  // writes its result with an identity map.
+  bool outerRowsShareOperand = false;
+  auto rootOp = dyn_cast<linalg::LinalgOp>(root.getOperation());
+  bool rootIdentity =
+      rootOp && rootOp.getNumDpsInits() == 1 &&
+      rootOp.getMatchingIndexingMap(rootOp.getDpsInitOperand(0)).isIdentity();
+  auto isOuterRowM = [&](linalg::LinalgOp op) {
+    auto type = cast<ShapedType>(op->getResult(0).getType());
+    if (!rootIdentity ||
+        op->getResult(0).getType() != root->getResult(0).getType() ||
+        type.getRank() < 3 || op.getNumDpsInits() != 1)
+      return false;
+    AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    auto dim = dyn_cast<AffineDimExpr>(out.getResult(type.getRank() - 3));
+    if (!dim)
+      return false;
+    if (linalg::isaContractionOpInterface(op)) {
+      FailureOr<linalg::ContractionDimensions> dims =
+          linalg::inferContractionDims(op);
+      return succeeded(dims) && llvm::is_contained(dims->m, dim.getPosition());
+    }
+    FailureOr<linalg::ConvolutionDimensions> dims =
+        linalg::inferConvolutionDims(op);
+    return succeeded(dims) &&
+           llvm::is_contained(dims->outputImage, dim.getPosition());
+  };
   group.getBody().walk([&](linalg::LinalgOp op) {
     bool isContraction =
         isMatmulLike(op) && op->getNumResults() == 1 &&
@@ -317,6 +372,7 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
           nonUnitShape(op->getResult(0).getType()) ==
               nonUnitShape(root->getResult(0).getType())));
     contraction |= isContraction && onlyRoot;
+    outerRowsShareOperand |= isContraction && onlyRoot && isOuterRowM(op);
     if (op.getOperation() != root.getOperation() &&
         op.getNumReductionLoops() > 0 && !isContraction)
       fusedReduction = true;
@@ -342,7 +398,8 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
   TilePolicy rootPolicy = policy;
   rootPolicy.partialTiles &=
       !isDisjointWindowPool(root) && (onlyRoot || !feedsInsert(root));
-  return getTileSizes(builder, root, rootPolicy, fusedReduction, contraction);
+  return getTileSizes(builder, root, rootPolicy, fusedReduction, contraction,
+                      outerRowsShareOperand);
 }
 
 std::optional<SmallVector<int64_t>>

@@ -125,7 +125,12 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
            "Read convolution filters with the output channels contiguous: a "
            "1x1 convolution's, as a matmul, as C x F (transposed per tile, "
            "or at compile time when constant), a constant filter of any "
-           "other as H x W x C x F (conv_2d_nhwc_hwcf)">
+           "other as H x W x C x F (conv_2d_nhwc_hwcf)">,
+    Option<"widenRowsFirst", "widen-rows-first", "bool",
+           /*default=*/"::mlir::fuse::TilePolicy{}.widenRowsFirst",
+           "With contraction-tile: a tile thinner than the side in M takes "
+           "more of the M dimension outside its innermost one (a "
+           "convolution's output rows) before it widens N">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
