@@ -215,17 +215,30 @@ static SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterfac
       // filter), where a wider N would only enlarge the slice. Whole, so
       // that a convolution's window stays one static, padded box (a tile of
       // some of the rows reads a window of dynamic size, left scalar).
+      // N then takes whole vectors of 16 (an AVX-512 register of f32, two
+      // of AVX2), so that the register blocks can: 160 filters in tiles of
+      // 32, not 40; without such a divisor (88 filters), N widens instead.
+      // Only while N is still cut: one tile of everything would be tiled
+      // in rows like any small group.
       std::optional<unsigned> outer;
       if (policy.widenRowsFirst && outerRowsShareOperand &&
           parallel.size() >= 3 && mTile == ranges[m] && mTile < side) {
+        constexpr int64_t kVector = 16;
         unsigned candidate = parallel[parallel.size() - 3];
-        // (Only while N is still cut: one tile of everything would be
-        // tiled in rows like any small group.)
+        int64_t vectorTile = 0;
+        for (int64_t d = std::min(side, ranges[n]) / kVector * kVector; d > 0;
+             d -= kVector)
+          if (ranges[n] % d == 0) {
+            vectorTile = d;
+            break;
+          }
         if (ranges[candidate] > 1 && mTile * ranges[candidate] <= 4 * side &&
-            nTile < ranges[n] &&
-            numTiles(mTile, nTile) / ranges[candidate] >=
-                policy.contractionTiles)
+            vectorTile > 0 && vectorTile < ranges[n] &&
+            numTiles(mTile, vectorTile) / ranges[candidate] >=
+                policy.contractionTiles) {
           outer = candidate;
+          nTile = vectorTile;
+        }
       }
       // A side without a good divisor (197 tokens tile by 1 without partial
       // tiles; 100 by 50) leaves a thin
