@@ -24,6 +24,17 @@ int64_t mlir::fuse::getElementBytes(Type type) {
   return std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
 }
 
+int64_t mlir::fuse::getLargestDivisorOf(int64_t range, int64_t limit,
+                                        int64_t multiple) {
+  if (multiple < 1)
+    return 0;
+  for (int64_t d = std::min(range, limit) / multiple * multiple; d > 0;
+       d -= multiple)
+    if (range % d == 0)
+      return d;
+  return 0;
+}
+
 int64_t mlir::fuse::getLargestDivisor(int64_t range, int64_t limit,
                                       bool powerOfTwo) {
   int64_t d = std::max<int64_t>(1, std::min(range, limit));

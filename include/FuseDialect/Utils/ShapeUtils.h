@@ -27,6 +27,10 @@ int64_t getElementBytes(Type type);
 int64_t getLargestDivisor(int64_t range, int64_t limit,
                           bool powerOfTwo = false);
 
+/// The largest divisor of `range` that is at most `limit` and a multiple of
+/// `multiple` (whole vectors of a row), or 0 when there is none.
+int64_t getLargestDivisorOf(int64_t range, int64_t limit, int64_t multiple);
+
 } // namespace mlir::fuse
 
 #endif // FUSEDIALECT_UTILS_SHAPEUTILS_H

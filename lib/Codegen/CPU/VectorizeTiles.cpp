@@ -353,16 +353,6 @@ LogicalResult stripMine(RewriterBase &rewriter, linalg::LinalgOp op,
   return success();
 }
 
-/// The largest divisor of `range` up to `limit` that is a multiple of
-/// `multiple` (0 when there is none).
-int64_t getLargestDivisorOf(int64_t range, int64_t limit, int64_t multiple) {
-  for (int64_t d = std::min(range, limit) / multiple * multiple; d > 0;
-       d -= multiple)
-    if (range % d == 0)
-      return d;
-  return 0;
-}
-
 /// Rows and columns of a register block over `rowRange` x `colRange`
 /// results: the largest divisors up to `blockRows` and `blockCols` (two
 /// vector registers), the columns in whole vectors where the range has

@@ -225,13 +225,7 @@ static SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterfac
           parallel.size() >= 3 && mTile == ranges[m] && mTile < side) {
         constexpr int64_t kVector = 16;
         unsigned candidate = parallel[parallel.size() - 3];
-        int64_t vectorTile = 0;
-        for (int64_t d = std::min(side, ranges[n]) / kVector * kVector; d > 0;
-             d -= kVector)
-          if (ranges[n] % d == 0) {
-            vectorTile = d;
-            break;
-          }
+        int64_t vectorTile = getLargestDivisorOf(ranges[n], side, kVector);
         if (ranges[candidate] > 1 && mTile * ranges[candidate] <= 4 * side &&
             vectorTile > 0 && vectorTile < ranges[n] &&
             numTiles(mTile, vectorTile) / ranges[candidate] >=
