@@ -21,6 +21,7 @@ table.
 """
 
 import argparse
+import array
 import os
 import statistics
 import subprocess
@@ -52,30 +53,54 @@ def gemm(m, k, n):
     return text, 2.0 * m * k * n
 
 
-def conv(hw, cin, cout, k, depthwise=False):
+def constant_filter(shape):
+    """A tosa.const of `shape` with fixed pseudo-random values in [-1, 1)
+    (a linear congruential sequence), as hex: a model's weights, which the
+    CPU lowering permutes and pads at compile time."""
+    count = 1
+    for d in shape:
+        count *= d
+    values, state = array.array("f"), 12345
+    for _ in range(count):
+        state = (state * 1103515245 + 12345) % (1 << 31)
+        values.append(state / float(1 << 30) - 1.0)
+    if sys.byteorder != "little":
+        values.byteswap()
+    ty = "tensor<%sxf32>" % "x".join(str(d) for d in shape)
+    return '"tosa.const"() <{values = dense<"0x%s"> : %s}> : () -> %s' % (
+        values.tobytes().hex().upper(), ty, ty)
+
+
+def conv(hw, cin, cout, k, depthwise=False, constant=False):
     """A same-padded stride-1 convolution of a 1 x hw x hw x cin image, bias,
-    ReLU (NHWC, TOSA's layout)."""
+    ReLU (NHWC, TOSA's layout); with `constant`, the filter is a constant of
+    the model instead of an argument."""
     x = "tensor<1x%dx%dx%dxf32>" % (hw, hw, cin)
     y = "tensor<1x%dx%dx%dxf32>" % (hw, hw, cout)
     pad = (k - 1) // 2
     attrs = ("{acc_type = f32, pad = array<i64: %d, %d, %d, %d>, stride = "
              "array<i64: 1, 1>, dilation = array<i64: 1, 1>}" % ((pad,) * 4))
     if depthwise:
-        w = "tensor<%dx%dx%dx1xf32>" % (k, k, cin)
+        wshape = (k, k, cin, 1)
         op = "tosa.depthwise_conv2d"
         flops = 2.0 * hw * hw * cout * k * k
     else:
-        w = "tensor<%dx%dx%dx%dxf32>" % (cout, k, k, cin)
+        wshape = (cout, k, k, cin)
         op = "tosa.conv2d"
         flops = 2.0 * hw * hw * cout * k * k * cin
+    w = "tensor<%sxf32>" % "x".join(str(d) for d in wshape)
     b = "tensor<%dxf32>" % cout
-    text = """func.func @model(%%x: %(x)s, %%w: %(w)s, %%b: %(b)s) -> %(y)s {
-  %%zp = %(zp)s
+    if constant:
+        header = "func.func @model(%%x: %(x)s, %%b: %(b)s) -> %(y)s {\n  %%w = " + \
+            constant_filter(wshape).replace("%", "%%") + "\n"
+    else:
+        header = "func.func @model(%%x: %(x)s, %%w: %(w)s, %%b: %(b)s) -> %(y)s {\n"
+    text = (header + """  %%zp = %(zp)s
   %%c = %(op)s %%x, %%w, %%b, %%zp, %%zp %(attrs)s : (%(x)s, %(w)s, %(b)s, tensor<1xf32>, tensor<1xf32>) -> %(y)s
   %%r = tosa.clamp %%c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (%(y)s) -> %(y)s
   return %%r : %(y)s
 }
-""" % dict(x=x, w=w, b=b, y=y, op=op, attrs=attrs, zp=ZP)
+""") % dict(x=x, w=w, b=b, y=y, op=op, attrs=attrs, zp=ZP)
     return text, flops
 
 
@@ -93,6 +118,16 @@ CASES = [
      ("conv", 7, 512, 512, 3, 1)),
     ("depthwise 3x3 56x56x144", lambda: conv(56, 144, 144, 3, depthwise=True),
      ("conv", 56, 144, 144, 3, 144)),
+    # The filters as constants, as in a model: permuted, and padded where
+    # their rows alias in cache, at compile time.
+    ("conv 3x3 56x56 64->64, constant filter",
+     lambda: conv(56, 64, 64, 3, constant=True), ("conv", 56, 64, 64, 3, 1)),
+    ("conv 1x1 56x56 64->256, constant filter",
+     lambda: conv(56, 64, 256, 1, constant=True), ("conv", 56, 64, 256, 1, 1)),
+    ("conv 3x3 14x14 256->256, constant filter",
+     lambda: conv(14, 256, 256, 3, constant=True), ("conv", 14, 256, 256, 3, 1)),
+    ("conv 3x3 7x7 512->512, constant filter",
+     lambda: conv(7, 512, 512, 3, constant=True), ("conv", 7, 512, 512, 3, 1)),
 ]
 
 
