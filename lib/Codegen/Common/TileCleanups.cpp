@@ -11,6 +11,7 @@
 
 #include "TileGroups.h"
 
+#include "FuseDialect/Utils/ShapeUtils.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -359,13 +360,14 @@ static int64_t getRowPadding(int64_t rowBytes) {
   return rowBytes >= kAliasing && rowBytes % kAliasing == 0 ? kCacheLine : 0;
 }
 
-/// `attr` (row-major, innermost dimension the rows) with `pad` zero
-/// elements after each row: a new innermost size of rows + pad.
+/// `attr` (row-major, innermost dimension the rows, not a splat, whole-byte
+/// elements) with `pad` zero elements after each row: a new innermost size
+/// of rows + pad.
 static DenseElementsAttr padRows(DenseElementsAttr attr, int64_t pad) {
   auto type = cast<RankedTensorType>(attr.getType());
-  int64_t rowBytes = type.getShape().back() *
-                     (type.getElementType().getIntOrFloatBitWidth() / 8);
-  int64_t padBytes = pad * rowBytes / type.getShape().back();
+  int64_t elementBytes = getElementBytes(type);
+  int64_t rowBytes = type.getShape().back() * elementBytes;
+  int64_t padBytes = pad * elementBytes;
   ArrayRef<char> raw = attr.getRawData();
   int64_t rows = type.getNumElements() / type.getShape().back();
   std::vector<char> data;
@@ -405,7 +407,7 @@ struct ConstantFilterAsHwcf final : OpRewritePattern<linalg::Conv2DNhwcFhwcOp> {
     int64_t pad = 0;
     if (!permuted.isSplat() && element.isIntOrFloat() &&
         element.getIntOrFloatBitWidth() % 8 == 0 && type.hasStaticShape()) {
-      int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+      int64_t bytes = getElementBytes(element);
       pad = getRowPadding(type.getShape().back() * bytes) / bytes;
     }
     Value hwcf;

@@ -21,7 +21,6 @@ table.
 """
 
 import argparse
-import array
 import os
 import statistics
 import subprocess
@@ -54,21 +53,14 @@ def gemm(m, k, n):
 
 
 def constant_filter(shape):
-    """A tosa.const of `shape` with fixed pseudo-random values in [-1, 1)
-    (a linear congruential sequence), as hex: a model's weights, which the
-    CPU lowering permutes and pads at compile time."""
-    count = 1
-    for d in shape:
-        count *= d
-    values, state = array.array("f"), 12345
-    for _ in range(count):
-        state = (state * 1103515245 + 12345) % (1 << 31)
-        values.append(state / float(1 << 30) - 1.0)
-    if sys.byteorder != "little":
-        values.byteswap()
-    ty = "tensor<%sxf32>" % "x".join(str(d) for d in shape)
-    return '"tosa.const"() <{values = dense<"0x%s"> : %s}> : () -> %s' % (
-        values.tobytes().hex().upper(), ty, ty)
+    """A tosa.const of `shape`, fixed pseudo-random values in [-1, 1): a
+    model's weights, which the CPU lowering permutes and pads at compile
+    time."""
+    import numpy as np
+    from ..onnx_import import literal
+    values = np.random.default_rng(0).uniform(-1, 1, shape).astype(np.float32)
+    return mlirtext.tosa_constant(
+        literal(values), "tensor<%sxf32>" % "x".join(str(d) for d in shape))
 
 
 def conv(hw, cin, cout, k, depthwise=False, constant=False):
@@ -91,16 +83,18 @@ def conv(hw, cin, cout, k, depthwise=False, constant=False):
     w = "tensor<%sxf32>" % "x".join(str(d) for d in wshape)
     b = "tensor<%dxf32>" % cout
     if constant:
-        header = "func.func @model(%%x: %(x)s, %%b: %(b)s) -> %(y)s {\n  %%w = " + \
-            constant_filter(wshape).replace("%", "%%") + "\n"
+        args = "%%x: %s, %%b: %s" % (x, b)
+        filter_def = "  %%w = %s\n" % constant_filter(wshape)
     else:
-        header = "func.func @model(%%x: %(x)s, %%w: %(w)s, %%b: %(b)s) -> %(y)s {\n"
-    text = (header + """  %%zp = %(zp)s
+        args, filter_def = "%%x: %s, %%w: %s, %%b: %s" % (x, w, b), ""
+    text = """func.func @model(%(args)s) -> %(y)s {
+%(filter_def)s  %%zp = %(zp)s
   %%c = %(op)s %%x, %%w, %%b, %%zp, %%zp %(attrs)s : (%(x)s, %(w)s, %(b)s, tensor<1xf32>, tensor<1xf32>) -> %(y)s
   %%r = tosa.clamp %%c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (%(y)s) -> %(y)s
   return %%r : %(y)s
 }
-""") % dict(x=x, w=w, b=b, y=y, op=op, attrs=attrs, zp=ZP)
+""" % dict(args=args, filter_def=filter_def, x=x, w=w, b=b, y=y, op=op,
+           attrs=attrs, zp=ZP)
     return text, flops
 
 
