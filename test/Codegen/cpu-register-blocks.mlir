@@ -14,17 +14,20 @@
 //    row by two (SEVEN);
 //  * columns are whole vectors where the range has such a divisor: 88
 //    filters (8 x 11) in blocks of 8, not 11, a vector and a remainder per
-//    multiply-add, the rows then 7 by one vector as above (WHOLE).
+//    multiply-add, the rows then 7 by one vector as above (WHOLE);
+//  * columns with no such divisor are split into whole vectors and powers
+//    of two below one vector: 20 filters as 16 + 4, 12 depthwise channels
+//    as 8 + 4, never a vector of 20 or 12 lanes (SPLIT).
 // Values: against the unfused program (NUM), and bit for bit without fused
 // multiply-adds (EXACT).
 //
-// RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu=block-cols=16 -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefixes=PACK,DW,SEVEN,WHOLE
+// RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu=block-cols=16 -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefixes=PACK,DW,SEVEN,WHOLE,SPLIT
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu="block-cols=16 pack=false" -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOPACK
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu | FileCheck %s --check-prefix=COPY
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,whole -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,whole -p "--fuse-ops" --lower="--fuse-lower-to-cpu='fma=false reassociate=false approximate-math=false'" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
-// NUM: fuse-diff: OK 4 outputs
-// EXACT: fuse-diff: OK 4 outputs, {{[0-9]+}} values, max abs err 0, max rel err 0
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,whole,split -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,whole,split -p "--fuse-ops" --lower="--fuse-lower-to-cpu='fma=false reassociate=false approximate-math=false'" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
+// NUM: fuse-diff: OK 6 outputs
+// EXACT: fuse-diff: OK 6 outputs, {{[0-9]+}} values, max abs err 0, max rel err 0
 
 // PACK-LABEL: func.func @matmul
 //       PACK:   scf.forall
@@ -92,4 +95,22 @@ func.func @whole(%x: tensor<1x7x7x16xf32>, %w: tensor<88x3x3x16xf32>, %b: tensor
   %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x7x7x16xf32>, tensor<88x3x3x16xf32>, tensor<88xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x7x7x88xf32>
   %r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x7x7x88xf32>) -> tensor<1x7x7x88xf32>
   return %r : tensor<1x7x7x88xf32>
+}
+
+// -----
+
+// SPLIT-LABEL: func.func @split
+//   SPLIT-NOT:   math.fma {{.*}} : vector<{{[0-9]+}}x{{20|12}}xf32>
+//       SPLIT:   math.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<4x16xf32>
+//       SPLIT:   math.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<{{[0-9]+}}x4xf32>
+//       SPLIT:   math.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<4x8xf32>
+//       SPLIT:   math.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<{{[0-9]+}}x4xf32>
+//   SPLIT-NOT:   math.fma {{.*}} : vector<{{[0-9]+}}x{{20|12}}xf32>
+//       SPLIT:   fuse.yield
+func.func @split(%x: tensor<1x8x8x16xf32>, %w: tensor<20x1x1x16xf32>, %b: tensor<20xf32>, %y: tensor<1x8x8x12xf32>, %dw: tensor<3x3x12x1xf32>, %db: tensor<12xf32>) -> (tensor<1x8x8x20xf32>, tensor<1x8x8x12xf32>) {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x8x8x16xf32>, tensor<20x1x1x16xf32>, tensor<20xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x8x20xf32>
+  %r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x8x8x20xf32>) -> tensor<1x8x8x20xf32>
+  %d = tosa.depthwise_conv2d %y, %dw, %db, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x8x8x12xf32>, tensor<3x3x12x1xf32>, tensor<12xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x8x12xf32>
+  return %r, %d : tensor<1x8x8x20xf32>, tensor<1x8x8x12xf32>
 }

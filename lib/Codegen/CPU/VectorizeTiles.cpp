@@ -389,6 +389,88 @@ std::pair<int64_t, int64_t> getBlockShape(int64_t rowRange, int64_t colRange,
   return {rows, cols};
 }
 
+/// The results of a convolution-like op's output past its unit dimensions
+/// (a depthwise convolution's channels and columns, past its multiplier of
+/// one): the innermost two are its register blocks' columns and rows.
+SmallVector<AffineExpr> getWindowResults(linalg::LinalgOp op) {
+  AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<AffineExpr> results;
+  llvm::copy_if(output.getResults(), std::back_inserter(results),
+                [&](AffineExpr result) {
+                  auto dim = dyn_cast<AffineDimExpr>(result);
+                  return !dim || ranges[dim.getPosition()] != 1;
+                });
+  return results;
+}
+
+/// The loop of `op`'s register-block columns, the vector lanes: a
+/// contraction's result's innermost dimension when it is an N dimension,
+/// a convolution's innermost result dimension of more than one point.
+std::optional<unsigned> getColumnLoop(linalg::LinalgOp op, bool contraction) {
+  if (op.getNumDpsInits() != 1)
+    return std::nullopt;
+  AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (contraction) {
+    FailureOr<linalg::ContractionDimensions> dims =
+        linalg::inferContractionDims(op);
+    if (failed(dims) || output.getNumResults() == 0)
+      return std::nullopt;
+    auto innermost = dyn_cast<AffineDimExpr>(output.getResults().back());
+    if (!innermost || !llvm::is_contained(dims->n, innermost.getPosition()))
+      return std::nullopt;
+    return innermost.getPosition();
+  }
+  SmallVector<AffineExpr> results = getWindowResults(op);
+  if (results.empty())
+    return std::nullopt;
+  if (auto dim = dyn_cast<AffineDimExpr>(results.back()))
+    return dim.getPosition();
+  return std::nullopt;
+}
+
+/// `op` split along its column loop into ops whose column ranges are whole
+/// `vector`s of lanes or, below one vector, powers of two: 24 filters
+/// become 16 + 8, 116 become 112 + 4, 58 become 48 + 8 + 2 (upstream
+/// `linalg::splitOp`, static slices of the operands and results). LLVM's
+/// x86 backend widens a vector of another length (24 lanes) to the next
+/// legal one and then builds a register block's broadcasts and
+/// accumulators lane by lane through the stack: a 1x1 convolution to 24
+/// filters ran 20 times slower than one to 32. Values are unchanged: each
+/// result is computed by one piece, in the same order.
+SmallVector<linalg::LinalgOp> splitColumns(RewriterBase &rewriter,
+                                           linalg::LinalgOp op,
+                                           bool contraction, int64_t vector) {
+  SmallVector<linalg::LinalgOp> pieces;
+  std::optional<unsigned> columns = getColumnLoop(op, contraction);
+  if (!columns || vector < 2 || !isa<TilingInterface>(op.getOperation())) {
+    pieces.push_back(op);
+    return pieces;
+  }
+  while (true) {
+    int64_t range = op.getStaticLoopRanges()[*columns];
+    int64_t head = range >= vector ? range / vector * vector
+                                   : int64_t(llvm::bit_floor(uint64_t(range)));
+    if (ShapedType::isDynamic(range) || range <= 0 || head == range) {
+      pieces.push_back(op);
+      return pieces;
+    }
+    rewriter.setInsertionPoint(op);
+    auto [first, second] =
+        linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()),
+                        *columns, rewriter.getIndexAttr(head));
+    auto firstOp = dyn_cast_or_null<linalg::LinalgOp>(first.getOperation());
+    auto secondOp = dyn_cast_or_null<linalg::LinalgOp>(second.getOperation());
+    if (!firstOp || !secondOp) {
+      // Not split, or only one piece left: block what there is.
+      pieces.push_back(firstOp ? firstOp : secondOp ? secondOp : op);
+      return pieces;
+    }
+    pieces.push_back(firstOp);
+    op = secondOp;
+  }
+}
+
 /// Register-block sizes of a contraction's loops: the output's innermost
 /// dimension (an N dimension, contiguous in the result) by the columns of
 /// getBlockShape, the innermost other M dimension by its rows, every other
@@ -404,14 +486,12 @@ SmallVector<int64_t> getRegisterBlock(linalg::LinalgOp op, int64_t blockRows,
   if (failed(dims) || op.getNumDpsInits() != 1)
     return {};
   AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  if (output.getNumResults() == 0)
-    return {};
-  auto innermost = dyn_cast<AffineDimExpr>(output.getResults().back());
-  if (!innermost || !llvm::is_contained(dims->n, innermost.getPosition()))
+  std::optional<unsigned> columns = getColumnLoop(op, /*contraction=*/true);
+  if (!columns)
     return {};
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<int64_t> sizes(ranges.size(), 1);
-  unsigned n = innermost.getPosition();
+  unsigned n = *columns;
   bool half = hasHalfFloats(op);
   // The M dimension closest to the result's innermost one.
   std::optional<unsigned> m;
@@ -446,17 +526,8 @@ SmallVector<int64_t> getWindowBlock(linalg::LinalgOp op, int64_t blockRows,
                                     SmallVectorImpl<int64_t> &interchange) {
   if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0)
     return {};
-  AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  // The result's two innermost dimensions of more than one point (a
-  // depthwise convolution's channels and columns, past its multiplier of
-  // one).
-  SmallVector<AffineExpr> results;
-  llvm::copy_if(output.getResults(), std::back_inserter(results),
-                [&](AffineExpr result) {
-                  auto dim = dyn_cast<AffineDimExpr>(result);
-                  return !dim || ranges[dim.getPosition()] != 1;
-                });
+  SmallVector<AffineExpr> results = getWindowResults(op);
   if (results.size() < 2)
     return {};
   auto cols = dyn_cast<AffineDimExpr>(results.back());
@@ -919,16 +990,19 @@ struct FuseVectorizeTilesPass final
     });
 
     auto block = [&](linalg::LinalgOp op, bool contraction) {
-      SmallVector<int64_t> interchange;
-      SmallVector<int64_t> sizes =
-          contraction
-              ? getRegisterBlock(op, blockRows, cols, interchange)
-              : getWindowBlock(op, blockRows, cols, interchange);
-      if (sizes.empty())
-        return;
-      if (linalg::LinalgOp block =
-              cutRegisterBlock(rewriter, op, sizes, interchange, fma))
-        candidates.push_back(block);
+      for (linalg::LinalgOp piece :
+           splitColumns(rewriter, op, contraction, cols / 2)) {
+        SmallVector<int64_t> interchange;
+        SmallVector<int64_t> sizes =
+            contraction
+                ? getRegisterBlock(piece, blockRows, cols, interchange)
+                : getWindowBlock(piece, blockRows, cols, interchange);
+        if (sizes.empty())
+          continue;
+        if (linalg::LinalgOp block =
+                cutRegisterBlock(rewriter, piece, sizes, interchange, fma))
+          candidates.push_back(block);
+      }
     };
     for (linalg::LinalgOp op : contractions)
       block(op, /*contraction=*/true);
