@@ -16,11 +16,18 @@ using namespace mlir::fuse;
 CpuDescription CpuDescription::host() {
   llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
   CpuDescription cpu;
-  if (features.lookup("avx512f"))
+  if (features.lookup("avx512f")) {
     cpu.vectorBytes = 64;
-  else if (features.lookup("avx") || features.lookup("avx2"))
+    cpu.vectorRegisters = 32;
+  } else if (features.lookup("avx") || features.lookup("avx2")) {
     cpu.vectorBytes = 32;
-  else if (features.lookup("sse2") || features.lookup("neon"))
+    cpu.vectorRegisters = 16;
+  } else if (features.lookup("sse2")) {
     cpu.vectorBytes = 16;
+    cpu.vectorRegisters = 16;
+  } else if (features.lookup("neon")) {
+    cpu.vectorBytes = 16;
+    cpu.vectorRegisters = 32;
+  }
   return cpu;
 }

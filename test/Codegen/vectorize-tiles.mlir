@@ -1,6 +1,6 @@
-// RUN: fuse-opt %s --split-input-file --fuse-tile-groups=min-tile-elements=4096 --canonicalize --fuse-vectorize-tiles=block-cols=32 | FileCheck %s
-// RUN: fuse-opt %s --split-input-file --fuse-tile-groups=min-tile-elements=4096 --canonicalize --fuse-vectorize-tiles="reassociate=true block-cols=32" | FileCheck %s --check-prefix=REASSOC
-// RUN: fuse-opt %s --split-input-file --fuse-tile-groups=min-tile-elements=4096 --canonicalize --fuse-vectorize-tiles="fma=true block-cols=32" | FileCheck %s --check-prefix=FMA
+// RUN: fuse-opt %s --split-input-file --fuse-tile-groups=min-tile-elements=4096 --canonicalize --fuse-vectorize-tiles="block-cols=32 block-rows=4" | FileCheck %s
+// RUN: fuse-opt %s --split-input-file --fuse-tile-groups=min-tile-elements=4096 --canonicalize --fuse-vectorize-tiles="reassociate=true block-cols=32 block-rows=4" | FileCheck %s --check-prefix=REASSOC
+// RUN: fuse-opt %s --split-input-file --fuse-tile-groups=min-tile-elements=4096 --canonicalize --fuse-vectorize-tiles="fma=true block-cols=32 block-rows=4" | FileCheck %s --check-prefix=FMA
 // RUN: %fuse-diff %s -p "--fuse-ops" --entry softmax,select_mask,long_rows,prime_rows,matmul_blocks,conv_blocks | FileCheck %s --check-prefix=NUM
 // RUN: %fuse-diff %s -p "--fuse-ops" --entry softmax,select_mask,long_rows,prime_rows,matmul_blocks,conv_blocks --lower="--fuse-lower-to-cpu=vectorize=false" | FileCheck %s --check-prefix=NUM
 // NUM: fuse-diff: OK 7 outputs

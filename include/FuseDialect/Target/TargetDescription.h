@@ -60,6 +60,8 @@ struct GpuDescription {
 struct CpuDescription {
   /// Bytes of one vector register (AVX-512: 64; AVX2: 32).
   int64_t vectorBytes = 64;
+  /// Vector registers the compiler can allocate (AVX-512: 32; AVX2: 16).
+  int64_t vectorRegisters = 32;
 
   /// The compiling machine, from its CPU features (lib/Utils/HostCpu.cpp):
   /// what the JIT generates code for.

@@ -54,6 +54,8 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
     policy->contractionTile = options.contractionTile;
   }
   buildTileGroupsPipeline(pm, policy);
+  if (options.tileGroups && options.packConstantTiles)
+    pm.addPass(createFusePackConstantTilesPass());
   if (options.tileGroups && options.vectorize) {
     FuseVectorizeTilesPassOptions vectorOptions;
     vectorOptions.reassociate = options.reassociate;
@@ -130,7 +132,7 @@ LogicalResult LowerToCPUOptions::validate(OptionError error) const {
   if (failed(checkOptionRange(error, "min-tile-elements", minTileElements, 1,
                               int64_t(1) << 40)))
     return failure();
-  if (failed(checkOptionRange(error, "block-rows", blockRows, 1, 64)) ||
+  if (failed(checkOptionRange(error, "block-rows", blockRows, 0, 64)) ||
       failed(checkOptionRange(error, "block-cols", blockCols, 0, 1024)))
     return failure();
   return checkOptionRange(error, "contraction-tile", contractionTile, 0,

@@ -941,16 +941,18 @@ struct FuseVectorizeTilesPass final
   using Base::Base;
 
   void runOnOperation() override {
-    int64_t cols = blockCols == 0
-                       ? VectorPolicy::blockCols(CpuDescription::host())
-                       : int64_t(blockCols);
-    if (maxVectorElements < 1 || chunkElements < 1 || blockRows < 1 ||
-        cols < 1) {
+    if (maxVectorElements < 1 || chunkElements < 1 || blockRows < 0 ||
+        blockCols < 0) {
       emitError(getOperation()->getLoc())
-          << "fuse-vectorize-tiles: max-vector-elements, chunk-elements "
-             "and block-rows must be at least 1, block-cols at least 0";
+          << "fuse-vectorize-tiles: max-vector-elements and chunk-elements "
+             "must be at least 1, block-rows and block-cols at least 0";
       return signalPassFailure();
     }
+    CpuDescription host = CpuDescription::host();
+    int64_t cols = blockCols == 0 ? VectorPolicy::blockCols(host)
+                                  : int64_t(blockCols);
+    int64_t rows = blockRows == 0 ? VectorPolicy::blockRows(host)
+                                  : int64_t(blockRows);
     SmallVector<linalg::LinalgOp> candidates, large, contractions, convolutions;
     IRRewriter rewriter(&getContext());
     SmallVector<linalg::GenericOp> generics;
@@ -971,7 +973,7 @@ struct FuseVectorizeTilesPass final
         });
       });
       for (linalg::LinalgOp op : packable)
-        (void)packReusedOperand(rewriter, op, blockRows);
+        (void)packReusedOperand(rewriter, op, rows);
     }
     getOperation()->walk([&](GroupOp group) {
       group.getBody().walk([&](linalg::LinalgOp op) {
@@ -995,8 +997,8 @@ struct FuseVectorizeTilesPass final
         SmallVector<int64_t> interchange;
         SmallVector<int64_t> sizes =
             contraction
-                ? getRegisterBlock(piece, blockRows, cols, interchange)
-                : getWindowBlock(piece, blockRows, cols, interchange);
+                ? getRegisterBlock(piece, rows, cols, interchange)
+                : getWindowBlock(piece, rows, cols, interchange);
         if (sizes.empty())
           continue;
         if (linalg::LinalgOp block =

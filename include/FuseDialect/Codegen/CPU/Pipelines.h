@@ -56,8 +56,8 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
   PassOptions::Option<int64_t> blockRows{
       *this, "block-rows",
       llvm::cl::desc("fuse-vectorize-tiles: rows of a contraction's register "
-                     "block"),
-      llvm::cl::init(VectorPolicy::kBlockRows)};
+                     "block (0: from the host's vector registers)"),
+      llvm::cl::init(0)};
   PassOptions::Option<int64_t> blockCols{
       *this, "block-cols",
       llvm::cl::desc("fuse-vectorize-tiles: columns of a contraction's "
@@ -68,6 +68,12 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
       llvm::cl::desc("fuse-vectorize-tiles: copy the operand every row of a "
                      "contraction's register blocks reads (a matmul's B) into "
                      "a contiguous tile first"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> packConstantTiles{
+      *this, "pack-constant-tiles",
+      llvm::cl::desc("fuse-pack-constant-tiles: lay out each constant weight "
+                     "the tiles read in slices as one contiguous block per "
+                     "tile"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> fma{
       *this, "fma",
