@@ -17,17 +17,20 @@
 //    multiply-add, the rows then 7 by one vector as above (WHOLE);
 //  * columns with no such divisor are split into whole vectors and powers
 //    of two below one vector: 20 filters as 16 + 4, 12 depthwise channels
-//    as 8 + 4, never a vector of 20 or 12 lanes (SPLIT).
+//    as 8 + 4, never a vector of 20 or 12 lanes (SPLIT);
+//  * a single row (a matrix-vector product) spends the accumulators of
+//    block-rows rows on columns, in a power of two of vectors: a tile of
+//    100 columns as blocks of 64, 32 and 4, not 6 of 16 and one of 4 (GEMV).
 // Values: against the unfused program (NUM), and bit for bit without fused
 // multiply-adds (EXACT).
 //
-// RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu="block-cols=16 block-rows=4" -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefixes=PACK,DW,SEVEN,WHOLE,SPLIT
+// RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu="block-cols=16 block-rows=4" -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefixes=PACK,DW,SEVEN,WHOLE,SPLIT,GEMV
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu="block-cols=16 block-rows=4 pack=false" -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOPACK
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu | FileCheck %s --check-prefix=COPY
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,whole,split -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,whole,split -p "--fuse-ops" --lower="--fuse-lower-to-cpu='fma=false reassociate=false approximate-math=false'" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
-// NUM: fuse-diff: OK 6 outputs
-// EXACT: fuse-diff: OK 6 outputs, {{[0-9]+}} values, max abs err 0, max rel err 0
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,whole,split,gemv -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,whole,split,gemv -p "--fuse-ops" --lower="--fuse-lower-to-cpu='fma=false reassociate=false approximate-math=false'" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
+// NUM: fuse-diff: OK 7 outputs
+// EXACT: fuse-diff: OK 7 outputs, {{[0-9]+}} values, max abs err 0, max rel err 0
 
 // PACK-LABEL: func.func @matmul
 //       PACK:   scf.forall
@@ -113,4 +116,19 @@ func.func @split(%x: tensor<1x8x8x16xf32>, %w: tensor<20x1x1x16xf32>, %b: tensor
   %r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x8x8x20xf32>) -> tensor<1x8x8x20xf32>
   %d = tosa.depthwise_conv2d %y, %dw, %db, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x8x8x12xf32>, tensor<3x3x12x1xf32>, tensor<12xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x8x12xf32>
   return %r, %d : tensor<1x8x8x20xf32>, tensor<1x8x8x12xf32>
+}
+
+// -----
+
+// GEMV-LABEL: func.func @gemv
+//   GEMV-NOT:   math.fma {{.*}} : vector<16xf32>
+//       GEMV:   math.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<64xf32>
+//       GEMV:   math.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<32xf32>
+//       GEMV:   math.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<4xf32>
+//   GEMV-NOT:   math.fma {{.*}} : vector<16xf32>
+//       GEMV:   fuse.yield
+func.func @gemv(%a: tensor<1x1x64xf32>, %b: tensor<1x64x200xf32>) -> tensor<1x1x200xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %p = tosa.matmul %a, %b, %zp, %zp : (tensor<1x1x64xf32>, tensor<1x64x200xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x200xf32>
+  return %p : tensor<1x1x200xf32>
 }

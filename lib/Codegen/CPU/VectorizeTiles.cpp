@@ -374,6 +374,19 @@ std::pair<int64_t, int64_t> getBlockShape(int64_t rowRange, int64_t colRange,
   if (vector >= 4 && cols % vector != 0)
     if (int64_t whole = getLargestDivisorOf(colRange, blockCols, vector))
       cols = whole;
+  // A single row (a classifier's matrix-vector product, one pixel) has no
+  // rows to share a vector of B: the block spends the accumulators of
+  // blockRows rows on columns instead, in a power of two of vectors (a
+  // vector of other lengths is built lane by lane, see splitColumns), so
+  // that each reduction step reads one contiguous run of B. One vector per
+  // block walked down a 1280 x 1000 weight 4000 bytes at a step.
+  if (rowRange == 1 && vector >= 4 && !half) {
+    for (int64_t wide = int64_t(llvm::bit_floor(
+             uint64_t(std::min(colRange, blockRows * blockCols))));
+         wide > cols && wide >= vector; wide /= 2)
+      if (colRange % wide == 0)
+        return {1, wide};
+  }
   if (rows >= blockRows || vector < 4)
     return {rows, cols};
   auto loadsPerFma = [](int64_t r, int64_t v) {
@@ -429,6 +442,34 @@ std::optional<unsigned> getColumnLoop(linalg::LinalgOp op, bool contraction) {
   return std::nullopt;
 }
 
+/// The loop of `op`'s register-block rows: a contraction's M dimension
+/// nearest the result's innermost one, a convolution's result dimension
+/// before its columns. None when there is no such loop (a matrix-vector
+/// product with no M dimension).
+std::optional<unsigned> getRowLoop(linalg::LinalgOp op, bool contraction) {
+  if (op.getNumDpsInits() != 1)
+    return std::nullopt;
+  AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (contraction) {
+    FailureOr<linalg::ContractionDimensions> dims =
+        linalg::inferContractionDims(op);
+    if (failed(dims))
+      return std::nullopt;
+    for (AffineExpr result : llvm::reverse(output.getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(result);
+      if (dim && llvm::is_contained(dims->m, dim.getPosition()))
+        return dim.getPosition();
+    }
+    return std::nullopt;
+  }
+  SmallVector<AffineExpr> results = getWindowResults(op);
+  if (results.size() < 2)
+    return std::nullopt;
+  if (auto dim = dyn_cast<AffineDimExpr>(results[results.size() - 2]))
+    return dim.getPosition();
+  return std::nullopt;
+}
+
 /// `op` split along its column loop into ops whose column ranges are whole
 /// `vector`s of lanes or, below one vector, powers of two: 24 filters
 /// become 16 + 8, 116 become 112 + 4, 58 become 48 + 8 + 2 (upstream
@@ -437,20 +478,33 @@ std::optional<unsigned> getColumnLoop(linalg::LinalgOp op, bool contraction) {
 /// legal one and then builds a register block's broadcasts and
 /// accumulators lane by lane through the stack: a 1x1 convolution to 24
 /// filters ran 20 times slower than one to 32. Values are unchanged: each
-/// result is computed by one piece, in the same order.
+/// result is computed by one piece, in the same order. An op of a single
+/// row (getBlockShape) is split into whole multiples of `wide` lanes and
+/// powers of two below (250 columns: 128 + 64 + 32 + 16 + 8 + 2), so that
+/// each piece is a block of a power of two of vectors.
 SmallVector<linalg::LinalgOp> splitColumns(RewriterBase &rewriter,
                                            linalg::LinalgOp op,
-                                           bool contraction, int64_t vector) {
+                                           bool contraction, int64_t vector,
+                                           int64_t wide) {
   SmallVector<linalg::LinalgOp> pieces;
   std::optional<unsigned> columns = getColumnLoop(op, contraction);
   if (!columns || vector < 2 || !isa<TilingInterface>(op.getOperation())) {
     pieces.push_back(op);
     return pieces;
   }
+  std::optional<unsigned> rows = getRowLoop(op, contraction);
+  bool singleRow = (!rows || op.getStaticLoopRanges()[*rows] == 1) &&
+                   !hasHalfFloats(op);
+  wide = int64_t(llvm::bit_floor(uint64_t(std::max(wide, vector))));
   while (true) {
     int64_t range = op.getStaticLoopRanges()[*columns];
-    int64_t head = range >= vector ? range / vector * vector
-                                   : int64_t(llvm::bit_floor(uint64_t(range)));
+    int64_t head;
+    if (singleRow && range >= wide)
+      head = range / wide * wide;
+    else if (singleRow || range < vector)
+      head = int64_t(llvm::bit_floor(uint64_t(range)));
+    else
+      head = range / vector * vector;
     if (ShapedType::isDynamic(range) || range <= 0 || head == range) {
       pieces.push_back(op);
       return pieces;
@@ -485,7 +539,6 @@ SmallVector<int64_t> getRegisterBlock(linalg::LinalgOp op, int64_t blockRows,
       linalg::inferContractionDims(op);
   if (failed(dims) || op.getNumDpsInits() != 1)
     return {};
-  AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   std::optional<unsigned> columns = getColumnLoop(op, /*contraction=*/true);
   if (!columns)
     return {};
@@ -494,14 +547,7 @@ SmallVector<int64_t> getRegisterBlock(linalg::LinalgOp op, int64_t blockRows,
   unsigned n = *columns;
   bool half = hasHalfFloats(op);
   // The M dimension closest to the result's innermost one.
-  std::optional<unsigned> m;
-  for (AffineExpr result : llvm::reverse(output.getResults())) {
-    auto dim = dyn_cast<AffineDimExpr>(result);
-    if (dim && llvm::is_contained(dims->m, dim.getPosition())) {
-      m = dim.getPosition();
-      break;
-    }
-  }
+  std::optional<unsigned> m = getRowLoop(op, /*contraction=*/true);
   auto [rows, cols] = getBlockShape(m ? ranges[*m] : 1, ranges[n], blockRows,
                                     blockCols, half);
   sizes[n] = cols;
@@ -993,7 +1039,7 @@ struct FuseVectorizeTilesPass final
 
     auto block = [&](linalg::LinalgOp op, bool contraction) {
       for (linalg::LinalgOp piece :
-           splitColumns(rewriter, op, contraction, cols / 2)) {
+           splitColumns(rewriter, op, contraction, cols / 2, rows * cols)) {
         SmallVector<int64_t> interchange;
         SmallVector<int64_t> sizes =
             contraction
