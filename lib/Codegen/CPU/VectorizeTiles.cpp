@@ -498,6 +498,10 @@ SmallVector<linalg::LinalgOp> splitColumns(RewriterBase &rewriter,
   wide = int64_t(llvm::bit_floor(uint64_t(std::max(wide, vector))));
   while (true) {
     int64_t range = op.getStaticLoopRanges()[*columns];
+    if (ShapedType::isDynamic(range) || range <= 0) {
+      pieces.push_back(op);
+      return pieces;
+    }
     int64_t head;
     if (singleRow && range >= wide)
       head = range / wide * wide;
@@ -505,7 +509,7 @@ SmallVector<linalg::LinalgOp> splitColumns(RewriterBase &rewriter,
       head = int64_t(llvm::bit_floor(uint64_t(range)));
     else
       head = range / vector * vector;
-    if (ShapedType::isDynamic(range) || range <= 0 || head == range) {
+    if (head == range) {
       pieces.push_back(op);
       return pieces;
     }
