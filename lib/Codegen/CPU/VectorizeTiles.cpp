@@ -417,57 +417,49 @@ SmallVector<AffineExpr> getWindowResults(linalg::LinalgOp op) {
   return results;
 }
 
-/// The loop of `op`'s register-block columns, the vector lanes: a
-/// contraction's result's innermost dimension when it is an N dimension,
-/// a convolution's innermost result dimension of more than one point.
-std::optional<unsigned> getColumnLoop(linalg::LinalgOp op, bool contraction) {
+/// The loops of `op`'s register-block rows and columns (the vector lanes):
+/// for a contraction, the result's innermost dimension when it is an N
+/// dimension, and the M dimension nearest it; for a convolution, its two
+/// innermost result dimensions of more than one point. Rows are absent
+/// where there is no such loop (a matrix-vector product with no M
+/// dimension); columns are absent where the op cannot be blocked.
+struct BlockLoops {
+  std::optional<unsigned> rows, columns;
+};
+BlockLoops getBlockLoops(linalg::LinalgOp op, bool contraction) {
+  BlockLoops loops;
   if (op.getNumDpsInits() != 1)
-    return std::nullopt;
+    return loops;
   AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   if (contraction) {
     FailureOr<linalg::ContractionDimensions> dims =
         linalg::inferContractionDims(op);
     if (failed(dims) || output.getNumResults() == 0)
-      return std::nullopt;
+      return loops;
     auto innermost = dyn_cast<AffineDimExpr>(output.getResults().back());
     if (!innermost || !llvm::is_contained(dims->n, innermost.getPosition()))
-      return std::nullopt;
-    return innermost.getPosition();
-  }
-  SmallVector<AffineExpr> results = getWindowResults(op);
-  if (results.empty())
-    return std::nullopt;
-  if (auto dim = dyn_cast<AffineDimExpr>(results.back()))
-    return dim.getPosition();
-  return std::nullopt;
-}
-
-/// The loop of `op`'s register-block rows: a contraction's M dimension
-/// nearest the result's innermost one, a convolution's result dimension
-/// before its columns. None when there is no such loop (a matrix-vector
-/// product with no M dimension).
-std::optional<unsigned> getRowLoop(linalg::LinalgOp op, bool contraction) {
-  if (op.getNumDpsInits() != 1)
-    return std::nullopt;
-  AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  if (contraction) {
-    FailureOr<linalg::ContractionDimensions> dims =
-        linalg::inferContractionDims(op);
-    if (failed(dims))
-      return std::nullopt;
+      return loops;
+    loops.columns = innermost.getPosition();
     for (AffineExpr result : llvm::reverse(output.getResults())) {
       auto dim = dyn_cast<AffineDimExpr>(result);
-      if (dim && llvm::is_contained(dims->m, dim.getPosition()))
-        return dim.getPosition();
+      if (dim && llvm::is_contained(dims->m, dim.getPosition())) {
+        loops.rows = dim.getPosition();
+        break;
+      }
     }
-    return std::nullopt;
+    return loops;
   }
   SmallVector<AffineExpr> results = getWindowResults(op);
-  if (results.size() < 2)
+  auto loopAt = [&](size_t fromBack) -> std::optional<unsigned> {
+    if (results.size() < fromBack)
+      return std::nullopt;
+    if (auto dim = dyn_cast<AffineDimExpr>(results[results.size() - fromBack]))
+      return dim.getPosition();
     return std::nullopt;
-  if (auto dim = dyn_cast<AffineDimExpr>(results[results.size() - 2]))
-    return dim.getPosition();
-  return std::nullopt;
+  };
+  loops.columns = loopAt(1);
+  loops.rows = loopAt(2);
+  return loops;
 }
 
 /// `op` split along its column loop into ops whose column ranges are whole
@@ -487,12 +479,11 @@ SmallVector<linalg::LinalgOp> splitColumns(RewriterBase &rewriter,
                                            bool contraction, int64_t vector,
                                            int64_t wide) {
   SmallVector<linalg::LinalgOp> pieces;
-  std::optional<unsigned> columns = getColumnLoop(op, contraction);
+  auto [rows, columns] = getBlockLoops(op, contraction);
   if (!columns || vector < 2 || !isa<TilingInterface>(op.getOperation())) {
     pieces.push_back(op);
     return pieces;
   }
-  std::optional<unsigned> rows = getRowLoop(op, contraction);
   bool singleRow = (!rows || op.getStaticLoopRanges()[*rows] == 1) &&
                    !hasHalfFloats(op);
   wide = int64_t(llvm::bit_floor(uint64_t(std::max(wide, vector))));
@@ -543,15 +534,13 @@ SmallVector<int64_t> getRegisterBlock(linalg::LinalgOp op, int64_t blockRows,
       linalg::inferContractionDims(op);
   if (failed(dims) || op.getNumDpsInits() != 1)
     return {};
-  std::optional<unsigned> columns = getColumnLoop(op, /*contraction=*/true);
+  auto [m, columns] = getBlockLoops(op, /*contraction=*/true);
   if (!columns)
     return {};
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<int64_t> sizes(ranges.size(), 1);
   unsigned n = *columns;
   bool half = hasHalfFloats(op);
-  // The M dimension closest to the result's innermost one.
-  std::optional<unsigned> m = getRowLoop(op, /*contraction=*/true);
   auto [rows, cols] = getBlockShape(m ? ranges[*m] : 1, ranges[n], blockRows,
                                     blockCols, half);
   sizes[n] = cols;
@@ -577,20 +566,14 @@ SmallVector<int64_t> getWindowBlock(linalg::LinalgOp op, int64_t blockRows,
   if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0)
     return {};
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  SmallVector<AffineExpr> results = getWindowResults(op);
-  if (results.size() < 2)
-    return {};
-  auto cols = dyn_cast<AffineDimExpr>(results.back());
-  auto rows = dyn_cast<AffineDimExpr>(results[results.size() - 2]);
+  auto [rows, cols] = getBlockLoops(op, /*contraction=*/false);
   if (!cols || !rows)
     return {};
   SmallVector<int64_t> sizes(ranges.size(), 1);
   bool half = hasHalfFloats(op);
-  std::tie(sizes[rows.getPosition()], sizes[cols.getPosition()]) =
-      getBlockShape(ranges[rows.getPosition()], ranges[cols.getPosition()],
-                    blockRows, blockCols, half);
-  if (sizes[cols.getPosition()] <
-      std::min<int64_t>(4, ranges[cols.getPosition()]))
+  std::tie(sizes[*rows], sizes[*cols]) = getBlockShape(
+      ranges[*rows], ranges[*cols], blockRows, blockCols, half);
+  if (sizes[*cols] < std::min<int64_t>(4, ranges[*cols]))
     return {};
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   for (unsigned i = 0; i < ranges.size(); ++i)
