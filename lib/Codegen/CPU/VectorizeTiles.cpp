@@ -974,11 +974,14 @@ struct FuseVectorizeTilesPass final
   using Base::Base;
 
   void runOnOperation() override {
+    // The bounds of --fuse-lower-to-cpu's options (LowerToCPU.cpp): the
+    // block's area, rows x columns, must not overflow.
     if (maxVectorElements < 1 || chunkElements < 1 || blockRows < 0 ||
-        blockCols < 0) {
+        blockRows > 64 || blockCols < 0 || blockCols > 1024) {
       emitError(getOperation()->getLoc())
           << "fuse-vectorize-tiles: max-vector-elements and chunk-elements "
-             "must be at least 1, block-rows and block-cols at least 0";
+             "must be at least 1, block-rows in [0, 64], block-cols in "
+             "[0, 1024]";
       return signalPassFailure();
     }
     CpuDescription host = CpuDescription::host();
