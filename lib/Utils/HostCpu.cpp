@@ -11,6 +11,10 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/TargetParser/Host.h"
 
+#if defined(__linux__)
+#include <unistd.h>
+#endif
+
 using namespace mlir::fuse;
 
 CpuDescription CpuDescription::host() {
@@ -29,5 +33,11 @@ CpuDescription CpuDescription::host() {
     cpu.vectorBytes = 16;
     cpu.vectorRegisters = 32;
   }
+#if defined(__linux__) && defined(_SC_LEVEL1_DCACHE_SIZE)
+  // 0 or -1 where the kernel does not say (some virtual machines).
+  long l1 = sysconf(_SC_LEVEL1_DCACHE_SIZE);
+  if (l1 >= 8 * 1024 && l1 <= 4 * 1024 * 1024)
+    cpu.l1Bytes = l1;
+#endif
   return cpu;
 }

@@ -67,7 +67,7 @@ func.func @select_mask(%c: tensor<4x1x8xi1>, %x: tensor<4x3x8xf32>, %y: tensor<4
 // CHECK-LABEL: func.func @long_rows
 //       CHECK:   scf.forall
 //       CHECK:     scf.for %{{.*}} step %c1 iter_args
-//       CHECK:       %[[MAX:.*]]:2 = scf.for %{{.*}} = %c0 to %c1024 step %c32 iter_args(%{{.*}} = %{{.*}}, %[[LANES:.*]] = %{{.*}}) -> (tensor<1x32xf32>, vector<1x32xf32>)
+//       CHECK:       %[[MAX:.*]] = scf.for %{{.*}} = %c0 to %c1024 step %c32 iter_args(%[[LANES:.*]] = %{{.*}}) -> (vector<1x32xf32>)
 //       CHECK:         vector.transfer_read %{{.*}} : tensor<8x1024xf32>, vector<1x32xf32>
 //       CHECK:         arith.maximumf %{{.*}}, %[[LANES]] : vector<1x32xf32>
 //       CHECK:       vector.multi_reduction <maximumf>, %{{.*}} [1] : vector<1x32xf32> to vector<1xf32>
@@ -75,7 +75,7 @@ func.func @select_mask(%c: tensor<4x1x8xi1>, %x: tensor<4x3x8xf32>, %y: tensor<4
 //       CHECK:       scf.for %{{.*}} step %c32
 //       CHECK:         math.exp %{{.*}} : vector<1x32xf32>
 //       CHECK:     scf.for
-//       CHECK:       scf.for %{{.*}} step %c32 iter_args(%{{.*}} = %{{.*}}, %[[SUM:.*]] = %{{.*}}) -> (tensor<4xf32>, vector<1xf32>)
+//       CHECK:       scf.for %{{.*}} step %c32 iter_args(%[[SUM:.*]] = %{{.*}}) -> (vector<1xf32>)
 //       CHECK:         vector.multi_reduction <add>, %{{.*}}, %[[SUM]] [1] : vector<1x32xf32> to vector<1xf32>
 //       CHECK:     scf.for
 //       CHECK:       scf.for %{{.*}} step %c32
@@ -83,10 +83,10 @@ func.func @select_mask(%c: tensor<4x1x8xi1>, %x: tensor<4x3x8xf32>, %y: tensor<4
 //   CHECK-NOT:     linalg.
 //       CHECK:   fuse.yield
 // REASSOC-LABEL: func.func @long_rows
-//       REASSOC:   scf.for %{{.*}} step %c32 iter_args(%{{.*}} = %{{.*}}, %[[LANES:.*]] = %{{.*}}) -> (tensor<1x32xf32>, vector<1x32xf32>)
+//       REASSOC:   scf.for %{{.*}} step %c32 iter_args(%[[LANES:.*]] = %{{.*}}) -> (vector<1x32xf32>)
 //       REASSOC:     arith.maximumf %{{.*}}, %[[LANES]] : vector<1x32xf32>
 //       REASSOC:   math.exp
-//       REASSOC:   scf.for %{{.*}} step %c32 iter_args(%{{.*}} = %{{.*}}, %[[PARTIAL:.*]] = %{{.*}}) -> (tensor<1x32xf32>, vector<1x32xf32>)
+//       REASSOC:   scf.for %{{.*}} step %c32 iter_args(%[[PARTIAL:.*]] = %{{.*}}) -> (vector<1x32xf32>)
 //       REASSOC:     arith.addf %{{.*}}, %[[PARTIAL]] : vector<1x32xf32>
 //       REASSOC:   vector.multi_reduction <add>, %{{.*}} [1] : vector<1x32xf32> to vector<1xf32>
 func.func @long_rows(%x: tensor<8x1024xf32>) -> tensor<8x1024xf32> {
@@ -133,7 +133,7 @@ func.func @prime_rows(%x: tensor<4x1031xf32>) -> tensor<4x1031xf32> {
 // CHECK-LABEL: func.func @matmul_blocks
 //       CHECK:   scf.forall
 //       CHECK:     scf.for %{{.*}} = %c0 to %c96 step %c32
-//       CHECK:       scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args(%{{.*}} = %{{.*}}, %[[ACC:.*]] = %{{.*}}) -> (tensor<1x4x96xf32>, vector<4x32xf32>)
+//       CHECK:       scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<4x32xf32>)
 // A column of A: one scalar per row of the block, splat (SplatColumnRead).
 //       CHECK:         %[[A0:.*]] = tensor.extract %{{.*}}[%c0] : tensor<4xf32>
 //       CHECK:         vector.broadcast %[[A0]] : f32 to vector<32xf32>
@@ -145,7 +145,7 @@ func.func @prime_rows(%x: tensor<4x1031xf32>) -> tensor<4x1031xf32> {
 //   CHECK-NOT:     linalg.batch_matmul
 //       CHECK:   fuse.yield
 // FMA-LABEL: func.func @matmul_blocks
-//       FMA:   scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args(%{{.*}} = %{{.*}}, %[[ACC:.*]] = %{{.*}}) -> (tensor<1x4x96xf32>, vector<4x32xf32>)
+//       FMA:   scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<4x32xf32>)
 //       FMA:     math.fma %{{.*}}, %{{.*}}, %[[ACC]] : vector<4x32xf32>
 //   FMA-NOT:     arith.addf
 //       FMA:   fuse.yield
@@ -171,16 +171,20 @@ func.func @matmul_blocks(%x: tensor<1x8x64xf32>, %w: tensor<1x64x96xf32>) -> ten
 // CHECK-LABEL: func.func @conv_blocks
 //       CHECK:   scf.forall
 //       CHECK:     scf.for %{{.*}} step %c4 iter_args
-//       CHECK:       %[[INIT:.*]] = vector.transfer_read %{{.*}} : tensor<1x4x8x16xf32>, vector<4x16xf32>
-//       CHECK:       scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %[[INIT]]) -> (tensor<1x4x8x16xf32>, vector<4x16xf32>)
+// The accumulators start from the bias the block reads (its broadcast is
+// taken into the block's loops), not from a pass over the tile:
+//       CHECK:       %[[BIAS:.*]] = vector.transfer_read %{{.*}} : tensor<16xf32>, vector<16xf32>
+//       CHECK:       %[[ROWS:.*]] = vector.broadcast %[[BIAS]] : vector<16xf32> to vector<1x1x4x16xf32>
+//       CHECK:       %[[INIT:.*]] = vector.shape_cast %[[ROWS]] : vector<1x1x4x16xf32> to vector<4x16xf32>
+//       CHECK:       scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}} = %[[INIT]]) -> (vector<4x16xf32>)
 //       CHECK:         scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args
-//       CHECK:           scf.for %{{.*}} = %c0 to %c8 step %c1 iter_args(%{{.*}} = %{{.*}}, %[[ACC:.*]] = %{{.*}}) -> (tensor<1x4x8x16xf32>, vector<4x16xf32>)
+//       CHECK:           scf.for %{{.*}} = %c0 to %c8 step %c1 iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<4x16xf32>)
 //       CHECK:             %[[IN:.*]] = vector.insert %{{.*}} [3] : vector<16xf32> into vector<4x16xf32>
 //       CHECK:             %[[W:.*]] = vector.transfer_read %{{.*}} : tensor<16x3x3x8xf32>, vector<4x16xf32>
 //       CHECK:             %[[P:.*]] = arith.mulf %[[IN]], %[[W]] : vector<4x16xf32>
 //       CHECK:             arith.addf %[[ACC]], %[[P]] : vector<4x16xf32>
 //       CHECK:   scf.forall
-//       CHECK:           scf.for %{{.*}} = %c0 to %c8 step %c1 iter_args(%{{.*}} = %{{.*}}, %[[ACC2:.*]] = %{{.*}}) -> (tensor<1x2x4x16xf32>, vector<4x16xf32>)
+//       CHECK:           scf.for %{{.*}} = %c0 to %c8 step %c1 iter_args(%[[ACC2:.*]] = %{{.*}}) -> (vector<4x16xf32>)
 //       CHECK:             %[[WINDOW:.*]] = tensor.extract_slice %{{.*}}[0] [4] [2] : tensor<7xf32> to tensor<4xf32>
 //       CHECK:             tensor.extract %[[WINDOW]]
 //       CHECK:             arith.addf %[[ACC2]], %{{.*}} : vector<4x16xf32>

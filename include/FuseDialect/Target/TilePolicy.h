@@ -108,6 +108,18 @@ struct VectorPolicy {
   static constexpr int64_t blockCols(const CpuDescription &cpu) {
     return 2 * cpu.vectorBytes / 4;
   }
+  /// Reduction steps of one pass of a tile's register blocks (a power of
+  /// two): the block's panels of its operands, blockRows x steps of A and
+  /// steps x blockCols of B in f32, take at most half of L1, so the panel
+  /// of B stays there while the blocks of the tile's other rows reuse it
+  /// (AVX-512, 48 KB: 128 steps; AVX2, 32 KB: 128).
+  static constexpr int64_t reductionChunk(const CpuDescription &cpu) {
+    int64_t steps = cpu.l1Bytes / 2 / (4 * (blockRows(cpu) + blockCols(cpu)));
+    int64_t chunk = 1;
+    while (2 * chunk <= steps)
+      chunk *= 2;
+    return chunk;
+  }
 };
 
 } // namespace mlir::fuse

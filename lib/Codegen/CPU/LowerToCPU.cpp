@@ -63,6 +63,8 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
     vectorOptions.packOperands = options.pack;
     vectorOptions.blockRows = options.blockRows;
     vectorOptions.blockCols = options.blockCols;
+    vectorOptions.reductionChunk = options.reductionChunk;
+    vectorOptions.fuseEpilogues = options.epilogues;
     pm.addPass(createFuseVectorizeTilesPass(vectorOptions));
   }
   buildBufferizeGroupsPipeline(pm);
@@ -133,7 +135,9 @@ LogicalResult LowerToCPUOptions::validate(OptionError error) const {
                               int64_t(1) << 40)))
     return failure();
   if (failed(checkOptionRange(error, "block-rows", blockRows, 0, 64)) ||
-      failed(checkOptionRange(error, "block-cols", blockCols, 0, 1024)))
+      failed(checkOptionRange(error, "block-cols", blockCols, 0, 1024)) ||
+      failed(checkOptionRange(error, "reduction-chunk", reductionChunk, 0,
+                              int64_t(1) << 40)))
     return failure();
   return checkOptionRange(error, "contraction-tile", contractionTile, 0,
                           1 << 16);

@@ -605,6 +605,200 @@ linalg::LinalgOp cutIntoBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
   return dyn_cast<linalg::LinalgOp>(tiled->tiledOps.back());
 }
 
+/// `op`'s reduction loops cut into chunks of at most `chunk` steps, the
+/// chunk loops outermost and in the op's order (Goto's blocking of the
+/// reduction): each pass of the register blocks over the tile then reads a
+/// panel of B (of the filter) of `chunk` rows, which stays in L1 while the
+/// blocks of the tile's other rows reuse it, instead of the whole
+/// reduction's panel, which came from L2 for every block (a 1024-step
+/// GEMM's panel of 32 columns is 128 KB; a 3x3 convolution's over 512
+/// channels 590 KB). The innermost reduction loop takes its largest divisor
+/// that fits, the loops outside it what is left of the chunk (a 3x3
+/// convolution over 64 channels: one window tap of 64 channels per chunk);
+/// a loop whose largest such divisor is below a quarter of what is left
+/// keeps the reduction whole. Each result still sums in the scalar loop's order: a chunk carries on
+/// from the partial sum the last one left in the result. Returns the op of
+/// one chunk, or `op` when its reduction fits in one.
+linalg::LinalgOp chunkReduction(RewriterBase &rewriter, linalg::LinalgOp op,
+                                int64_t chunk) {
+  if (op.getNumDpsInits() != 1 || !isa<TilingInterface>(op.getOperation()))
+    return op;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<int64_t> sizes(ranges.size(), 0);
+  int64_t left = chunk;
+  bool cut = false;
+  for (int64_t i = int64_t(ranges.size()) - 1; i >= 0; --i) {
+    if (iterators[i] != utils::IteratorType::reduction)
+      continue;
+    if (ShapedType::isDynamic(ranges[i]))
+      return op;
+    int64_t size = cut ? 1 : getLargestDivisor(ranges[i], left);
+    // A range with no divisor near the chunk (197 tokens, a prime) stays
+    // whole: chunks of a step or two would load and store the
+    // accumulators at every step.
+    if (!cut && size != ranges[i] && 4 * size < left)
+      return op;
+    if (size != ranges[i]) {
+      cut = true;
+      sizes[i] = size;
+    }
+    left = std::max<int64_t>(left / size, 1);
+  }
+  if (!cut)
+    return op;
+  rewriter.setInsertionPoint(op);
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled))
+    return op;
+  rewriter.replaceOp(op, tiled->replacements);
+  return cast<linalg::LinalgOp>(tiled->tiledOps.back());
+}
+
+/// The elementwise ops that consume `op`'s result one after another inside
+/// its tile (a bias, an activation, a residual add): each the only user of
+/// the last, all its loops parallel, reading that value and writing its
+/// result through identity maps of the same shape. Empty if there are none.
+SmallVector<linalg::GenericOp> getEpilogue(linalg::LinalgOp op) {
+  SmallVector<linalg::GenericOp> chain;
+  if (op->getNumResults() != 1)
+    return chain;
+  Value value = op->getResult(0);
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type)
+    return chain;
+  while (value.hasOneUse()) {
+    OpOperand &use = *value.getUses().begin();
+    auto next = dyn_cast<linalg::GenericOp>(use.getOwner());
+    if (!next || next->getBlock() != op->getBlock() || !next.isDpsInput(&use) ||
+        next.getNumDpsInits() != 1 || next->getNumResults() != 1 ||
+        next.getNumParallelLoops() != next.getNumLoops() ||
+        !next.getMatchingIndexingMap(&use).isIdentity() ||
+        !next.getMatchingIndexingMap(next.getDpsInitOperand(0)).isIdentity() ||
+        !isVectorizableKind(next))
+      break;
+    auto nextType = dyn_cast<RankedTensorType>(next->getResult(0).getType());
+    if (!nextType || nextType.getShape() != type.getShape())
+      break;
+    chain.push_back(next);
+    value = next->getResult(0);
+  }
+  return chain;
+}
+
+/// Contraction or convolution `op` computed block by block with its
+/// epilogue: the last op of getEpilogue is tiled by `op`'s register block
+/// (`sizes`, loops in `interchange` order) and `op`, the ops between and
+/// the producer of `op`'s initial values (the bias broadcast) are fused into
+/// the block loops (upstream `tileConsumerAndFuseProducersUsingSCF`). Each
+/// block then starts its accumulators from the bias and applies the
+/// activation (the residual add) to them before its one store, where the
+/// tile had been written three times and read twice: by the broadcast, by
+/// the blocks and by the epilogue, each a pass over the tile. Returns the
+/// block's `op` (its reduction whole) and appends the block's other ops to
+/// `blockOps`, or null where there is no epilogue or it cannot be fused.
+linalg::LinalgOp fuseEpilogue(RewriterBase &rewriter, linalg::LinalgOp op,
+                              ArrayRef<int64_t> sizes,
+                              ArrayRef<int64_t> interchange,
+                              SmallVectorImpl<linalg::LinalgOp> &blockOps) {
+  if (op.getNumDpsInits() != 1)
+    return {};
+  SmallVector<linalg::GenericOp> chain = getEpilogue(op);
+  llvm::SmallPtrSet<Operation *, 8> fusable;
+  fusable.insert(op.getOperation());
+  for (linalg::GenericOp next : chain)
+    fusable.insert(next.getOperation());
+  Operation *init = op.getDpsInitOperand(0)->get().getDefiningOp();
+  if (isa_and_nonnull<linalg::LinalgOp>(init) &&
+      init->getBlock() == op->getBlock() && init->hasOneUse())
+    fusable.insert(init);
+  // Nothing to take in: no epilogue, the accumulators start from a value
+  // computed elsewhere.
+  if (fusable.size() == 1)
+    return {};
+  // The tiled op: the epilogue's last, whose loops are the result's
+  // dimensions, or with no epilogue `op` itself, its reductions whole.
+  Operation *consumer =
+      chain.empty() ? op.getOperation() : chain.back().getOperation();
+  AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<int64_t> loopOfDim;
+  SmallVector<OpFoldResult> tileSizes;
+  if (chain.empty()) {
+    for (auto [loop, range] : llvm::enumerate(ranges)) {
+      loopOfDim.push_back(loop);
+      bool whole = sizes[loop] == range ||
+                   op.getIteratorTypesArray()[loop] ==
+                       utils::IteratorType::reduction;
+      tileSizes.push_back(rewriter.getIndexAttr(whole ? 0 : sizes[loop]));
+    }
+  } else {
+    for (AffineExpr result : output.getResults()) {
+      auto dim = dyn_cast<AffineDimExpr>(result);
+      if (!dim)
+        return {};
+      unsigned loop = dim.getPosition();
+      loopOfDim.push_back(loop);
+      tileSizes.push_back(rewriter.getIndexAttr(
+          sizes[loop] == ranges[loop] ? 0 : sizes[loop]));
+    }
+  }
+  SmallVector<int64_t> order;
+  for (int64_t loop : interchange)
+    for (auto [dim, of] : llvm::enumerate(loopOfDim))
+      if (of == loop)
+        order.push_back(dim);
+  if (order.size() != loopOfDim.size())
+    return {};
+  scf::SCFTileAndFuseOptions options;
+  scf::SCFTilingOptions tiling;
+  tiling.setTileSizes(tileSizes);
+  tiling.setInterchange(order);
+  options.setTilingOptions(tiling);
+  options.setFusionControlFn(
+      [&](tensor::ExtractSliceOp, OpResult producer, bool)
+          -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+        if (fusable.contains(producer.getOwner()))
+          return scf::SCFTileAndFuseOptions::ControlFnResult{};
+        return std::nullopt;
+      });
+  auto tileable = dyn_cast<TilingInterface>(consumer);
+  if (!tileable)
+    return {};
+  rewriter.setInsertionPoint(consumer);
+  FailureOr<scf::SCFTileAndFuseResult> fused =
+      scf::tileConsumerAndFuseProducersUsingSCF(rewriter, tileable, options);
+  if (failed(fused))
+    return {};
+  linalg::LinalgOp block;
+  for (Operation *tiled : fused->tiledAndFusedOps) {
+    auto tiledOp = dyn_cast<linalg::LinalgOp>(tiled);
+    if (!tiledOp)
+      continue;
+    if (tiledOp.getNumReductionLoops() > 0 && !block)
+      block = tiledOp;
+    else
+      blockOps.push_back(tiledOp);
+  }
+  for (auto [original, replacement] : fused->replacements)
+    rewriter.replaceAllUsesWith(original, replacement);
+  // The untiled ops are dead now: the consumer's uses were replaced above.
+  SmallVector<Operation *> dead(llvm::map_range(
+      llvm::reverse(chain), [](linalg::GenericOp next) {
+        return next.getOperation();
+      }));
+  dead.push_back(op.getOperation());
+  if (fusable.contains(init))
+    dead.push_back(init);
+  for (Operation *original : dead)
+    if (original->use_empty())
+      rewriter.eraseOp(original);
+  return block;
+}
+
 /// A strided window read `in[ow * s]` of a block (a strided convolution's
 /// input once the block's unit loops are dropped) becomes a read of the
 /// strided slice `in[0 : n : s]` at `ow`: the map is then a projected
@@ -760,8 +954,21 @@ linalg::LinalgOp dropUnitMultiplier(RewriterBase &rewriter,
   SmallVector<ReassociationIndices> outputGroups = {{0}, {1}, {2}, {3, 4}};
   Value filter = tensor::CollapseShapeOp::create(
       rewriter, loc, depthwise.getInputs()[1], filterGroups);
-  Value init = tensor::CollapseShapeOp::create(
-      rewriter, loc, depthwise.getOutputs()[0], outputGroups);
+  // A fill of the result (zeros, the bias added after) is made at the
+  // plain shape, so that the register blocks can take it in (fuseEpilogue).
+  Value init;
+  auto fill = depthwise.getOutputs()[0].getDefiningOp<linalg::FillOp>();
+  if (fill && fill->hasOneUse()) {
+    auto type = tensor::CollapseShapeOp::inferCollapsedType(outputType,
+                                                            outputGroups);
+    Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                          type.getElementType());
+    init = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty)
+               .getResult(0);
+  } else {
+    init = tensor::CollapseShapeOp::create(
+        rewriter, loc, depthwise.getOutputs()[0], outputGroups);
+  }
   auto plain = linalg::DepthwiseConv2DNhwcHwcOp::create(
       rewriter, loc, TypeRange{init.getType()},
       ValueRange{depthwise.getInputs()[0], filter}, ValueRange{init},
@@ -787,6 +994,11 @@ linalg::LinalgOp dropUnitMultiplier(RewriterBase &rewriter,
       reader.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
     });
   }
+  // All readers rewired: the plain result is then the epilogue's alone.
+  if (result.use_empty())
+    rewriter.eraseOp(result.getDefiningOp());
+  if (fill && fill->use_empty())
+    rewriter.eraseOp(fill);
   return cast<linalg::LinalgOp>(plain.getOperation());
 }
 
@@ -836,6 +1048,114 @@ linalg::LinalgOp cutRegisterBlock(RewriterBase &rewriter, linalg::LinalgOp op,
     fuseMultiplyAdd(rewriter, result);
   return result;
 }
+
+/// transfer_read(transfer_write(%v, %t)), the write covering all of %t and
+/// the read all of it past leading unit dimensions, both at zero offsets,
+/// is shape_cast(%v): a register block's accumulators start from the
+/// vector its fused bias broadcast wrote (upstream folds a read of a write
+/// only at one rank).
+struct ForwardWholeWrite final : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    auto write = read.getBase().getDefiningOp<vector::TransferWriteOp>();
+    if (!write || read.getMask() || write.getMask() ||
+        read.hasOutOfBoundsDim() || write.hasOutOfBoundsDim() ||
+        !read.getPermutationMap().isMinorIdentity() ||
+        !write.getPermutationMap().isMinorIdentity())
+      return failure();
+    auto tensor = dyn_cast<RankedTensorType>(write.getBase().getType());
+    VectorType written = write.getVectorType();
+    VectorType wanted = read.getVectorType();
+    if (!tensor || tensor.getShape() != written.getShape() ||
+        written.getNumElements() != wanted.getNumElements() ||
+        !llvm::all_of(llvm::concat<Value>(read.getIndices(),
+                                          write.getIndices()),
+                      [](Value index) { return isZeroInteger(index); }))
+      return failure();
+    ArrayRef<int64_t> shape = written.getShape();
+    if (!llvm::equal(shape.take_back(wanted.getRank()), wanted.getShape()))
+      return failure();
+    rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(read, wanted,
+                                                     write.getVector());
+    return success();
+  }
+};
+
+/// transfer_write(%v2, transfer_write(%v1, %t)) where the second write
+/// covers all of %t is transfer_write(%v2, %t): a block with no epilogue
+/// stores its accumulators over the bias it started from (upstream drops a
+/// write overwritten only by one of the same vector type).
+struct DropOverwrittenWrite final
+    : OpRewritePattern<vector::TransferWriteOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferWriteOp write,
+                                PatternRewriter &rewriter) const override {
+    auto earlier = write.getBase().getDefiningOp<vector::TransferWriteOp>();
+    auto tensor = dyn_cast<RankedTensorType>(write.getBase().getType());
+    if (!earlier || !tensor || !tensor.hasStaticShape() || write.getMask() ||
+        write.hasOutOfBoundsDim() ||
+        !write.getPermutationMap().isMinorIdentity() ||
+        write.getVectorType().getNumElements() != tensor.getNumElements() ||
+        !llvm::all_of(write.getIndices(),
+                      [](Value index) { return isZeroInteger(index); }))
+      return failure();
+    rewriter.modifyOpInPlace(write, [&] {
+      write.getBaseMutable().assign(earlier.getBase());
+    });
+    return success();
+  }
+};
+
+/// A transfer whose index along a dimension is the induction variable of a
+/// loop with constant bounds is in bounds there when the loop's last value
+/// plus the vector's size fits the static dimension: a register block's
+/// store at `(%row, %col)` in steps that divide the tile. The vectorizer
+/// cannot see this, and an out-of-bounds store is lowered with a mask.
+template <typename TransferOp>
+struct InBoundsFromLoops final : OpRewritePattern<TransferOp> {
+  using OpRewritePattern<TransferOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransferOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<ShapedType>(op.getBase().getType());
+    if (!type || op.getMask())
+      return failure();
+    AffineMap map = op.getPermutationMap();
+    SmallVector<bool> inBounds = op.getInBoundsValues();
+    bool changed = false;
+    for (auto [vectorDim, result] : llvm::enumerate(map.getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(result);
+      if (!dim || inBounds[vectorDim])
+        continue;
+      int64_t size = type.getDimSize(dim.getPosition());
+      int64_t count = op.getVectorType().getDimSize(vectorDim);
+      if (ShapedType::isDynamic(size))
+        continue;
+      auto iv = dyn_cast<BlockArgument>(op.getIndices()[dim.getPosition()]);
+      auto loop = iv ? dyn_cast<scf::ForOp>(iv.getOwner()->getParentOp())
+                     : scf::ForOp();
+      if (!loop || loop.getInductionVar() != iv)
+        continue;
+      std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+      std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+      std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+      if (!lower || !upper || !step || *step <= 0 || *lower < 0 ||
+          *upper <= *lower)
+        continue;
+      int64_t last = *lower + (*upper - 1 - *lower) / *step * *step;
+      if (last + count > size)
+        continue;
+      inBounds[vectorDim] = true;
+      changed = true;
+    }
+    if (!changed)
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] {
+      op.setInBoundsAttr(rewriter.getBoolArrayAttr(inBounds));
+    });
+    return success();
+  }
+};
 
 /// insert_slice(transfer_write(%v, extract_slice(%t, S)), %t, S), where the
 /// write covers the whole slice and the slice only drops leading unit
@@ -977,11 +1297,12 @@ struct FuseVectorizeTilesPass final
     // The bounds of --fuse-lower-to-cpu's options (LowerToCPU.cpp): the
     // block's area, rows x columns, must not overflow.
     if (maxVectorElements < 1 || chunkElements < 1 || blockRows < 0 ||
-        blockRows > 64 || blockCols < 0 || blockCols > 1024) {
+        blockRows > 64 || blockCols < 0 || blockCols > 1024 ||
+        reductionChunk < 0) {
       emitError(getOperation()->getLoc())
           << "fuse-vectorize-tiles: max-vector-elements and chunk-elements "
              "must be at least 1, block-rows in [0, 64], block-cols in "
-             "[0, 1024]";
+             "[0, 1024], reduction-chunk at least 0";
       return signalPassFailure();
     }
     CpuDescription host = CpuDescription::host();
@@ -989,6 +1310,8 @@ struct FuseVectorizeTilesPass final
                                   : int64_t(blockCols);
     int64_t rows = blockRows == 0 ? VectorPolicy::blockRows(host)
                                   : int64_t(blockRows);
+    int64_t steps = reductionChunk == 0 ? VectorPolicy::reductionChunk(host)
+                                        : int64_t(reductionChunk);
     SmallVector<linalg::LinalgOp> candidates, large, contractions, convolutions;
     IRRewriter rewriter(&getContext());
     SmallVector<linalg::GenericOp> generics;
@@ -1011,41 +1334,66 @@ struct FuseVectorizeTilesPass final
       for (linalg::LinalgOp op : packable)
         (void)packReusedOperand(rewriter, op, rows);
     }
-    getOperation()->walk([&](GroupOp group) {
-      group.getBody().walk([&](linalg::LinalgOp op) {
-        if (!op->getParentOfType<scf::ForallOp>())
-          return;
-        if (isVectorizable(op, maxVectorElements))
-          candidates.push_back(op);
-        else if (vectorizeContractions && isContraction(op))
-          contractions.push_back(op);
-        else if (vectorizeContractions && isConvolution(op))
-          convolutions.push_back(op);
-        else if (chunkElements > 1 && isVectorizableKind(op) &&
-                 getNumPoints(op) > maxVectorElements)
-          large.push_back(op);
+    // Contractions and convolutions first: their register blocks take the
+    // tile's epilogue into their loops, so the ops left to vectorize are
+    // known only after that.
+    if (vectorizeContractions) {
+      getOperation()->walk([&](GroupOp group) {
+        group.getBody().walk([&](linalg::LinalgOp op) {
+          if (!op->getParentOfType<scf::ForallOp>() ||
+              isVectorizable(op, maxVectorElements))
+            return;
+          if (isContraction(op))
+            contractions.push_back(op);
+          else if (isConvolution(op))
+            convolutions.push_back(op);
+        });
       });
-    });
-
+    }
+    llvm::DenseSet<Operation *> blocked;
     auto block = [&](linalg::LinalgOp op, bool contraction) {
-      for (linalg::LinalgOp piece :
-           splitColumns(rewriter, op, contraction, cols / 2, rows * cols)) {
+      SmallVector<linalg::LinalgOp> pieces =
+          splitColumns(rewriter, op, contraction, cols / 2, rows * cols);
+      for (linalg::LinalgOp piece : pieces) {
+        linalg::LinalgOp chunk = chunkReduction(rewriter, piece, steps);
         SmallVector<int64_t> interchange;
         SmallVector<int64_t> sizes =
             contraction
-                ? getRegisterBlock(piece, rows, cols, interchange)
-                : getWindowBlock(piece, rows, cols, interchange);
+                ? getRegisterBlock(chunk, rows, cols, interchange)
+                : getWindowBlock(chunk, rows, cols, interchange);
         if (sizes.empty())
           continue;
+        // One piece with its reduction whole: the blocks take the epilogue.
+        if (fuseEpilogues && pieces.size() == 1 && chunk == piece) {
+          SmallVector<linalg::LinalgOp> blockOps;
+          if (linalg::LinalgOp fused =
+                  fuseEpilogue(rewriter, chunk, sizes, interchange, blockOps))
+            chunk = fused;
+        }
         if (linalg::LinalgOp block =
-                cutRegisterBlock(rewriter, piece, sizes, interchange, fma))
+                cutRegisterBlock(rewriter, chunk, sizes, interchange, fma)) {
           candidates.push_back(block);
+          blocked.insert(block.getOperation());
+        }
       }
     };
     for (linalg::LinalgOp op : contractions)
       block(op, /*contraction=*/true);
     for (linalg::LinalgOp op : convolutions)
       block(dropUnitMultiplier(rewriter, op), /*contraction=*/false);
+
+    getOperation()->walk([&](GroupOp group) {
+      group.getBody().walk([&](linalg::LinalgOp op) {
+        if (!op->getParentOfType<scf::ForallOp>() ||
+            blocked.contains(op.getOperation()))
+          return;
+        if (isVectorizable(op, maxVectorElements))
+          candidates.push_back(op);
+        else if (chunkElements > 1 && isVectorizableKind(op) &&
+                 getNumPoints(op) > maxVectorElements)
+          large.push_back(op);
+      });
+    });
     for (linalg::LinalgOp op : large) {
       SmallVector<int64_t> chunks =
           getChunkSizes(op, std::min(chunkElements, maxVectorElements),
@@ -1103,6 +1451,20 @@ struct FuseVectorizeTilesPass final
       if (loop->getParentOfType<scf::ForallOp>())
         (void)hoistLoopInvariantSubsets(rewriter, loop);
     });
+    // A block's accumulators, hoisted, start from the vector its fused
+    // bias broadcast wrote and end in the write its epilogue reads: forward
+    // both, so they never pass through the tile.
+    RewritePatternSet forward(&getContext());
+    vector::TransferReadOp::getCanonicalizationPatterns(forward,
+                                                        &getContext());
+    vector::TransferWriteOp::getCanonicalizationPatterns(forward,
+                                                         &getContext());
+    tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(forward);
+    scf::ForOp::getCanonicalizationPatterns(forward, &getContext());
+    forward.add<ForwardWholeWrite, DropOverwrittenWrite, FoldFullSliceWrite,
+                InBoundsFromLoops<vector::TransferReadOp>,
+                InBoundsFromLoops<vector::TransferWriteOp>>(&getContext());
+    (void)applyPatternsGreedily(getOperation(), std::move(forward));
   }
 };
 

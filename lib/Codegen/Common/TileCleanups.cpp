@@ -609,6 +609,22 @@ void cleanUpBody(GroupOp group) {
 
 void convertOneByOneConvs(GroupOp group, bool contiguousFilters) {
   MLIRContext *ctx = group.getContext();
+  if (contiguousFilters) {
+    // A convolution's filter that is a slice of a constant (one of two
+    // convolutions of one input merged side by side, split again after
+    // the slices of their results bubbled up) becomes a constant of its
+    // own, so that the patterns below permute it at compile time instead
+    // of once per tile at run time (ResNet-50's first 1x1 convolutions,
+    // 64 -> 64 + 256 filters: 22 GFLOP/s with a tile-wise transpose).
+    RewritePatternSet folds(ctx);
+    tensor::populateFoldConstantExtractSlicePatterns(
+        folds, [](tensor::ExtractSliceOp slice) {
+          return llvm::any_of(slice->getUsers(), [](Operation *user) {
+            return isa<linalg::ConvolutionOpInterface>(user);
+          });
+        });
+    (void)applyPatternsGreedily(group.getBody(), std::move(folds));
+  }
   RewritePatternSet patterns(ctx);
   // The 1x1 convolutions first: as contractions they tile as matmuls.
   patterns.add<OneByOneConvAsContraction>(ctx, contiguousFilters,

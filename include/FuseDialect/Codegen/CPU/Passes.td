@@ -108,6 +108,16 @@ def FuseVectorizeTilesPass : Pass<"fuse-vectorize-tiles"> {
            "Columns of a register block, contiguous in the result (the "
            "largest divisor up to this; 0: two vector registers of f32 of "
            "the host, AVX2 16, AVX-512 32)">,
+    Option<"reductionChunk", "reduction-chunk", "int64_t",
+           /*default=*/"0",
+           "Reduction steps of one pass of a contraction's or convolution's "
+           "register blocks over their tile (the chunk of its reduction "
+           "loops whose operand panels stay in L1; 0: from the host's L1, "
+           "a value at least the reduction's length keeps it whole)">,
+    Option<"fuseEpilogues", "epilogues", "bool", /*default=*/"true",
+           "Fuse the elementwise ops after a contraction or convolution in "
+           "its tile (bias, activation, residual add) into its register "
+           "blocks, applied to the accumulators before their one store">,
     Option<"packOperands", "pack", "bool", /*default=*/"true",
            "Copy a contraction's operand that every row of register blocks "
            "reads (a matmul's B) into a contiguous tile first, when its rows "

@@ -63,6 +63,18 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
       llvm::cl::desc("fuse-vectorize-tiles: columns of a contraction's "
                      "register block (0: from the host's vector registers)"),
       llvm::cl::init(0)};
+  PassOptions::Option<int64_t> reductionChunk{
+      *this, "reduction-chunk",
+      llvm::cl::desc("fuse-vectorize-tiles: reduction steps per pass of the "
+                     "register blocks over their tile (0: from the host's "
+                     "L1)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<bool> epilogues{
+      *this, "epilogues",
+      llvm::cl::desc("fuse-vectorize-tiles: apply the elementwise ops after "
+                     "a contraction or convolution to its register blocks' "
+                     "accumulators before they are stored"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> pack{
       *this, "pack",
       llvm::cl::desc("fuse-vectorize-tiles: copy the operand every row of a "
