@@ -22,8 +22,9 @@
 //    block-rows rows on columns, in a power of two of vectors: a tile of
 //    100 columns as blocks of 64, 32 and 4, not 6 of 16 and one of 4 (GEMV);
 //  * a reduction longer than reduction-chunk runs in chunks outside the
-//    blocks, each block's pass reading a panel of B that stays in L1
-//    (256 steps as 2 x 128, checked with PACK);
+//    blocks, each block's pass reading a panel of B that stays in L1, the
+//    last chunk peeled so that its blocks take the epilogue (256 steps as 2
+//    x 128, checked with PACK);
 //  * a convolution's filter that is a slice of a constant is a constant
 //    (SLICE).
 // Values: against the unfused program (NUM), and bit for bit without fused
@@ -42,12 +43,21 @@
 //       PACK:     %[[PACKED:.*]] = scf.for {{.*}} -> (tensor<1x256x64xf32>)
 //       PACK:       vector.transfer_read %{{.*}} : tensor<1x256x512xf32>, vector<1x1x32xf32>
 //       PACK:       vector.transfer_write %{{.*}} : vector<1x1x32xf32>, tensor<1x256x64xf32>
-//       PACK:     scf.for %{{.*}} = %c0 to %c256 step %c128
-//       PACK:       scf.for %{{.*}} = %c0 to %c64 step %c4
-//       PACK:         scf.for %{{.*}} = %c0 to %c64 step %c16
-//       PACK:           scf.for %{{.*}} = %c0 to %c128 step %c1 iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<4x16xf32>)
-//       PACK:             vector.transfer_read %[[PACKED]]{{.*}} : tensor<1x256x64xf32>, vector<16xf32>
-//       PACK:             math.fma %{{.*}}, %{{.*}}, %[[ACC]] : vector<4x16xf32>
+// The first chunk of 128 steps (its loop of one iteration folded), then the
+// last, peeled, whose blocks take the clamp before their store:
+//       PACK:     %[[FIRST:.*]] = scf.for %{{.*}} = %c0 to %c64 step %c4
+//       PACK:       scf.for %{{.*}} = %c0 to %c64 step %c16
+//       PACK:         scf.for %{{.*}} = %c0 to %c128 step %c1 iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<4x16xf32>)
+//       PACK:           vector.transfer_read %[[PACKED]]{{.*}} : tensor<1x256x64xf32>, vector<16xf32>
+//       PACK:           math.fma %{{.*}}, %{{.*}}, %[[ACC]] : vector<4x16xf32>
+//   PACK-NOT:         arith.minimumf
+//       PACK:     scf.for %{{.*}} = %c0 to %c64 step %c4
+//       PACK:       scf.for %{{.*}} = %c0 to %c64 step %c16
+//       PACK:         vector.transfer_read %[[FIRST]]
+//       PACK:         scf.for %{{.*}} = %c0 to %c128 step %c1 iter_args(%[[ACC2:.*]] = %{{.*}}) -> (vector<4x16xf32>)
+//       PACK:           math.fma %{{.*}}, %{{.*}}, %[[ACC2]] : vector<4x16xf32>
+//       PACK:         arith.minimumf
+//       PACK:         vector.transfer_write
 // NOPACK-LABEL: func.func @matmul
 //   NOPACK-NOT:   tensor<1x256x64xf32>
 //       NOPACK:   vector.transfer_read %{{.*}} : tensor<1x256x512xf32>, vector<16xf32>

@@ -620,7 +620,8 @@ linalg::LinalgOp cutIntoBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
 /// from the partial sum the last one left in the result. Returns the op of
 /// one chunk, or `op` when its reduction fits in one.
 linalg::LinalgOp chunkReduction(RewriterBase &rewriter, linalg::LinalgOp op,
-                                int64_t chunk) {
+                                int64_t chunk,
+                                SmallVectorImpl<scf::ForOp> &loops) {
   if (op.getNumDpsInits() != 1 || !isa<TilingInterface>(op.getOperation()))
     return op;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -655,7 +656,93 @@ linalg::LinalgOp chunkReduction(RewriterBase &rewriter, linalg::LinalgOp op,
   if (failed(tiled))
     return op;
   rewriter.replaceOp(op, tiled->replacements);
+  for (LoopLikeOpInterface loop : tiled->loops)
+    loops.push_back(cast<scf::ForOp>(loop.getOperation()));
   return cast<linalg::LinalgOp>(tiled->tiledOps.back());
+}
+
+/// Peels the last iteration of `loop` (constant bounds, at least two
+/// iterations, the step dividing the range) into a copy of its body after
+/// it, which reads the loop's results as its iteration arguments; the
+/// loop's other users read the copy's results. `map` maps the body to the
+/// copy.
+LogicalResult peelLastIteration(RewriterBase &rewriter, scf::ForOp loop,
+                                IRMapping &map) {
+  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!lower || !upper || !step || *step <= 0 ||
+      (*upper - *lower) % *step != 0 || (*upper - *lower) / *step < 2)
+    return failure();
+  Location loc = loop.getLoc();
+  rewriter.setInsertionPoint(loop);
+  Value shortened = arith::ConstantIndexOp::create(rewriter, loc,
+                                                   *upper - *step);
+  rewriter.setInsertionPointAfter(loop);
+  map.map(loop.getInductionVar(), shortened);
+  for (auto [arg, result] :
+       llvm::zip(loop.getRegionIterArgs(), loop.getResults()))
+    map.map(arg, result);
+  llvm::SmallPtrSet<Operation *, 16> copy;
+  for (Operation &op : loop.getBody()->without_terminator())
+    copy.insert(rewriter.clone(op, map));
+  for (auto [result, yielded] :
+       llvm::zip(loop.getResults(),
+                 loop.getBody()->getTerminator()->getOperands())) {
+    Value last = map.lookupOrDefault(yielded);
+    rewriter.replaceUsesWithIf(result, last, [&](OpOperand &use) {
+      for (Operation *owner = use.getOwner(); owner;
+           owner = owner->getParentOp())
+        if (copy.contains(owner))
+          return false;
+      return true;
+    });
+  }
+  rewriter.modifyOpInPlace(
+      loop, [&] { loop.getUpperBoundMutable().assign(shortened); });
+  return success();
+}
+
+/// The op of the last chunk of a reduction cut by chunkReduction (`op`
+/// inside `loops`, outermost first), peeled out of the loops: the
+/// epilogue can then be fused into its register blocks, the other chunks
+/// staying in the loops. Appends the ops left in the loops to `others`.
+/// Returns null, the loops unchanged, where they cannot be peeled.
+linalg::LinalgOp peelLastChunk(RewriterBase &rewriter,
+                               ArrayRef<scf::ForOp> loops, linalg::LinalgOp op,
+                               SmallVectorImpl<linalg::LinalgOp> &others) {
+  for (scf::ForOp loop : loops) {
+    std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+    std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    if (!lower || !upper || !step || *step <= 0 ||
+        (*upper - *lower) % *step != 0 || (*upper - *lower) / *step < 2)
+      return {};
+  }
+  SmallVector<Operation *> current(llvm::map_range(
+      loops, [](scf::ForOp loop) { return loop.getOperation(); }));
+  Operation *inner = op.getOperation();
+  for (size_t i = 0; i < current.size(); ++i) {
+    IRMapping map;
+    if (failed(peelLastIteration(rewriter, cast<scf::ForOp>(current[i]),
+                                 map)))
+      return {};
+    others.push_back(cast<linalg::LinalgOp>(inner));
+    inner = map.lookup(inner);
+    for (size_t j = i + 1; j < current.size(); ++j)
+      current[j] = map.lookup(current[j]);
+  }
+  // The last chunk writes the whole result: tiling left it a full slice
+  // of the value the loops carried, which folds away.
+  for (OpOperand &use : llvm::make_early_inc_range(inner->getUses())) {
+    auto insert = dyn_cast<tensor::InsertSliceOp>(use.getOwner());
+    if (insert && insert.getSource() == use.get() &&
+        insert.getSourceType() == insert.getDestType() &&
+        llvm::all_of(insert.getMixedOffsets(), isZeroInteger) &&
+        llvm::all_of(insert.getMixedStrides(), isOneInteger))
+      rewriter.replaceOp(insert, insert.getSource());
+  }
+  return cast<linalg::LinalgOp>(inner);
 }
 
 /// The elementwise ops that consume `op`'s result one after another inside
@@ -1355,7 +1442,10 @@ struct FuseVectorizeTilesPass final
       SmallVector<linalg::LinalgOp> pieces =
           splitColumns(rewriter, op, contraction, cols / 2, rows * cols);
       for (linalg::LinalgOp piece : pieces) {
-        linalg::LinalgOp chunk = chunkReduction(rewriter, piece, steps);
+        // Only a chunked op with an epilogue has its last chunk peeled.
+        bool epilogue = !getEpilogue(piece).empty();
+        SmallVector<scf::ForOp> loops;
+        linalg::LinalgOp chunk = chunkReduction(rewriter, piece, steps, loops);
         SmallVector<int64_t> interchange;
         SmallVector<int64_t> sizes =
             contraction
@@ -1363,18 +1453,27 @@ struct FuseVectorizeTilesPass final
                 : getWindowBlock(chunk, rows, cols, interchange);
         if (sizes.empty())
           continue;
-        // One piece with its reduction whole: the blocks take the epilogue.
-        if (fuseEpilogues && pieces.size() == 1 && chunk == piece) {
+        SmallVector<linalg::LinalgOp> ops;
+        // One piece: the blocks of its last chunk take the epilogue.
+        if (fuseEpilogues && pieces.size() == 1 && (loops.empty() || epilogue)) {
+          linalg::LinalgOp last =
+              loops.empty() ? chunk
+                            : peelLastChunk(rewriter, loops, chunk, ops);
           SmallVector<linalg::LinalgOp> blockOps;
-          if (linalg::LinalgOp fused =
-                  fuseEpilogue(rewriter, chunk, sizes, interchange, blockOps))
-            chunk = fused;
+          if (last)
+            if (linalg::LinalgOp fused =
+                    fuseEpilogue(rewriter, last, sizes, interchange, blockOps))
+              last = fused;
+          ops.push_back(last ? last : chunk);
+        } else {
+          ops.push_back(chunk);
         }
-        if (linalg::LinalgOp block =
-                cutRegisterBlock(rewriter, chunk, sizes, interchange, fma)) {
-          candidates.push_back(block);
-          blocked.insert(block.getOperation());
-        }
+        for (linalg::LinalgOp op : ops)
+          if (linalg::LinalgOp block =
+                  cutRegisterBlock(rewriter, op, sizes, interchange, fma)) {
+            candidates.push_back(block);
+            blocked.insert(block.getOperation());
+          }
       }
     };
     for (linalg::LinalgOp op : contractions)
