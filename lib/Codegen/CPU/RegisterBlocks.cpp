@@ -276,7 +276,8 @@ SmallVector<int64_t> getWindowBlock(linalg::LinalgOp op, int64_t blockRows,
 /// loops in `interchange` order and returns the tile op.
 linalg::LinalgOp cutIntoBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
                                ArrayRef<int64_t> sizes,
-                               ArrayRef<int64_t> interchange) {
+                               ArrayRef<int64_t> interchange,
+                               SmallVectorImpl<scf::ForOp> *loops = nullptr) {
   rewriter.setInsertionPoint(op);
   scf::SCFTilingOptions options;
   SmallVector<OpFoldResult> tileSizes;
@@ -289,6 +290,9 @@ linalg::LinalgOp cutIntoBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
   if (failed(tiled))
     return {};
   rewriter.replaceOp(op, tiled->replacements);
+  if (loops)
+    for (LoopLikeOpInterface loop : tiled->loops)
+      loops->push_back(cast<scf::ForOp>(loop.getOperation()));
   return dyn_cast<linalg::LinalgOp>(tiled->tiledOps.back());
 }
 
@@ -303,9 +307,10 @@ linalg::LinalgOp cutIntoBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
 /// that fits, the loops outside it what is left of the chunk (a 3x3
 /// convolution over 64 channels: one window tap of 64 channels per chunk);
 /// a loop whose largest such divisor is below a quarter of what is left
-/// keeps the reduction whole. Each result still sums in the scalar loop's order: a chunk carries on
-/// from the partial sum the last one left in the result. Returns the op of
-/// one chunk, or `op` when its reduction fits in one.
+/// keeps the reduction whole. Each result still sums in the scalar loop's
+/// order: a chunk carries on from the partial sum the last one left in the
+/// result. Returns the op of one chunk (its loops, outermost first, in
+/// `loops`), or `op` when its reduction fits in one.
 linalg::LinalgOp chunkReduction(RewriterBase &rewriter, linalg::LinalgOp op,
                                 int64_t chunk,
                                 SmallVectorImpl<scf::ForOp> &loops) {
@@ -335,17 +340,30 @@ linalg::LinalgOp chunkReduction(RewriterBase &rewriter, linalg::LinalgOp op,
   }
   if (!cut)
     return op;
-  rewriter.setInsertionPoint(op);
-  scf::SCFTilingOptions options;
-  options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
-  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-      rewriter, cast<TilingInterface>(op.getOperation()), options);
-  if (failed(tiled))
-    return op;
-  rewriter.replaceOp(op, tiled->replacements);
-  for (LoopLikeOpInterface loop : tiled->loops)
-    loops.push_back(cast<scf::ForOp>(loop.getOperation()));
-  return cast<linalg::LinalgOp>(tiled->tiledOps.back());
+  linalg::LinalgOp chunkOp =
+      cutIntoBlocks(rewriter, op, sizes, /*interchange=*/{}, &loops);
+  return chunkOp ? chunkOp : op;
+}
+
+/// The bounds of `loop` when all three are constants and the step is
+/// positive.
+struct ConstantBounds {
+  int64_t lower, upper, step;
+};
+std::optional<ConstantBounds> getConstantBounds(scf::ForOp loop) {
+  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!lower || !upper || !step || *step <= 0)
+    return std::nullopt;
+  return ConstantBounds{*lower, *upper, *step};
+}
+
+/// Whether peelLastIteration can peel `loop`.
+bool isPeelable(scf::ForOp loop) {
+  std::optional<ConstantBounds> bounds = getConstantBounds(loop);
+  return bounds && (bounds->upper - bounds->lower) % bounds->step == 0 &&
+         (bounds->upper - bounds->lower) / bounds->step >= 2;
 }
 
 /// Peels the last iteration of `loop` (constant bounds, at least two
@@ -355,16 +373,13 @@ linalg::LinalgOp chunkReduction(RewriterBase &rewriter, linalg::LinalgOp op,
 /// copy.
 LogicalResult peelLastIteration(RewriterBase &rewriter, scf::ForOp loop,
                                 IRMapping &map) {
-  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
-  std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
-  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-  if (!lower || !upper || !step || *step <= 0 ||
-      (*upper - *lower) % *step != 0 || (*upper - *lower) / *step < 2)
+  if (!isPeelable(loop))
     return failure();
+  ConstantBounds bounds = *getConstantBounds(loop);
   Location loc = loop.getLoc();
   rewriter.setInsertionPoint(loop);
-  Value shortened = arith::ConstantIndexOp::create(rewriter, loc,
-                                                   *upper - *step);
+  Value shortened = arith::ConstantIndexOp::create(
+      rewriter, loc, bounds.upper - bounds.step);
   rewriter.setInsertionPointAfter(loop);
   map.map(loop.getInductionVar(), shortened);
   for (auto [arg, result] :
@@ -398,14 +413,8 @@ LogicalResult peelLastIteration(RewriterBase &rewriter, scf::ForOp loop,
 linalg::LinalgOp peelLastChunk(RewriterBase &rewriter,
                                ArrayRef<scf::ForOp> loops, linalg::LinalgOp op,
                                SmallVectorImpl<linalg::LinalgOp> &others) {
-  for (scf::ForOp loop : loops) {
-    std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
-    std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
-    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-    if (!lower || !upper || !step || *step <= 0 ||
-        (*upper - *lower) % *step != 0 || (*upper - *lower) / *step < 2)
-      return {};
-  }
+  if (!llvm::all_of(loops, isPeelable))
+    return {};
   SmallVector<Operation *> current(llvm::map_range(
       loops, [](scf::ForOp loop) { return loop.getOperation(); }));
   Operation *inner = op.getOperation();
@@ -918,13 +927,11 @@ struct InBoundsFromLoops final : OpRewritePattern<TransferOp> {
                      : scf::ForOp();
       if (!loop || loop.getInductionVar() != iv)
         continue;
-      std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
-      std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
-      std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-      if (!lower || !upper || !step || *step <= 0 || *lower < 0 ||
-          *upper <= *lower)
+      std::optional<ConstantBounds> bounds = getConstantBounds(loop);
+      if (!bounds || bounds->lower < 0 || bounds->upper <= bounds->lower)
         continue;
-      int64_t last = *lower + (*upper - 1 - *lower) / *step * *step;
+      int64_t last = bounds->lower + (bounds->upper - 1 - bounds->lower) /
+                                         bounds->step * bounds->step;
       if (last + count > size)
         continue;
       inBounds[vectorDim] = true;
