@@ -503,12 +503,8 @@ def entry(argv):
     # numpy only moves arrays here: its BLAS threads must not spin beside
     # the peer being timed.
     env.setdefault("OPENBLAS_NUM_THREADS", "1")
-    # Freed buffers stay with the process (glibc's malloc would otherwise
-    # return large ones to the system and fault their pages in again on the
-    # next call: a third of our MobileNetV2 time). Every column runs in this
-    # process, under the same allocator settings.
-    env.setdefault("GLIBC_TUNABLES", "glibc.malloc.trim_threshold=%d:"
-                   "glibc.malloc.mmap_threshold=%d" % (1 << 30, 1 << 30))
+    # Every column runs in this process, under the same allocator settings.
+    env = toolchain.keep_freed_memory(env)
     os.execve(venv_python(), [venv_python()] + toolchain.module_command(
         "fuse_dialect.bench.peers")[1:] + argv[1:], env)
 

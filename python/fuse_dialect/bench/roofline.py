@@ -14,7 +14,9 @@ by `--fuse-ops` and `--fuse-lower-to-cpu` and run under mlir-runner -O3
 each with its bias and a ReLU epilogue, as the zoo's groups have them.
 Prints one row per shape: our time, GFLOP/s and the fraction of the FMA
 peak, and PyTorch's (the same op through torch.nn.functional, one thread)
-when torch imports. Usage: bench/roofline.py [--calls N] [--rounds N] [--lower-options OPTS]
+when torch imports. Both run with glibc's malloc keeping freed memory, as in
+bench/peers.py (toolchain.keep_freed_memory): a result's pages are not
+faulted in again on every call. Usage: bench/roofline.py [--calls N] [--rounds N] [--lower-options OPTS]
 [--baseline OLD_FUSE_OPT] (an older build timed in the same run,
 interleaved: a before/after column). docs/Performance.md holds the latest
 table.
@@ -180,6 +182,11 @@ def time_torch(spec, calls):
 
 
 def main(argv):
+    if "GLIBC_TUNABLES" not in os.environ:
+        # Again, with the allocator settings every column runs under.
+        env = toolchain.keep_freed_memory(toolchain.module_env())
+        os.execve(sys.executable, toolchain.module_command(
+            "fuse_dialect.bench.roofline") + argv[1:], env)
     ap = argparse.ArgumentParser(prog="roofline.py")
     ap.add_argument("--calls", type=int, default=10)
     ap.add_argument("--rounds", type=int, default=1,
