@@ -126,6 +126,75 @@ void writeUnitLoops(RewriterBase &rewriter, linalg::GenericOp op) {
   rewriter.replaceOp(op, results);
 }
 
+/// A generic that reads unit dims of an input at index 0 (what
+/// fuse-tile-groups leaves where it folded a view into the op's maps: the
+/// classifier of MobileNetV2 reads its 1 x 1280 x 1 x 1 input through
+/// (d0, d1, d3, 0, 0)) reads them through a collapse of those dims instead,
+/// when that makes the op a contraction: the maps are then projected
+/// permutations again, and the op takes the register blocks (a matrix-vector
+/// product's wide blocks) instead of a dot product per result walking a
+/// column of the weight. Values are unchanged.
+void readUnitDimsThroughCollapse(RewriterBase &rewriter, linalg::GenericOp op) {
+  if (!op.hasPureTensorSemantics() || op.getNumReductionLoops() == 0 ||
+      linalg::isaContractionOpInterface(op))
+    return;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  SmallVector<Value> inputs = op.getDpsInputs();
+  SmallVector<Operation *> created;
+  rewriter.setInsertionPoint(op);
+  for (OpOperand *operand : op.getDpsInputOperands()) {
+    auto type = dyn_cast<RankedTensorType>(operand->get().getType());
+    AffineMap map = op.getMatchingIndexingMap(operand);
+    if (!type || !type.hasStaticShape())
+      continue;
+    auto isUnitZero = [&](unsigned i) {
+      auto constant = dyn_cast<AffineConstantExpr>(map.getResult(i));
+      return constant && constant.getValue() == 0 && type.getDimSize(i) == 1;
+    };
+    // Each dropped dim joins the group of the kept dim before it (the first
+    // kept dim's group, before there is one).
+    SmallVector<ReassociationIndices> groups;
+    SmallVector<AffineExpr> kept;
+    ReassociationIndices leading;
+    for (unsigned i = 0; i < map.getNumResults(); ++i) {
+      if (isUnitZero(i)) {
+        if (groups.empty())
+          leading.push_back(i);
+        else
+          groups.back().push_back(i);
+        continue;
+      }
+      groups.push_back(leading);
+      groups.back().push_back(i);
+      leading.clear();
+      kept.push_back(map.getResult(i));
+    }
+    if (kept.empty() || kept.size() == map.getNumResults())
+      continue;
+    Value collapsed = tensor::CollapseShapeOp::create(
+        rewriter, op.getLoc(), operand->get(), groups);
+    created.push_back(collapsed.getDefiningOp());
+    inputs[operand->getOperandNumber()] = collapsed;
+    maps[operand->getOperandNumber()] =
+        AffineMap::get(map.getNumDims(), 0, kept, op.getContext());
+  }
+  if (created.empty())
+    return;
+  auto reading = linalg::GenericOp::create(
+      rewriter, op.getLoc(), op->getResultTypes(), inputs, op.getDpsInits(),
+      maps, op.getIteratorTypesArray());
+  rewriter.cloneRegionBefore(op.getRegion(), reading.getRegion(),
+                             reading.getRegion().begin());
+  if (!linalg::isaContractionOpInterface(
+          cast<linalg::LinalgOp>(reading.getOperation()))) {
+    rewriter.eraseOp(reading);
+    for (Operation *collapse : llvm::reverse(created))
+      rewriter.eraseOp(collapse);
+    return;
+  }
+  rewriter.replaceOp(op, reading->getResults());
+}
+
 } // namespace
 
 /// Whether `op` is safe to vectorize and of a kind worth it: static shapes,
@@ -531,6 +600,15 @@ struct FuseVectorizeTilesPass final
     });
     for (linalg::GenericOp op : generics)
       writeUnitLoops(rewriter, op);
+    generics.clear();
+    getOperation()->walk([&](GroupOp group) {
+      group.getBody().walk([&](linalg::GenericOp op) {
+        if (op->getParentOfType<scf::ForallOp>())
+          generics.push_back(op);
+      });
+    });
+    for (linalg::GenericOp op : generics)
+      readUnitDimsThroughCollapse(rewriter, op);
     if (vectorizeContractions && packOperands) {
       SmallVector<linalg::LinalgOp> packable;
       getOperation()->walk([&](GroupOp group) {

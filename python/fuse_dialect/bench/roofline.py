@@ -39,18 +39,25 @@ FUSE_OPT = toolchain.fuse_opt()
 ZP = '"tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>'
 
 
-def gemm(m, k, n):
-    """tosa.matmul [1,m,k] x [1,k,n] + bias, ReLU."""
+def gemm(m, k, n, constant=False):
+    """tosa.matmul [1,m,k] x [1,k,n] + bias, ReLU; with `constant`, B is a
+    constant of the model (a Linear layer's weight) instead of an
+    argument."""
     a, b = "tensor<1x%dx%dxf32>" % (m, k), "tensor<1x%dx%dxf32>" % (k, n)
     c, bias = "tensor<1x%dx%dxf32>" % (m, n), "tensor<1x1x%dxf32>" % n
-    text = """func.func @model(%%a: %(a)s, %%b: %(b)s, %%bias: %(bias)s) -> %(c)s {
-  %%zp = %(zp)s
+    if constant:
+        args = "%%a: %s, %%bias: %s" % (a, bias)
+        b_def = "  %%b = %s\n" % constant_filter((1, k, n))
+    else:
+        args, b_def = "%%a: %s, %%b: %s, %%bias: %s" % (a, b, bias), ""
+    text = """func.func @model(%(args)s) -> %(c)s {
+%(b_def)s  %%zp = %(zp)s
   %%p = tosa.matmul %%a, %%b, %%zp, %%zp : (%(a)s, %(b)s, tensor<1xf32>, tensor<1xf32>) -> %(c)s
   %%s = tosa.add %%p, %%bias : (%(c)s, %(bias)s) -> %(c)s
   %%r = tosa.clamp %%s {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (%(c)s) -> %(c)s
   return %%r : %(c)s
 }
-""" % dict(a=a, b=b, c=c, bias=bias, zp=ZP)
+""" % dict(args=args, b_def=b_def, a=a, b=b, c=c, bias=bias, zp=ZP)
     return text, 2.0 * m * k * n
 
 
@@ -114,8 +121,12 @@ CASES = [
      ("conv", 7, 512, 512, 3, 1)),
     ("depthwise 3x3 56x56x144", lambda: conv(56, 144, 144, 3, depthwise=True),
      ("conv", 56, 144, 144, 3, 144)),
-    # The filters as constants, as in a model: permuted, and padded where
-    # their rows alias in cache, at compile time.
+    # The weights as constants, as in a model: laid out per tile, permuted,
+    # and padded where their rows alias in cache, at compile time.
+    ("GEMM 197x768x3072, constant B", lambda: gemm(197, 768, 3072, True),
+     ("mm", 197, 768, 3072)),
+    ("GEMM 16x768x3072, constant B", lambda: gemm(16, 768, 3072, True),
+     ("mm", 16, 768, 3072)),
     ("conv 3x3 56x56 64->64, constant filter",
      lambda: conv(56, 64, 64, 3, constant=True), ("conv", 56, 64, 64, 3, 1)),
     ("conv 1x1 56x56 64->256, constant filter",
