@@ -95,7 +95,7 @@ DenseElementsAttr mlir::fuse::permuteConstant(DenseElementsAttr attr,
 bool mlir::fuse::isParameterOperand(Operation *op, unsigned operandNumber) {
   if (isa<tosa::MulOp>(op))
     return operandNumber == 2;
-  if (isa<tosa::NegateOp, tosa::PadOp>(op))
+  if (isa<tosa::NegateOp, tosa::PadOp, tosa::SliceOp>(op))
     return operandNumber != 0;
   return false;
 }

@@ -73,8 +73,8 @@ Value createTranspose(OpBuilder &builder, Location loc, Value value,
 
 /// Operands of a TOSA elementwise op that are parameters rather than data
 /// (the shift of `tosa.mul`, the zero points of `tosa.negate`, the padding
-/// and pad value of `tosa.pad`): they have their own shape and keep it
-/// whatever the data's layout.
+/// and pad value of `tosa.pad`, the start and size of `tosa.slice`): they
+/// have their own shape and keep it whatever the data's layout.
 bool isParameterOperand(Operation *op, unsigned operandNumber);
 
 /// A single-result TOSA elementwise op (or `tosa.mul`) whose data operands

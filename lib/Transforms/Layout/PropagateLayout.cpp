@@ -9,9 +9,9 @@
 // whole regions instead.
 //
 // 1. Regions. Layout-agnostic ops are elementwise ops (broadcasting equal-
-//    rank operands), casts, reductions and concats: they compute the same
-//    thing in any dimension order, reductions and concats with their axis
-//    renamed, pads with their amounts permuted (Inception's and U-Net's
+//    rank operands), casts, reductions, concats, pads and slices: they
+//    compute the same thing in any dimension order, reductions and concats
+//    with their axis renamed, pads and slices with their amounts permuted (Inception's and U-Net's
 //    channel concats and the pads before Inception's average pools stay
 //    NHWC between NHWC convolutions). Their tensor
 //    values, joined through these ops, form regions. Everything else is a
@@ -33,6 +33,16 @@
 //    first, once; transposes it shares with other regions are composed, so
 //    the regions are re-costed and the next best one is taken, until no
 //    region gains. Every step strictly lowers the bytes moved by transposes.
+// 0. Before all this, a channel shuffle of an NCHW activation (ShuffleNet's
+//    reshape to groups x channels, swap, reshape back) is rewritten as the
+//    same shuffle of the NHWC activation between a transpose to NHWC and
+//    one back. A reshape bounds every region and the shuffle's are not
+//    layout-agnostic, so without this the regions around it had no
+//    transpose to cancel on the shuffle's side and stayed NCHW: each
+//    block's 1x1 convolution then wrote NCHW, computed one output channel
+//    at a time with its lanes gathering pixels 58 channels apart. With the
+//    two transposes the regions on both sides cancel them with the
+//    convolutions' in the next steps.
 //
 //===----------------------------------------------------------------------===//
 
@@ -81,16 +91,22 @@ bool isReduction(Operation *op) {
 
 /// Ops that compute the same values in any dimension order of their data
 /// operands and result (reductions and concats with the axis renamed, pads
-/// with their amounts permuted).
+/// with their amounts permuted, slices with their start and size permuted:
+/// the halves ShuffleNet splits each shuffled activation into).
 bool isLayoutAgnostic(Operation *op) {
   if (op->getNumResults() != 1 || op->getNumRegions() != 0)
     return false;
-  SmallVector<int64_t> padding;
+  SmallVector<int64_t> values;
   if (auto pad = dyn_cast<tosa::PadOp>(op))
-    if (!tosa::getConstShapeValues(pad.getPadding().getDefiningOp(), padding))
+    if (!tosa::getConstShapeValues(pad.getPadding().getDefiningOp(), values))
+      return false;
+  if (auto slice = dyn_cast<tosa::SliceOp>(op))
+    if (!tosa::getConstShapeValues(slice.getStart().getDefiningOp(), values) ||
+        !tosa::getConstShapeValues(slice.getSize().getDefiningOp(), values))
       return false;
   if (!isRankPreservingElementwise(op) &&
-      !isa<tosa::CastOp, tosa::ConcatOp, tosa::PadOp>(op) && !isReduction(op))
+      !isa<tosa::CastOp, tosa::ConcatOp, tosa::PadOp, tosa::SliceOp>(op) &&
+      !isReduction(op))
     return false;
   auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   if (!type || !type.hasStaticShape() || type.getRank() < 2)
@@ -317,6 +333,22 @@ void rewriteRegion(Region &region, ArrayRef<int64_t> q) {
       pad.getPaddingMutable().assign(
           tosa::getTosaConstShape(shapeBuilder, permutedPadding));
     }
+    if (auto slice = dyn_cast<tosa::SliceOp>(clone)) {
+      SmallVector<int64_t> start, size;
+      (void)tosa::getConstShapeValues(slice.getStart().getDefiningOp(), start);
+      (void)tosa::getConstShapeValues(slice.getSize().getDefiningOp(), size);
+      // Dimension i of the permuted slice is dimension q[i] of the original.
+      SmallVector<int64_t> permutedStart, permutedSize;
+      for (int64_t d : q) {
+        permutedStart.push_back(start[d]);
+        permutedSize.push_back(size[d]);
+      }
+      ImplicitLocOpBuilder shapeBuilder(slice.getLoc(), slice);
+      slice.getStartMutable().assign(
+          tosa::getTosaConstShape(shapeBuilder, permutedStart));
+      slice.getSizeMutable().assign(
+          tosa::getTosaConstShape(shapeBuilder, permutedSize));
+    }
     permuted.map(op->getResult(0), clone->getResult(0));
   }
 
@@ -434,11 +466,73 @@ bool commuteTransposeThroughReshape(tosa::ReshapeOp reshape) {
   return true;
 }
 
+/// A tosa.const_shape of `shape`.
+Value createShape(OpBuilder &builder, Location loc, ArrayRef<int64_t> shape) {
+  auto type = tosa::shapeType::get(builder.getContext(), shape.size());
+  return tosa::ConstShapeOp::create(
+      builder, loc, type,
+      DenseIntElementsAttr::get(
+          RankedTensorType::get({static_cast<int64_t>(shape.size())},
+                                builder.getIndexType()),
+          shape));
+}
+
+/// Step 0: `reshape(transpose(reshape(x)))` over an NCHW x of static shape,
+/// the first reshape splitting the channels into groups x channels, the
+/// transpose swapping those two, the last reshape merging them back, as
+/// `transpose(shuffle(transpose(x)))` with the shuffle in NHWC: split the
+/// innermost dim, swap the last two, merge. The same values: channel
+/// j * g + i of the result is channel i * (C / g) + j of x either way.
+bool rewriteChannelShuffle(tosa::ReshapeOp merge) {
+  auto swap = merge.getInput1().getDefiningOp<tosa::TransposeOp>();
+  if (!swap || !swap->hasOneUse())
+    return false;
+  auto split = swap.getInput1().getDefiningOp<tosa::ReshapeOp>();
+  if (!split || !split->hasOneUse())
+    return false;
+  Value x = split.getInput1();
+  auto xType = dyn_cast<RankedTensorType>(x.getType());
+  auto sType = dyn_cast<RankedTensorType>(split.getType());
+  if (!xType || !sType || !xType.hasStaticShape() || xType.getRank() != 4 ||
+      !sType.hasStaticShape() || sType.getRank() != 5 ||
+      merge.getType() != xType)
+    return false;
+  ArrayRef<int64_t> xs = xType.getShape(), ss = sType.getShape();
+  if (ss[0] != xs[0] || ss[1] * ss[2] != xs[1] || ss[3] != xs[2] ||
+      ss[4] != xs[3] || ss[1] == 1 || ss[2] == 1 ||
+      ArrayRef<int64_t>(getPermutation(swap)) !=
+          ArrayRef<int64_t>({0, 2, 1, 3, 4}))
+    return false;
+  OpBuilder builder(merge);
+  Location loc = merge.getLoc();
+  const Permutation toNhwc = {0, 2, 3, 1}, toNchw = {0, 3, 1, 2};
+  Value y = createTranspose(builder, loc, x, toNhwc);
+  auto yType = cast<RankedTensorType>(y.getType());
+  SmallVector<int64_t> groups = {xs[0], xs[2], xs[3], ss[1], ss[2]};
+  Type element = xType.getElementType();
+  Value grouped = tosa::ReshapeOp::create(
+      builder, loc, RankedTensorType::get(groups, element), y,
+      createShape(builder, loc, groups));
+  Value swapped = createTranspose(builder, loc, grouped, {0, 1, 2, 4, 3});
+  Value shuffled = tosa::ReshapeOp::create(
+      builder, loc, yType, swapped,
+      createShape(builder, loc, yType.getShape()));
+  merge.getResult().replaceAllUsesWith(
+      createTranspose(builder, loc, shuffled, toNchw));
+  merge->erase();
+  swap->erase();
+  split->erase();
+  return true;
+}
+
 struct FusePropagateLayoutPass
     : fuse::impl::FusePropagateLayoutPassBase<FusePropagateLayoutPass> {
   void runOnOperation() override {
     auto func = getOperation();
     for (Block &block : func.getFunctionBody()) {
+      for (Operation &op : llvm::make_early_inc_range(block))
+        if (auto reshape = dyn_cast<tosa::ReshapeOp>(op))
+          rewriteChannelShuffle(reshape);
       // Regions, then transposes left at reshapes moved past them, while
       // that moves any (each move shrinks what the reshape's side holds in
       // a transposed layout; the cap guards against a bug).

@@ -1,6 +1,6 @@
 // RUN: fuse-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(fuse-propagate-layout))" | FileCheck %s
-// RUN: %fuse-diff %s -p "--pass-pipeline=builtin.module(func.func(fuse-propagate-layout))" --entry residual,channel_reduction,two_layouts,to_argument,squeeze_excite,concat_and_pad | FileCheck %s --check-prefix=NUM
-// NUM: fuse-diff: OK 8 outputs
+// RUN: %fuse-diff %s -p "--pass-pipeline=builtin.module(func.func(fuse-propagate-layout))" --entry residual,channel_reduction,two_layouts,to_argument,squeeze_excite,concat_and_pad,channel_shuffle | FileCheck %s --check-prefix=NUM
+// NUM: fuse-diff: OK 9 outputs
 
 // An NCHW residual block: each conv wrapped in transposes, BatchNorm and ReLU
 // in NCHW, the skip connection reading the NCHW argument. The whole region
@@ -220,4 +220,52 @@ func.func @concat_and_pad(%x: tensor<1x3x3x4xf32>) -> tensor<1x3x3x4xf32> {
   %t = tosa.transpose %p {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x4x5x5xf32>) -> tensor<1x5x5x4xf32>
   %a = tosa.avg_pool2d %t, %zp, %zp {acc_type = f32, kernel = array<i64: 3, 3>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x5x5x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x3x3x4xf32>
   return %a : tensor<1x3x3x4xf32>
+}
+
+// -----
+
+// A ShuffleNet unit in NCHW: the two halves concatenated, the channel
+// shuffle (reshape to 2 groups x 4 channels, swap, merge), then split into
+// the halves of the next unit, one read by a convolution. The shuffle is
+// done on the NHWC activation (its two innermost dims swapped), and the
+// concat and the slices join the convolutions' NHWC regions: no transpose
+// is left but the argument's and the result's.
+// CHECK-LABEL: func.func @channel_shuffle
+//       CHECK:   tosa.transpose %{{.*}} {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x8x3x3xf32>)
+//       CHECK:   tosa.conv2d
+//       CHECK:   %[[CAT:.*]] = tosa.concat %{{.*}}, %{{.*}} {axis = 3 : i32} : (tensor<1x3x3x4xf32>, tensor<1x3x3x4xf32>) -> tensor<1x3x3x8xf32>
+//       CHECK:   %[[G:.*]] = tosa.reshape %[[CAT]], %{{.*}} : (tensor<1x3x3x8xf32>, !tosa.shape<5>) -> tensor<1x3x3x2x4xf32>
+//       CHECK:   %[[SW:.*]] = tosa.transpose %[[G]] {perms = array<i32: 0, 1, 2, 4, 3>}
+//       CHECK:   %[[SH:.*]] = tosa.reshape %[[SW]], %{{.*}} : (tensor<1x3x3x4x2xf32>, !tosa.shape<4>) -> tensor<1x3x3x8xf32>
+//   CHECK-DAG:   tosa.slice %[[SH]], %{{.*}}, %{{.*}} : (tensor<1x3x3x8xf32>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x3x3x4xf32>
+//   CHECK-DAG:   tosa.slice %[[SH]], %{{.*}}, %{{.*}} : (tensor<1x3x3x8xf32>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x3x3x4xf32>
+//       CHECK:   tosa.conv2d
+//       CHECK:   tosa.transpose %{{.*}} {perms = array<i32: 0, 3, 1, 2>} : (tensor<1x3x3x8xf32>)
+//   CHECK-NOT:   tosa.transpose
+func.func @channel_shuffle(%x: tensor<1x8x3x3xf32>) -> tensor<1x8x3x3xf32> {
+  %w = "tosa.const"() <{values = dense<[[[[0.1, -0.2, 0.3, 0.4]]], [[[0.5, 0.6, -0.7, 0.8]]], [[[-0.9, 1.0, 1.1, 1.2]]], [[[1.3, 1.4, 1.5, -1.6]]]]> : tensor<4x1x1x4xf32>}> : () -> tensor<4x1x1x4xf32>
+  %b = "tosa.const"() <{values = dense<[0.1, 0.2, 0.3, 0.4]> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %lo = tosa.const_shape {values = dense<[0, 0, 0, 0]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %hi = tosa.const_shape {values = dense<[0, 4, 0, 0]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %half = tosa.const_shape {values = dense<[1, 4, 3, 3]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %groups = tosa.const_shape {values = dense<[1, 2, 4, 3, 3]> : tensor<5xindex>} : () -> !tosa.shape<5>
+  %whole = tosa.const_shape {values = dense<[1, 8, 3, 3]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %a = tosa.slice %x, %lo, %half : (tensor<1x8x3x3xf32>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x4x3x3xf32>
+  %p = tosa.slice %x, %hi, %half : (tensor<1x8x3x3xf32>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x4x3x3xf32>
+  %t0 = tosa.transpose %p {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x4x3x3xf32>) -> tensor<1x3x3x4xf32>
+  %c0 = tosa.conv2d %t0, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x3x3x4xf32>, tensor<4x1x1x4xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x3x3x4xf32>
+  %u0 = tosa.transpose %c0 {perms = array<i32: 0, 3, 1, 2>} : (tensor<1x3x3x4xf32>) -> tensor<1x4x3x3xf32>
+  %r0 = tosa.clamp %u0 {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x4x3x3xf32>) -> tensor<1x4x3x3xf32>
+  %cat = tosa.concat %a, %r0 {axis = 1 : i32} : (tensor<1x4x3x3xf32>, tensor<1x4x3x3xf32>) -> tensor<1x8x3x3xf32>
+  %g = tosa.reshape %cat, %groups : (tensor<1x8x3x3xf32>, !tosa.shape<5>) -> tensor<1x2x4x3x3xf32>
+  %sw = tosa.transpose %g {perms = array<i32: 0, 2, 1, 3, 4>} : (tensor<1x2x4x3x3xf32>) -> tensor<1x4x2x3x3xf32>
+  %sh = tosa.reshape %sw, %whole : (tensor<1x4x2x3x3xf32>, !tosa.shape<4>) -> tensor<1x8x3x3xf32>
+  %a1 = tosa.slice %sh, %lo, %half : (tensor<1x8x3x3xf32>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x4x3x3xf32>
+  %p1 = tosa.slice %sh, %hi, %half : (tensor<1x8x3x3xf32>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x4x3x3xf32>
+  %t1 = tosa.transpose %p1 {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x4x3x3xf32>) -> tensor<1x3x3x4xf32>
+  %c1 = tosa.conv2d %t1, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x3x3x4xf32>, tensor<4x1x1x4xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x3x3x4xf32>
+  %u1 = tosa.transpose %c1 {perms = array<i32: 0, 3, 1, 2>} : (tensor<1x3x3x4xf32>) -> tensor<1x4x3x3xf32>
+  %out = tosa.concat %a1, %u1 {axis = 1 : i32} : (tensor<1x4x3x3xf32>, tensor<1x4x3x3xf32>) -> tensor<1x8x3x3xf32>
+  return %out : tensor<1x8x3x3xf32>
 }
