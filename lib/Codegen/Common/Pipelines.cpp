@@ -43,6 +43,8 @@ void mlir::fuse::buildTileGroupsPipeline(OpPassManager &pm,
   tileOptions.convolutionsAsMatmuls = policy->convolutionsAsMatmuls;
   tileOptions.contiguousFilters = policy->contiguousFilters;
   tileOptions.widenRowsFirst = policy->widenRowsFirst;
+  tileOptions.windowTileElements = policy->windowTileElements;
+  tileOptions.weightRowTileElements = policy->weightRowTileElements;
   pm.addPass(createFuseTileGroupsPass(tileOptions));
   // No CSE from here to bufferization: merged nests write their results
   // into distinct empty tensors, which CSE would make one buffer.

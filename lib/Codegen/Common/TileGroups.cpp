@@ -411,10 +411,12 @@ struct FuseTileGroupsPass final
   }
 
   void runOnOperation() override {
-    if (minTileElements < 1 || contractionTile < 0 || contractionTiles < 1) {
+    if (minTileElements < 1 || contractionTile < 0 || contractionTiles < 1 ||
+        windowTileElements < 0 || weightRowTileElements < 0) {
       emitError(getOperation()->getLoc())
           << "fuse-tile-groups: min-tile-elements and contraction-tiles must "
-             "be at least 1, contraction-tile at least 0";
+             "be at least 1, contraction-tile, window-tile-elements and "
+             "weight-row-tile-elements at least 0";
       return signalPassFailure();
     }
     if (failed(verifyInputSizes(getOperation())))
@@ -425,7 +427,8 @@ struct FuseTileGroupsPass final
     TilePolicy policy{minTileElements,       contractionTile,
                       contractionTiles,      partialTiles,
                       convolutionsAsMatmuls, contiguousFilters,
-                      widenRowsFirst};
+                      widenRowsFirst,        windowTileElements,
+                      weightRowTileElements};
     for (GroupOp group : groups) {
       // Upstream tiling needs static, non-empty loop ranges: a group with a
       // dynamic or zero-sized tensor (not one --fuse-ops forms, but valid

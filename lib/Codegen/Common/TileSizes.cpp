@@ -385,6 +385,20 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
     return succeeded(dims) &&
            llvm::is_contained(dims->outputImage, dim.getPosition());
   };
+  // Whether a contraction of the group reads a constant (a weight, through
+  // slices and views of it).
+  bool readsWeight = false;
+  auto isWeight = [](Value v) {
+    while (Operation *def = v.getDefiningOp()) {
+      if (def->hasTrait<OpTrait::ConstantLike>())
+        return true;
+      if (!isa<tensor::ExtractSliceOp, tensor::ExpandShapeOp,
+               tensor::CollapseShapeOp>(def))
+        return false;
+      v = def->getOperand(0);
+    }
+    return false;
+  };
   group.getBody().walk([&](linalg::LinalgOp op) {
     bool isContraction =
         isMatmulLike(op) && op->getNumResults() == 1 &&
@@ -396,6 +410,7 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
               nonUnitShape(root->getResult(0).getType())));
     contraction |= isContraction && onlyRoot;
     outerRowsShareOperand |= isContraction && onlyRoot && isOuterRowM(op);
+    readsWeight |= isMatmulLike(op) && llvm::any_of(op.getDpsInputs(), isWeight);
     if (op.getOperation() != root.getOperation() &&
         op.getNumReductionLoops() > 0 && !isContraction)
       fusedReduction = true;
@@ -421,6 +436,29 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
   TilePolicy rootPolicy = policy;
   rootPolicy.partialTiles &=
       !isDisjointWindowPool(root) && (onlyRoot || !feedsInsert(root));
+  // Tiles in rows that each read something whole again take more rows:
+  // around a window, its halo; with a contraction not tiled in squares
+  // (rows kept whole, several roots), its weight.
+  bool windowed = false;
+  group.getBody().walk([&](linalg::LinalgOp op) {
+    windowed |= linalg::isaConvolutionOpInterface(op);
+  });
+  auto rootLinalg = dyn_cast<linalg::LinalgOp>(root.getOperation());
+  int64_t results = 1;
+  if (rootLinalg)
+    for (auto [range, it] : llvm::zip(rootLinalg.getStaticLoopRanges(),
+                                      rootLinalg.getIteratorTypesArray()))
+      if (it == utils::IteratorType::parallel && !ShapedType::isDynamic(range))
+        results *= range;
+  bool squares = policy.contractionTile > 1 && contraction && !fusedReduction;
+  if (readsWeight && !squares && rootLinalg)
+    rootPolicy.minTileElements =
+        std::max(rootPolicy.minTileElements, policy.weightRowTileElements);
+  else if (windowed && !contraction && rootLinalg)
+    rootPolicy.minTileElements = std::max(
+        rootPolicy.minTileElements,
+        std::min(policy.windowTileElements,
+                 results / TilePolicy::kMinWindowTiles));
   return getTileSizes(builder, root, rootPolicy, fusedReduction, contraction,
                       outerRowsShareOperand);
 }

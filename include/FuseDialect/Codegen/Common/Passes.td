@@ -98,6 +98,18 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
            /*default=*/"::mlir::fuse::TilePolicy{}.minTileElements",
            "A tile holds at most this many results (whole rows when a row "
            "is larger)">,
+    Option<"windowTileElements", "window-tile-elements", "int64_t",
+           /*default=*/"::mlir::fuse::TilePolicy{}.windowTileElements",
+           "A group tiled in rows around a window (depthwise convolution, "
+           "pool) has tiles of up to this many results, at least 8 of them "
+           "(fewer halo rows read again per result; 0: min-tile-elements; "
+           "the CPU lowering uses 32768)">,
+    Option<"weightRowTileElements", "weight-row-tile-elements", "int64_t",
+           /*default=*/"::mlir::fuse::TilePolicy{}.weightRowTileElements",
+           "A group whose contraction is tiled in rows (a LayerNorm fused "
+           "after it, several roots) has tiles of up to this many results: "
+           "each tile streams the whole weight (0: min-tile-elements; the "
+           "CPU lowering uses 65536)">,
     Option<"reportNests", "report-nests", "bool", /*default=*/"false",
            "Remark on groups that need more than one loop nest">,
     Option<"contractionTile", "contraction-tile", "int64_t",
