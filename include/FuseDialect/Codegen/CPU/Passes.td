@@ -60,7 +60,14 @@ def FuseVectorizeTilesPass : Pass<"fuse-vectorize-tiles"> {
     Each result sums in the scalar loop's order; multiply and add stay
     separate unless `fma` is set, which makes each f32/f64 step one fused
     multiply-add (one rounding instead of two: values change by at most
-    an ulp per step).
+    an ulp per step). A reduction longer than `reduction-chunk` steps runs
+    in chunks outside the blocks, each chunk's partial sums carried through
+    the result (values unchanged), so that one pass of the blocks reads a
+    panel of B that stays in L1. With `epilogues`, the tile's bias and the
+    elementwise ops after the contraction are applied to the accumulators
+    of the last chunk's blocks before their one store. A contraction that
+    reads unit dims of an input at index 0 (a view folded into its maps)
+    reads them through a collapse first, so that it is blocked as one.
 
     An op over more points than that (a softmax or LayerNorm row) is first
     strip-mined: an `scf.for` nest over static chunks of at most
