@@ -591,24 +591,19 @@ struct FuseVectorizeTilesPass final
                                         : int64_t(reductionChunk);
     SmallVector<linalg::LinalgOp> candidates, large, contractions, convolutions;
     IRRewriter rewriter(&getContext());
-    SmallVector<linalg::GenericOp> generics;
-    getOperation()->walk([&](GroupOp group) {
-      group.getBody().walk([&](linalg::GenericOp op) {
-        if (op->getParentOfType<scf::ForallOp>())
-          generics.push_back(op);
+    // The generics inside tiles, each normalized in turn (each replaces
+    // the ops it rewrites, so the next walks again).
+    for (auto normalize : {writeUnitLoops, readUnitDimsThroughCollapse}) {
+      SmallVector<linalg::GenericOp> generics;
+      getOperation()->walk([&](GroupOp group) {
+        group.getBody().walk([&](linalg::GenericOp op) {
+          if (op->getParentOfType<scf::ForallOp>())
+            generics.push_back(op);
+        });
       });
-    });
-    for (linalg::GenericOp op : generics)
-      writeUnitLoops(rewriter, op);
-    generics.clear();
-    getOperation()->walk([&](GroupOp group) {
-      group.getBody().walk([&](linalg::GenericOp op) {
-        if (op->getParentOfType<scf::ForallOp>())
-          generics.push_back(op);
-      });
-    });
-    for (linalg::GenericOp op : generics)
-      readUnitDimsThroughCollapse(rewriter, op);
+      for (linalg::GenericOp op : generics)
+        normalize(rewriter, op);
+    }
     if (vectorizeContractions && packOperands) {
       SmallVector<linalg::LinalgOp> packable;
       getOperation()->walk([&](GroupOp group) {
