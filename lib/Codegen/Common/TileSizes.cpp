@@ -135,6 +135,13 @@ SmallVector<TilingInterface> findRoots(GroupOp group) {
   return result;
 }
 
+/// Whether a root is tiled in squares of its contraction's output (not in
+/// rows): a contraction (or its epilogue) whose rows need not stay whole.
+static bool wantsSquares(const TilePolicy &policy, bool keepRows,
+                         bool contraction) {
+  return policy.contractionTile > 1 && !keepRows && contraction;
+}
+
 /// Tile sizes: the outer parallel loops are tiled by 1, outermost first,
 /// until the loops inside hold at most `minTileElements` results; the last
 /// loop tiled then takes as many iterations as fit (a divisor of its range,
@@ -183,7 +190,7 @@ static SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterfac
   // of the contraction (or of its epilogue, over the same iteration space;
   // the rest tiled by 1) lets a GPU block stage both operands' slices in
   // shared memory once for the whole tile (fuse-distribute-tiles).
-  if (policy.contractionTile > 1 && !keepRows && contraction &&
+  if (wantsSquares(policy, keepRows, contraction) &&
       linalgOp.hasPureTensorSemantics() && !linalgOp.hasDynamicShape()) {
     SmallVector<unsigned> parallel;
     linalgOp.getParallelDims(parallel);
@@ -386,8 +393,9 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
            llvm::is_contained(dims->outputImage, dim.getPosition());
   };
   // Whether a contraction of the group reads a constant (a weight, through
-  // slices and views of it).
-  bool readsWeight = false;
+  // slices and views of it); whether an op of the group reads a window (a
+  // convolution, depthwise or not, a pool).
+  bool readsWeight = false, windowed = false;
   auto isWeight = [](Value v) {
     while (Operation *def = v.getDefiningOp()) {
       if (def->hasTrait<OpTrait::ConstantLike>())
@@ -410,7 +418,9 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
               nonUnitShape(root->getResult(0).getType())));
     contraction |= isContraction && onlyRoot;
     outerRowsShareOperand |= isContraction && onlyRoot && isOuterRowM(op);
-    readsWeight |= isMatmulLike(op) && llvm::any_of(op.getDpsInputs(), isWeight);
+    readsWeight |=
+        isMatmulLike(op) && llvm::any_of(op.getDpsInputs(), isWeight);
+    windowed |= linalg::isaConvolutionOpInterface(op);
     if (op.getOperation() != root.getOperation() &&
         op.getNumReductionLoops() > 0 && !isContraction)
       fusedReduction = true;
@@ -439,26 +449,22 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
   // Tiles in rows that each read something whole again take more rows:
   // around a window, its halo; with a contraction not tiled in squares
   // (rows kept whole, several roots), its weight.
-  bool windowed = false;
-  group.getBody().walk([&](linalg::LinalgOp op) {
-    windowed |= linalg::isaConvolutionOpInterface(op);
-  });
   auto rootLinalg = dyn_cast<linalg::LinalgOp>(root.getOperation());
-  int64_t results = 1;
-  if (rootLinalg)
+  if (readsWeight && rootLinalg &&
+      !wantsSquares(policy, fusedReduction, contraction)) {
+    rootPolicy.minTileElements =
+        std::max(rootPolicy.minTileElements, policy.weightRowTileElements);
+  } else if (windowed && !contraction && rootLinalg) {
+    int64_t results = 1;
     for (auto [range, it] : llvm::zip(rootLinalg.getStaticLoopRanges(),
                                       rootLinalg.getIteratorTypesArray()))
       if (it == utils::IteratorType::parallel && !ShapedType::isDynamic(range))
         results *= range;
-  bool squares = policy.contractionTile > 1 && contraction && !fusedReduction;
-  if (readsWeight && !squares && rootLinalg)
-    rootPolicy.minTileElements =
-        std::max(rootPolicy.minTileElements, policy.weightRowTileElements);
-  else if (windowed && !contraction && rootLinalg)
     rootPolicy.minTileElements = std::max(
         rootPolicy.minTileElements,
         std::min(policy.windowTileElements,
                  results / TilePolicy::kMinWindowTiles));
+  }
   return getTileSizes(builder, root, rootPolicy, fusedReduction, contraction,
                       outerRowsShareOperand);
 }

@@ -11,11 +11,11 @@
 // 1. Regions. Layout-agnostic ops are elementwise ops (broadcasting equal-
 //    rank operands), casts, reductions, concats, pads and slices: they
 //    compute the same thing in any dimension order, reductions and concats
-//    with their axis renamed, pads and slices with their amounts permuted (Inception's and U-Net's
-//    channel concats and the pads before Inception's average pools stay
-//    NHWC between NHWC convolutions). Their tensor
-//    values, joined through these ops, form regions. Everything else is a
-//    fixed-layout boundary: the anchors (convolutions, matmuls: TOSA fixes
+//    with their axis renamed, pads and slices with their amounts permuted
+//    (Inception's and U-Net's channel concats and the pads before
+//    Inception's average pools stay NHWC between NHWC convolutions). Their
+//    tensor values, joined through these ops, form regions. Everything else
+//    is a fixed-layout boundary: the anchors (convolutions, matmuls: TOSA fixes
 //    their layout, NHWC/OHWI and [N,M,K]x[N,K,N'], which is the one their
 //    kernels want), function arguments and results, and every op the pass
 //    does not understand.
@@ -447,34 +447,16 @@ bool commuteTransposeThroughReshape(tosa::ReshapeOp reshape) {
       for (unsigned k = 0; k < group.size(); ++k)
         newPerm.push_back(start[perm[j]] + k);
   }
-  OpBuilder builder(reshape);
   Location loc = reshape.getLoc();
-  auto shapeType = tosa::shapeType::get(builder.getContext(), yShape.size());
-  Value shape = tosa::ConstShapeOp::create(
-      builder, loc, shapeType,
-      DenseIntElementsAttr::get(
-          RankedTensorType::get({static_cast<int64_t>(yShape.size())},
-                                builder.getIndexType()),
-          yShape));
+  ImplicitLocOpBuilder builder(loc, reshape);
   Value y = tosa::ReshapeOp::create(
       builder, loc, RankedTensorType::get(yShape, xType.getElementType()),
-      transpose.getInput1(), shape);
+      transpose.getInput1(), tosa::getTosaConstShape(builder, yShape));
   reshape.getResult().replaceAllUsesWith(
       createTranspose(builder, loc, y, newPerm));
   reshape->erase();
   transpose->erase();
   return true;
-}
-
-/// A tosa.const_shape of `shape`.
-Value createShape(OpBuilder &builder, Location loc, ArrayRef<int64_t> shape) {
-  auto type = tosa::shapeType::get(builder.getContext(), shape.size());
-  return tosa::ConstShapeOp::create(
-      builder, loc, type,
-      DenseIntElementsAttr::get(
-          RankedTensorType::get({static_cast<int64_t>(shape.size())},
-                                builder.getIndexType()),
-          shape));
 }
 
 /// Step 0: `reshape(transpose(reshape(x)))` over an NCHW x of static shape,
@@ -503,8 +485,8 @@ bool rewriteChannelShuffle(tosa::ReshapeOp merge) {
       ArrayRef<int64_t>(getPermutation(swap)) !=
           ArrayRef<int64_t>({0, 2, 1, 3, 4}))
     return false;
-  OpBuilder builder(merge);
   Location loc = merge.getLoc();
+  ImplicitLocOpBuilder builder(loc, merge);
   const Permutation toNhwc = {0, 2, 3, 1}, toNchw = {0, 3, 1, 2};
   Value y = createTranspose(builder, loc, x, toNhwc);
   auto yType = cast<RankedTensorType>(y.getType());
@@ -512,11 +494,11 @@ bool rewriteChannelShuffle(tosa::ReshapeOp merge) {
   Type element = xType.getElementType();
   Value grouped = tosa::ReshapeOp::create(
       builder, loc, RankedTensorType::get(groups, element), y,
-      createShape(builder, loc, groups));
+      tosa::getTosaConstShape(builder, groups));
   Value swapped = createTranspose(builder, loc, grouped, {0, 1, 2, 4, 3});
   Value shuffled = tosa::ReshapeOp::create(
       builder, loc, yType, swapped,
-      createShape(builder, loc, yType.getShape()));
+      tosa::getTosaConstShape(builder, yType.getShape()));
   merge.getResult().replaceAllUsesWith(
       createTranspose(builder, loc, shuffled, toNchw));
   merge->erase();
