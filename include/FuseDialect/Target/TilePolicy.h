@@ -74,7 +74,8 @@ struct TilePolicy {
   /// rows kept whole for a LayerNorm fused after it, or one of several
   /// roots: a QKV projection split into Q, K and V) streams the contraction's
   /// whole weight once per tile: tiles of up to this many results, so that
-  /// a short M (GPT-2's 16 tokens) is one tile. 0: as other groups.
+  /// a short M (GPT-2's 16 tokens) is as few tiles as keep a loop nest
+  /// (two). 0: as other groups.
   int64_t weightRowTileElements = 0;
 
   /// The CPU lowering: tiles of rows large enough to amortize the loop
