@@ -73,9 +73,8 @@ struct TilePolicy {
   /// A group with a contraction whose tiles are rows of its result (its
   /// rows kept whole for a LayerNorm fused after it, or one of several
   /// roots: a QKV projection split into Q, K and V) streams the contraction's
-  /// whole weight once per tile: tiles of up to this many results, so that
-  /// a short M (GPT-2's 16 tokens) is as few tiles as keep a loop nest
-  /// (two). 0: as other groups.
+  /// whole weight once per tile: tiles of up to this many results (GPT-2's
+  /// 16 tokens: two tiles, as few as keep a loop nest). 0: as other groups.
   int64_t weightRowTileElements = 0;
 
   /// The CPU lowering: tiles of rows large enough to amortize the loop
