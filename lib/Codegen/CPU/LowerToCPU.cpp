@@ -66,6 +66,8 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
     vectorOptions.reductionChunk = options.reductionChunk;
     vectorOptions.fuseEpilogues = options.epilogues;
     pm.addPass(createFuseVectorizeTilesPass(vectorOptions));
+    if (options.packConstantTiles)
+      pm.addPass(createFusePackConstantPanelsPass());
   }
   buildBufferizeGroupsPipeline(pm);
 

@@ -1,12 +1,16 @@
-//===- PackConstantTiles.cpp - One contiguous block of a constant per tile ===//
+//===- PackConstantTiles.cpp - Constants laid out as their reads walk them ===//
 //
-// After `--fuse-tile-groups` a group's tiles read a constant weight through
-// slices: the tile at offset `n` of the N loop reads columns `n : n + t` of
-// every row of a filter or weight matrix. Those are `rows` runs of `t`
-// elements a whole row apart, and a tile streams them from memory at the
-// cost of one page walk and one unprefetched line per run. The constant is
-// rewritten at compile time tile-major, `T x rows x t`, and each slice reads
-// its tile's block, which is contiguous:
+// Two passes lay out a group's constant weights for the reads the CPU code
+// makes of them. Both rewrite the constant at compile time, block after
+// block, and the reads to index their block; the same elements are read.
+//
+// fuse-pack-constant-tiles, after `--fuse-tile-groups`: a tile reads a
+// weight through a slice, the tile at offset `n` of the N loop columns
+// `n : n + t` of every row of a filter or weight matrix. Those are `rows`
+// runs of `t` elements a whole row apart, and a tile streams them from
+// memory at the cost of one page walk and one unprefetched line per run.
+// The constant becomes tile-major, `T x rows x t`, and each slice reads its
+// tile's block, which is contiguous:
 //
 //   %w = arith.constant dense<...> : tensor<1024x2048xf32>
 //   scf.forall (%n) = (0) to (2048) step (64) {
@@ -22,8 +26,27 @@
 //
 // A constant is packed only when every use is such a slice, with the same
 // tile width, or a view of its first columns (a permuted filter's rows
-// without their padding, which packing drops) read only by such slices;
-// other constants are left as they are.
+// without their padding, which packing drops) read only by such slices.
+//
+// fuse-pack-constant-panels, after `--fuse-vectorize-tiles`: a register
+// block reads its vector of B at every reduction step, `v` lanes at
+// `[.., k, n]`. Where the tile reads the weight whole (rows of a result
+// kept whole for a LayerNorm, several roots of a QKV projection), or its
+// tile is wider than a block, those are runs of `v` elements a row apart:
+// 128 bytes every 3 KB down GPT-2's 3072 x 768 projection. The constant
+// becomes panel-major, `N/v x rows x v` (the same layout as a tile of width
+// `v`, see packTiles), and each read indexes its panel:
+//
+//   %b = vector.transfer_read %w[%k, %n] : tensor<3072x768xf32>, vector<32xf32>
+//
+// becomes
+//
+//   %p = arith.divui %n, %c32
+//   %b = vector.transfer_read %w[%p, %k, %c0]
+//       : tensor<24x3072x32xf32>, vector<32xf32>
+//
+// only when every use is such a read, with the same `v`, at an innermost
+// index known to be a multiple of `v` (getKnownDivisor).
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,10 +54,15 @@
 #include "FuseDialect/IR/FuseOps.h"
 #include "FuseDialect/Utils/ShapeUtils.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <numeric>
 
 namespace mlir::fuse {
+#define GEN_PASS_DEF_FUSEPACKCONSTANTPANELSPASS
 #define GEN_PASS_DEF_FUSEPACKCONSTANTTILESPASS
 #include "FuseDialect/Codegen/CPU/Passes.h.inc"
 } // namespace mlir::fuse
@@ -231,6 +259,160 @@ struct FusePackConstantTilesPass final
     IRRewriter rewriter(&getContext());
     for (arith::ConstantOp constant : constants)
       packConstant(rewriter, constant);
+  }
+};
+
+/// A number `value` is known to be a multiple of (0: the value is 0, a
+/// multiple of every number; 1: nothing is known): constants, induction
+/// variables of `scf.for` and `scf.forall` (their lower bound and step),
+/// and sums and products of those, as `arith` ops or `affine.apply`.
+int64_t getKnownDivisor(Value value, unsigned depth = 0);
+
+int64_t getKnownDivisor(OpFoldResult value, unsigned depth) {
+  if (std::optional<int64_t> constant = getConstantIntValue(value))
+    return *constant < 0 ? -*constant : *constant;
+  return getKnownDivisor(cast<Value>(value), depth);
+}
+
+int64_t getKnownDivisor(AffineExpr expr, ValueRange dims, ValueRange symbols,
+                        unsigned depth) {
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+    return constant.getValue() < 0 ? -constant.getValue()
+                                   : constant.getValue();
+  if (auto dim = dyn_cast<AffineDimExpr>(expr))
+    return getKnownDivisor(dims[dim.getPosition()], depth);
+  if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
+    return getKnownDivisor(symbols[symbol.getPosition()], depth);
+  auto binary = cast<AffineBinaryOpExpr>(expr);
+  int64_t lhs = getKnownDivisor(binary.getLHS(), dims, symbols, depth);
+  int64_t rhs = getKnownDivisor(binary.getRHS(), dims, symbols, depth);
+  if (expr.getKind() == AffineExprKind::Add)
+    return std::gcd(lhs, rhs);
+  int64_t product;
+  if (expr.getKind() == AffineExprKind::Mul &&
+      !llvm::MulOverflow(lhs, rhs, product))
+    return product;
+  return 1;
+}
+
+int64_t getKnownDivisor(Value value, unsigned depth) {
+  if (++depth > 8)
+    return 1;
+  if (std::optional<int64_t> constant = getConstantIntValue(value))
+    return *constant < 0 ? -*constant : *constant;
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    Operation *parent = arg.getOwner()->getParentOp();
+    if (auto loop = dyn_cast<scf::ForOp>(parent);
+        loop && arg == loop.getInductionVar())
+      return std::gcd(getKnownDivisor(loop.getLowerBound(), depth),
+                      getKnownDivisor(loop.getStep(), depth));
+    if (auto forall = dyn_cast<scf::ForallOp>(parent);
+        forall && arg.getArgNumber() < forall.getRank()) {
+      unsigned i = arg.getArgNumber();
+      return std::gcd(
+          getKnownDivisor(forall.getMixedLowerBound()[i], depth),
+          getKnownDivisor(forall.getMixedStep()[i], depth));
+    }
+    return 1;
+  }
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return 1;
+  if (auto add = dyn_cast<arith::AddIOp>(def))
+    return std::gcd(getKnownDivisor(add.getLhs(), depth),
+                    getKnownDivisor(add.getRhs(), depth));
+  int64_t product;
+  if (auto mul = dyn_cast<arith::MulIOp>(def);
+      mul && !llvm::MulOverflow(getKnownDivisor(mul.getLhs(), depth),
+                                getKnownDivisor(mul.getRhs(), depth), product))
+    return product;
+  if (auto apply = dyn_cast<affine::AffineApplyOp>(def)) {
+    AffineMap map = apply.getAffineMap();
+    return getKnownDivisor(map.getResult(0),
+                           apply.getMapOperands().take_front(map.getNumDims()),
+                           apply.getMapOperands().drop_front(map.getNumDims()),
+                           depth);
+  }
+  return 1;
+}
+
+/// Whether `read` reads one vector of `lanes` (set from the first read)
+/// along the innermost dimension of `type` at a multiple of `lanes`: in
+/// bounds, unmasked, a minor-identity map, unit dimensions before the
+/// lanes.
+bool isPanelRead(vector::TransferReadOp read, RankedTensorType type,
+                 int64_t &lanes) {
+  VectorType vector = read.getVectorType();
+  if (read.getMask() || !read.getPermutationMap().isMinorIdentity() ||
+      vector.isScalable() ||
+      llvm::any_of(read.getInBoundsValues(), [](bool b) { return !b; }) ||
+      llvm::any_of(vector.getShape().drop_back(),
+                   [](int64_t size) { return size != 1; }))
+    return false;
+  int64_t width = vector.getShape().back();
+  if (width <= 1 || (lanes != 0 && width != lanes) ||
+      type.getShape().back() % width != 0)
+    return false;
+  lanes = width;
+  int64_t divisor = getKnownDivisor(read.getIndices().back());
+  return divisor % width == 0;
+}
+
+/// Lays out `constant` in panels when every use is a panel read.
+void packPanels(RewriterBase &rewriter, arith::ConstantOp constant) {
+  auto attr = dyn_cast<DenseIntOrFPElementsAttr>(constant.getValue());
+  if (!attr || attr.isSplat())
+    return;
+  auto type = cast<RankedTensorType>(attr.getType());
+  Type element = type.getElementType();
+  if (type.getRank() < 2 || !type.hasStaticShape() ||
+      type.getNumElements() == type.getShape().back() ||
+      !element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+    return;
+  int64_t lanes = 0;
+  SmallVector<vector::TransferReadOp> reads;
+  for (Operation *user : constant->getUsers()) {
+    auto read = dyn_cast<vector::TransferReadOp>(user);
+    if (!read || read.getBase() != constant.getResult() ||
+        !isPanelRead(read, type, lanes))
+      return;
+    reads.push_back(read);
+  }
+  if (reads.empty() || lanes == type.getShape().back())
+    return;
+  rewriter.setInsertionPoint(constant);
+  Value packed = arith::ConstantOp::create(
+      rewriter, constant.getLoc(),
+      packTiles(attr, lanes, type.getShape().back() / lanes));
+  int64_t rank = type.getRank();
+  for (vector::TransferReadOp read : reads) {
+    rewriter.setInsertionPoint(read);
+    Location loc = read.getLoc();
+    Value divisor = arith::ConstantIndexOp::create(rewriter, loc, lanes);
+    SmallVector<Value> indices = {arith::DivUIOp::create(
+        rewriter, loc, read.getIndices().back(), divisor)};
+    llvm::append_range(indices, read.getIndices().drop_back());
+    indices.push_back(arith::ConstantIndexOp::create(rewriter, loc, 0));
+    rewriter.replaceOpWithNewOp<vector::TransferReadOp>(
+        read, read.getVectorType(), packed, indices,
+        AffineMapAttr::get(AffineMap::getMinorIdentityMap(
+            rank + 1, read.getVectorType().getRank(), rewriter.getContext())),
+        read.getPadding(), /*mask=*/Value(), read.getInBoundsAttr());
+  }
+  rewriter.eraseOp(constant);
+}
+
+struct FusePackConstantPanelsPass final
+    : fuse::impl::FusePackConstantPanelsPassBase<FusePackConstantPanelsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<arith::ConstantOp> constants;
+    getOperation()->walk(
+        [&](arith::ConstantOp constant) { constants.push_back(constant); });
+    IRRewriter rewriter(&getContext());
+    for (arith::ConstantOp constant : constants)
+      packPanels(rewriter, constant);
   }
 };
 

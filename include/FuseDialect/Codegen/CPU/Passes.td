@@ -35,6 +35,35 @@ def FusePackConstantTilesPass : Pass<"fuse-pack-constant-tiles"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def FusePackConstantPanelsPass : Pass<"fuse-pack-constant-panels"> {
+  let summary = "Lay out each constant the register blocks read in vectors "
+                "as panels, one contiguous run per block";
+  let description = [{
+    Runs after `--fuse-vectorize-tiles`. A register block reads its vector
+    of B from a constant weight at every reduction step, `transfer_read
+    %w[.., k, n]` with `n` a multiple of the vector's `v` lanes: runs of `v`
+    elements a whole row of the weight apart (128 bytes every 3 KB down
+    GPT-2's 3072 x 768 MLP projection, each on a new page). The constant is
+    rewritten at compile time panel-major, `N/v x d0 x ... x K x v`, and
+    each read indexes its panel `n / v`: a block's steps walk one
+    contiguous run, which the prefetchers follow. It is the layout of
+    `linalg.pack`'s B operand in IREE's data tiling (mmt4d), at the register
+    block's width, where `--fuse-pack-constant-tiles` lays out the tile's
+    block.
+
+    Only when every use of the constant is such a read: in bounds,
+    unmasked, a minor-identity map, a vector of `v` lanes along the
+    innermost dimension (unit elsewhere), every read with the same `v`, at
+    an innermost index known to be a multiple of `v` (a constant, an
+    `scf.for` or `scf.forall` induction variable whose bounds and step are,
+    and sums and products of those). Constants of one row (a bias) keep
+    their layout, which panels would not change. Values are unchanged: the
+    same elements are read, from other addresses.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def FuseVectorizeTilesPass : Pass<"fuse-vectorize-tiles"> {
   let summary = "Vectorize the structured ops inside each group's tile loop";
   let description = [{
