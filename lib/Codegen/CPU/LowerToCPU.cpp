@@ -66,7 +66,7 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
     vectorOptions.reductionChunk = options.reductionChunk;
     vectorOptions.fuseEpilogues = options.epilogues;
     pm.addPass(createFuseVectorizeTilesPass(vectorOptions));
-    if (options.packConstantTiles)
+    if (options.packConstantPanels)
       pm.addPass(createFusePackConstantPanelsPass());
   }
   buildBufferizeGroupsPipeline(pm);

@@ -34,8 +34,8 @@
 // kept whole for a LayerNorm, several roots of a QKV projection), or its
 // tile is wider than a block, those are runs of `v` elements a row apart:
 // 128 bytes every 3 KB down GPT-2's 3072 x 768 projection. The constant
-// becomes panel-major, `N/v x rows x v` (the same layout as a tile of width
-// `v`, see packTiles), and each read indexes its panel:
+// becomes panel-major, `N/v x rows x v`, and each read indexes its panel
+// (the layout of tiles of width `v`, see packColumns):
 //
 //   %b = vector.transfer_read %w[%k, %n] : tensor<3072x768xf32>, vector<32xf32>
 //
@@ -46,7 +46,11 @@
 //       : tensor<24x3072x32xf32>, vector<32xf32>
 //
 // only when every use is such a read, with the same `v`, at an innermost
-// index known to be a multiple of `v` (getKnownDivisor).
+// index known to be a multiple of `v` (getKnownDivisor). The panel index
+// goes after the leading dimensions that no loop around the reads changes
+// (getInvariantPrefix): a tile's block from fuse-pack-constant-tiles,
+// `T x rows x t`, becomes `T x t/v x rows x v`, each tile's panels still
+// one block.
 //
 //===----------------------------------------------------------------------===//
 
@@ -131,28 +135,38 @@ bool isTileSlice(tensor::ExtractSliceOp slice, RankedTensorType type,
                       iv);
 }
 
-/// `attr` (whole-byte elements, not a splat) tile-major: `tiles` blocks of
-/// rows x `width`, block t holding columns [t * width, (t + 1) * width) of
-/// every row.
-DenseElementsAttr packTiles(DenseElementsAttr attr, int64_t width,
-                            int64_t tiles) {
+/// `attr` (whole-byte elements, not a splat) in `blocks` blocks of `width`
+/// columns (its innermost dimension's first blocks x width), the block index
+/// placed after the `outer` leading dimensions, the columns of each block
+/// innermost: d0 x .. x d(outer-1) x N/width x d(outer) x .. x width. Block
+/// b of each leading index holds columns [b * width, (b + 1) * width) of
+/// every row under it.
+DenseElementsAttr packColumns(DenseElementsAttr attr, int64_t width,
+                              int64_t blocks, unsigned outer) {
   auto type = cast<RankedTensorType>(attr.getType());
+  ArrayRef<int64_t> shape = type.getShape();
   int64_t elementBytes = getElementBytes(type);
-  int64_t columns = type.getShape().back();
-  int64_t rows = type.getNumElements() / columns;
+  int64_t columns = shape.back();
+  int64_t leading = 1;
+  for (int64_t size : shape.take_front(outer))
+    leading *= size;
+  int64_t rows = type.getNumElements() / columns / leading;
   int64_t runBytes = width * elementBytes;
   ArrayRef<char> raw = attr.getRawData();
   std::vector<char> data;
-  data.reserve(tiles * rows * runBytes);
-  for (int64_t t = 0; t < tiles; ++t)
-    for (int64_t r = 0; r < rows; ++r) {
-      const char *run = raw.data() + (r * columns + t * width) * elementBytes;
-      data.insert(data.end(), run, run + runBytes);
-    }
-  SmallVector<int64_t> shape = {tiles};
-  llvm::append_range(shape, type.getShape().drop_back());
-  shape.push_back(width);
-  return DenseElementsAttr::getFromRawBuffer(type.clone(shape), data);
+  data.reserve(leading * blocks * rows * runBytes);
+  for (int64_t l = 0; l < leading; ++l)
+    for (int64_t b = 0; b < blocks; ++b)
+      for (int64_t r = 0; r < rows; ++r) {
+        const char *run =
+            raw.data() + ((l * rows + r) * columns + b * width) * elementBytes;
+        data.insert(data.end(), run, run + runBytes);
+      }
+  SmallVector<int64_t> packed(shape.take_front(outer));
+  packed.push_back(blocks);
+  llvm::append_range(packed, shape.drop_front(outer).drop_back());
+  packed.push_back(width);
+  return DenseElementsAttr::getFromRawBuffer(type.clone(packed), data);
 }
 
 /// Whether `slice` is a view of the first columns of its source of type
@@ -215,7 +229,7 @@ void packConstant(RewriterBase &rewriter, arith::ConstantOp constant) {
   int64_t tiles = *columns / width;
   rewriter.setInsertionPoint(constant);
   Value packed = arith::ConstantOp::create(rewriter, constant.getLoc(),
-                                           packTiles(attr, width, tiles));
+                                           packColumns(attr, width, tiles, /*outer=*/0));
   int64_t rank = type.getRank();
   for (tensor::ExtractSliceOp slice : slices) {
     std::optional<int64_t> index;
@@ -358,6 +372,26 @@ bool isPanelRead(vector::TransferReadOp read, RankedTensorType type,
   return divisor % width == 0;
 }
 
+/// How many leading dimensions `read` indexes with values that no `scf.for`
+/// around it changes (the tile index into a constant that
+/// fuse-pack-constant-tiles laid out in tiles, unit dimensions): the panels
+/// are laid out after them, so that what one tile reads stays one block.
+unsigned getInvariantPrefix(vector::TransferReadOp read) {
+  SmallVector<scf::ForOp> loops;
+  for (Operation *op = read->getParentOp(); op; op = op->getParentOp())
+    if (auto loop = dyn_cast<scf::ForOp>(op))
+      loops.push_back(loop);
+  unsigned prefix = 0;
+  for (Value index : read.getIndices().drop_back()) {
+    if (!llvm::all_of(loops, [&](scf::ForOp loop) {
+          return loop.isDefinedOutsideOfLoop(index);
+        }))
+      break;
+    ++prefix;
+  }
+  return prefix;
+}
+
 /// Lays out `constant` in panels when every use is a panel read.
 void packPanels(RewriterBase &rewriter, arith::ConstantOp constant) {
   auto attr = dyn_cast<DenseIntOrFPElementsAttr>(constant.getValue());
@@ -370,6 +404,7 @@ void packPanels(RewriterBase &rewriter, arith::ConstantOp constant) {
       !element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
     return;
   int64_t lanes = 0;
+  unsigned outer = type.getRank() - 1;
   SmallVector<vector::TransferReadOp> reads;
   for (Operation *user : constant->getUsers()) {
     auto read = dyn_cast<vector::TransferReadOp>(user);
@@ -377,21 +412,29 @@ void packPanels(RewriterBase &rewriter, arith::ConstantOp constant) {
         !isPanelRead(read, type, lanes))
       return;
     reads.push_back(read);
+    outer = std::min(outer, getInvariantPrefix(read));
   }
-  if (reads.empty() || lanes == type.getShape().back())
+  int64_t columns = type.getShape().back();
+  int64_t rows = type.getNumElements() / columns;
+  for (int64_t size : type.getShape().take_front(outer))
+    rows /= size;
+  // Panels of one row (a bias, a row of its tile) are the layout it has.
+  if (reads.empty() || lanes == columns || rows == 1)
     return;
   rewriter.setInsertionPoint(constant);
   Value packed = arith::ConstantOp::create(
       rewriter, constant.getLoc(),
-      packTiles(attr, lanes, type.getShape().back() / lanes));
+      packColumns(attr, lanes, columns / lanes, outer));
   int64_t rank = type.getRank();
   for (vector::TransferReadOp read : reads) {
     rewriter.setInsertionPoint(read);
     Location loc = read.getLoc();
     Value divisor = arith::ConstantIndexOp::create(rewriter, loc, lanes);
-    SmallVector<Value> indices = {arith::DivUIOp::create(
-        rewriter, loc, read.getIndices().back(), divisor)};
-    llvm::append_range(indices, read.getIndices().drop_back());
+    ValueRange old = read.getIndices();
+    SmallVector<Value> indices(old.take_front(outer));
+    indices.push_back(
+        arith::DivUIOp::create(rewriter, loc, old.back(), divisor));
+    llvm::append_range(indices, old.drop_front(outer).drop_back());
     indices.push_back(arith::ConstantIndexOp::create(rewriter, loc, 0));
     rewriter.replaceOpWithNewOp<vector::TransferReadOp>(
         read, read.getVectorType(), packed, indices,

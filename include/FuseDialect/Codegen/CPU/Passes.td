@@ -56,9 +56,12 @@ def FusePackConstantPanelsPass : Pass<"fuse-pack-constant-panels"> {
     innermost dimension (unit elsewhere), every read with the same `v`, at
     an innermost index known to be a multiple of `v` (a constant, an
     `scf.for` or `scf.forall` induction variable whose bounds and step are,
-    and sums and products of those). Constants of one row (a bias) keep
-    their layout, which panels would not change. Values are unchanged: the
-    same elements are read, from other addresses.
+    and sums and products of those). The panel index goes after the leading
+    dimensions no `scf.for` around the reads changes: a tile's block laid
+    out by `--fuse-pack-constant-tiles`, `T x rows x t`, becomes `T x t/v x
+    rows x v`. Constants of one row (a bias) keep their layout, which panels
+    would not change. Values are unchanged: the same elements are read,
+    from other addresses.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::vector::VectorDialect"];

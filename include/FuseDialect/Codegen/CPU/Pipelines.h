@@ -83,10 +83,15 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
       llvm::cl::init(true)};
   PassOptions::Option<bool> packConstantTiles{
       *this, "pack-constant-tiles",
-      llvm::cl::desc("fuse-pack-constant-tiles and -panels: lay out each "
-                     "constant weight the tiles read in slices as one "
-                     "contiguous block per tile, and one the register blocks "
-                     "read in vectors as one contiguous panel per block"),
+      llvm::cl::desc("fuse-pack-constant-tiles: lay out each constant weight "
+                     "the tiles read in slices as one contiguous block per "
+                     "tile"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> packConstantPanels{
+      *this, "pack-constant-panels",
+      llvm::cl::desc("fuse-pack-constant-panels: lay out each constant weight "
+                     "the register blocks read in vectors as one contiguous "
+                     "panel per block"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> fma{
       *this, "fma",
