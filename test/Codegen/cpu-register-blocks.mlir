@@ -12,6 +12,10 @@
 //  * rows with no divisor up to block-rows (the 7 pixels of a 7x7 output
 //    row) are blocked 7 at a time by one vector of columns instead of one
 //    row by two (SEVEN);
+//  * rows that no block of at least half of block-rows divides (17 pixels,
+//    a row of Inception-v3's 17x17 stage) are split: 16 in blocks of
+//    block-rows, the last row a piece of its own, not 17 blocks of one row
+//    (TAIL);
 //  * columns are whole vectors where the range has such a divisor: 88
 //    filters (8 x 11) in blocks of 8, not 11, a vector and a remainder per
 //    multiply-add, the rows then 7 by one vector as above (WHOLE);
@@ -31,13 +35,13 @@
 // Values: against the unfused program (NUM), and bit for bit without fused
 // multiply-adds (EXACT).
 //
-// RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu="block-cols=16 block-rows=4 reduction-chunk=128" -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefixes=PACK,DW,SEVEN,WHOLE,SPLIT,GEMV,EPI,SLICE
+// RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu="block-cols=16 block-rows=4 reduction-chunk=128" -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefixes=PACK,DW,SEVEN,TAIL,WHOLE,SPLIT,GEMV,EPI,SLICE
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu="block-cols=16 block-rows=4 reduction-chunk=128 pack=false" -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOPACK
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu | FileCheck %s --check-prefix=COPY
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,whole,split,gemv,gemv_view,epilogue,two_convs -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,whole,split,gemv,gemv_view,epilogue,two_convs -p "--fuse-ops" --lower="--fuse-lower-to-cpu='fma=false reassociate=false approximate-math=false'" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
-// NUM: fuse-diff: OK 11 outputs
-// EXACT: fuse-diff: OK 11 outputs, {{[0-9]+}} values, max abs err 0, max rel err 0
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,seventeen,whole,split,gemv,gemv_view,epilogue,two_convs -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,seventeen,whole,split,gemv,gemv_view,epilogue,two_convs -p "--fuse-ops" --lower="--fuse-lower-to-cpu='fma=false reassociate=false approximate-math=false'" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
+// NUM: fuse-diff: OK 12 outputs
+// EXACT: fuse-diff: OK 12 outputs, {{[0-9]+}} values, max abs err 0, max rel err 0
 
 // PACK-LABEL: func.func @matmul
 //       PACK:   scf.forall
@@ -108,6 +112,20 @@ func.func @seven(%x: tensor<1x7x7x16xf32>, %w: tensor<32x3x3x16xf32>, %b: tensor
   %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x7x7x16xf32>, tensor<32x3x3x16xf32>, tensor<32xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x7x7x32xf32>
   %r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x7x7x32xf32>) -> tensor<1x7x7x32xf32>
   return %r : tensor<1x7x7x32xf32>
+}
+
+// -----
+
+// TAIL-LABEL: func.func @seventeen
+//       TAIL:   math.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<4x16xf32>
+//       TAIL:   math.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<32xf32>
+//   TAIL-NOT:   math.fma {{.*}} : vector<16xf32>
+//       TAIL:   fuse.yield
+func.func @seventeen(%x: tensor<1x17x17x16xf32>, %w: tensor<32x3x3x16xf32>, %b: tensor<32xf32>) -> tensor<1x17x17x32xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x17x17x16xf32>, tensor<32x3x3x16xf32>, tensor<32xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x17x17x32xf32>
+  %r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x17x17x32xf32>) -> tensor<1x17x17x32xf32>
+  return %r : tensor<1x17x17x32xf32>
 }
 
 // -----

@@ -5,7 +5,9 @@
 // of results (VectorPolicy, from the host), the reduction loops innermost
 // around loop-carried vector accumulators, each step one rank-1 update.
 //
-//   1. splitColumns: columns in whole vectors or powers of two below one.
+//   1. splitColumns: columns in whole vectors or powers of two below one;
+//      splitRows: rows that no full block divides, whole blocks and the
+//      rest.
 //   2. chunkReduction: the reduction in L1-sized chunks outside the blocks
 //      (Goto's blocking of K), the chunk loops in the op's order.
 //   3. peelLastChunk + fuseEpilogue: the last chunk's blocks (or the only
@@ -207,6 +209,42 @@ SmallVector<linalg::LinalgOp> splitColumns(RewriterBase &rewriter,
   }
 }
 
+/// `op` split along its row loop when its rows have no divisor that fills
+/// a block (getBlockShape takes fewer than half of `blockRows`) and there
+/// are more than `blockRows` of them: a head of whole blocks of `blockRows`
+/// rows and the rows left as a piece of their own. Inception-v3's 17 x 17
+/// stage has rows of 17 pixels, which only blocks of one row by two vectors
+/// divide (three loads for two multiply-adds): 16 + 1 rows, the 16 in
+/// blocks of 8. Values are unchanged: each result is computed by one piece,
+/// in the same order.
+SmallVector<linalg::LinalgOp> splitRows(RewriterBase &rewriter,
+                                        linalg::LinalgOp op, bool contraction,
+                                        int64_t blockRows, int64_t blockCols) {
+  auto [rows, columns] = getBlockLoops(op, contraction);
+  if (!rows || !columns || hasHalfFloats(op) ||
+      !isa<TilingInterface>(op.getOperation()))
+    return {op};
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t range = ranges[*rows];
+  if (ShapedType::isDynamic(range) || ShapedType::isDynamic(ranges[*columns]) ||
+      range <= blockRows)
+    return {op};
+  int64_t blocked = getBlockShape(range, ranges[*columns], blockRows,
+                                  blockCols, /*half=*/false)
+                        .first;
+  if (2 * blocked >= blockRows)
+    return {op};
+  rewriter.setInsertionPoint(op);
+  auto [first, second] = linalg::splitOp(
+      rewriter, cast<TilingInterface>(op.getOperation()), *rows,
+      rewriter.getIndexAttr(range / blockRows * blockRows));
+  auto firstOp = dyn_cast_or_null<linalg::LinalgOp>(first.getOperation());
+  auto secondOp = dyn_cast_or_null<linalg::LinalgOp>(second.getOperation());
+  if (firstOp && secondOp)
+    return {firstOp, secondOp};
+  return {firstOp ? firstOp : secondOp ? secondOp : op};
+}
+
 /// Register-block sizes of a contraction's loops: the output's innermost
 /// dimension (an N dimension, contiguous in the result) by the columns of
 /// getBlockShape, the innermost other M dimension by its rows, every other
@@ -245,8 +283,9 @@ SmallVector<int64_t> getRegisterBlock(linalg::LinalgOp op, int64_t blockRows,
 /// Register-block sizes of any other structured op whose reduction loops
 /// should run innermost around a block of results (a convolution): the
 /// result's innermost dimension of more than one point and the one before
-/// by getBlockShape's columns and rows, every other loop by 1.
-/// Empty when these are not plain loop indices.
+/// by getBlockShape's columns and rows (a single row when the result has
+/// one such dimension), every other loop by 1. Empty when these are not
+/// plain loop indices.
 SmallVector<int64_t> getWindowBlock(linalg::LinalgOp op, int64_t blockRows,
                                     int64_t blockCols,
                                     SmallVectorImpl<int64_t> &interchange) {
@@ -254,12 +293,16 @@ SmallVector<int64_t> getWindowBlock(linalg::LinalgOp op, int64_t blockRows,
     return {};
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   auto [rows, cols] = getBlockLoops(op, /*contraction=*/false);
-  if (!cols || !rows)
+  if (!cols)
     return {};
   SmallVector<int64_t> sizes(ranges.size(), 1);
   bool half = hasHalfFloats(op);
-  std::tie(sizes[*rows], sizes[*cols]) = getBlockShape(
-      ranges[*rows], ranges[*cols], blockRows, blockCols, half);
+  // One output point (the last row splitRows leaves) is one row of columns.
+  std::pair<int64_t, int64_t> shape = getBlockShape(
+      rows ? ranges[*rows] : 1, ranges[*cols], blockRows, blockCols, half);
+  sizes[*cols] = shape.second;
+  if (rows)
+    sizes[*rows] = shape.first;
   if (sizes[*cols] < std::min<int64_t>(4, ranges[*cols]))
     return {};
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
@@ -953,8 +996,11 @@ void cpu::cutIntoRegisterBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
                                 const RegisterBlockOptions &options,
                                 SmallVectorImpl<linalg::LinalgOp> &blocks) {
   int64_t rows = options.rows, cols = options.cols;
-  SmallVector<linalg::LinalgOp> pieces =
-      splitColumns(rewriter, op, contraction, cols / 2, rows * cols);
+  SmallVector<linalg::LinalgOp> pieces;
+  for (linalg::LinalgOp columns :
+       splitColumns(rewriter, op, contraction, cols / 2, rows * cols))
+    llvm::append_range(pieces,
+                       splitRows(rewriter, columns, contraction, rows, cols));
   for (linalg::LinalgOp piece : pieces) {
     // Only a chunked op with an epilogue has its last chunk peeled.
     bool epilogue = !getEpilogue(piece).empty();
