@@ -12,16 +12,19 @@
 //  * a matmul tiled in columns: fuse-pack-constant-tiles lays its weight out
 //    in two tiles of 256 columns, 2 x 1 x 64 x 256, and each tile's block
 //    becomes 8 panels, 2 x 1 x 8 x 64 x 32, the tile's panels one block;
-//  * a bias (one row) keeps its layout, which panels would not change.
+//  * a bias (one row) keeps its layout, which panels would not change;
+//  * a constant some reads take one element at a time (0-d vectors: a
+//    random graph's convolution with 5 filters, blocked 4 + 1) keeps its
+//    layout (the pass had dereferenced the lanes of a 0-d vector).
 // Values: bit for bit against the unfused program (EXACT), and with the
 // default lowering (NUM).
 //
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu="block-cols=32 block-rows=4" -mlir-print-ir-after=fuse-pack-constant-panels -mlir-elide-elementsattrs-if-larger=16 -o /dev/null 2>&1 | FileCheck %s --check-prefix=PANELS
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu="block-cols=32 block-rows=4 pack-constant-panels=false" -mlir-print-ir-after=fuse-vectorize-tiles -mlir-elide-elementsattrs-if-larger=16 -o /dev/null 2>&1 | FileCheck %s --check-prefix=PLAIN
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul_layernorm,qkv,tiled -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul_layernorm,qkv,tiled -p "--fuse-ops" --lower="--fuse-lower-to-cpu='fma=false reassociate=false approximate-math=false'" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
-// NUM: fuse-diff: OK 5 outputs
-// EXACT: fuse-diff: OK 5 outputs, {{[0-9]+}} values, max abs err 0, max rel err 0
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul_layernorm,qkv,tiled,scalar_reads -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul_layernorm,qkv,tiled,scalar_reads -p "--fuse-ops" --lower="--fuse-lower-to-cpu='fma=false reassociate=false approximate-math=false'" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
+// NUM: fuse-diff: OK 8 outputs
+// EXACT: fuse-diff: OK 8 outputs, {{[0-9]+}} values, max abs err 0, max rel err 0
 
 // PANELS-LABEL: func.func @matmul_layernorm
 //       PANELS:   %[[W:.*]] = arith.constant dense_resource<{{.*}}> : tensor<1x4x64x32xf32>
@@ -94,4 +97,24 @@ func.func @tiled(%a: tensor<1x16x64xf32>) -> tensor<1x16x512xf32> {
   %y = tosa.add %p, %bias : (tensor<1x16x512xf32>, tensor<1x1x512xf32>) -> tensor<1x16x512xf32>
   %r = tosa.clamp %y {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x16x512xf32>) -> tensor<1x16x512xf32>
   return %r : tensor<1x16x512xf32>
+}
+
+// -----
+
+// PANELS-LABEL: func.func @scalar_reads
+//       PANELS:   arith.constant {{.*}} : tensor<1x2x6x5xf32>
+//       PANELS:   vector.transfer_read %{{.*}} : tensor<1x2x6x5xf32>, vector<f32>
+func.func @scalar_reads(%arg0: tensor<7x1x7x3xf32>) -> (tensor<1x7x3x7xf32>, tensor<8x3x5x7xf32>, tensor<1x7x1xf32>) {
+    %v3 = tosa.concat %arg0, %arg0 {axis = 3 : i32} : (tensor<7x1x7x3xf32>, tensor<7x1x7x3xf32>) -> tensor<7x1x7x6xf32>
+    %v7 = "tosa.const"() <{values = dense<0.000> : tensor<1xf32>}> : () -> tensor<1xf32>
+    %v8 = "tosa.const"() <{values = dense<[[[[0.308, -0.143, -0.294, -0.024, -0.123, -0.201], [-0.339, 0.458, -0.340, -0.254, 0.038, 0.088]]], [[[-0.084, -0.024, 0.395, -0.177, 0.047, -0.346], [0.161, -0.361, -0.337, 0.374, 0.153, 0.086]]], [[[0.104, -0.316, -0.298, 0.248, -0.492, -0.305], [-0.124, -0.050, 0.410, -0.117, 0.174, -0.167]]], [[[0.131, 0.389, -0.386, -0.283, -0.220, -0.465], [-0.257, 0.110, 0.457, 0.156, 0.231, -0.331]]], [[[0.075, -0.097, 0.052, -0.396, 0.325, -0.080], [-0.212, -0.363, -0.460, 0.368, 0.118, 0.351]]]]> : tensor<5x1x2x6xf32>}> : () -> tensor<5x1x2x6xf32>
+    %v9 = "tosa.const"() <{values = dense<[-0.149, -0.138, -0.070, -0.152, 0.043]> : tensor<5xf32>}> : () -> tensor<5xf32>
+    %v10 = tosa.conv2d %v3, %v8, %v9, %v7, %v7 {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<7x1x7x6xf32>, tensor<5x1x2x6xf32>, tensor<5xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<7x3x8x5xf32>
+    %v15 = "tosa.const"() <{values = dense<[[[-0.435, -0.281, 0.285], [-0.446, 0.217, 0.451], [0.141, -0.152, -0.168], [0.344, -0.017, 0.295], [-0.217, 0.472, -0.323], [-0.069, 0.300, -0.386], [-0.012, 0.474, -0.449]]]> : tensor<1x7x3xf32>}> : () -> tensor<1x7x3xf32>
+    %v18 = tosa.transpose %arg0 {perms = array<i32: 1, 0, 3, 2>} : (tensor<7x1x7x3xf32>) -> tensor<1x7x3x7xf32>
+    %v19 = tosa.transpose %v10 {perms = array<i32: 2, 1, 3, 0>} : (tensor<7x3x8x5xf32>) -> tensor<8x3x5x7xf32>
+    %v20 = "tosa.const"() <{values = dense<[[[-0.443], [0.001], [-0.051]]]> : tensor<1x3x1xf32>}> : () -> tensor<1x3x1xf32>
+    %v21 = "tosa.const"() <{values = dense<0.000> : tensor<1xf32>}> : () -> tensor<1xf32>
+    %v22 = tosa.matmul %v15, %v20, %v21, %v21 : (tensor<1x7x3xf32>, tensor<1x3x1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x7x1xf32>
+    return %v18, %v19, %v22 : tensor<1x7x3x7xf32>, tensor<8x3x5x7xf32>, tensor<1x7x1xf32>
 }

@@ -353,12 +353,12 @@ int64_t getKnownDivisor(Value value, unsigned depth) {
 /// Whether `read` reads one vector of `lanes` (set from the first read)
 /// along the innermost dimension of `type` at a multiple of `lanes`: in
 /// bounds, unmasked, a minor-identity map, unit dimensions before the
-/// lanes.
+/// lanes (not a 0-d vector, a scalar).
 bool isPanelRead(vector::TransferReadOp read, RankedTensorType type,
                  int64_t &lanes) {
   VectorType vector = read.getVectorType();
-  if (read.getMask() || !read.getPermutationMap().isMinorIdentity() ||
-      vector.isScalable() ||
+  if (vector.getRank() == 0 || read.getMask() ||
+      !read.getPermutationMap().isMinorIdentity() || vector.isScalable() ||
       llvm::any_of(read.getInBoundsValues(), [](bool b) { return !b; }) ||
       llvm::any_of(vector.getShape().drop_back(),
                    [](int64_t size) { return size != 1; }))
@@ -397,7 +397,10 @@ void packPanels(RewriterBase &rewriter, arith::ConstantOp constant) {
   auto attr = dyn_cast<DenseIntOrFPElementsAttr>(constant.getValue());
   if (!attr || attr.isSplat())
     return;
-  auto type = cast<RankedTensorType>(attr.getType());
+  // Vector constants (the vectorizer's) are registers, not memory.
+  auto type = dyn_cast<RankedTensorType>(attr.getType());
+  if (!type)
+    return;
   Type element = type.getElementType();
   if (type.getRank() < 2 || !type.hasStaticShape() ||
       type.getNumElements() == type.getShape().back() ||
