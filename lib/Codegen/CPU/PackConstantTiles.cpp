@@ -63,6 +63,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <cstdlib>
 #include <numeric>
 
 namespace mlir::fuse {
@@ -169,6 +170,25 @@ DenseElementsAttr packColumns(DenseElementsAttr attr, int64_t width,
   return DenseElementsAttr::getFromRawBuffer(type.clone(packed), data);
 }
 
+/// The value of `constant` when packColumns can lay it out: a dense tensor
+/// (not a vector constant, which is registers, not memory), not a splat, of
+/// static shape with more than one row, of whole-byte int or float
+/// elements. Null otherwise.
+DenseIntOrFPElementsAttr getPackableAttr(arith::ConstantOp constant) {
+  auto attr = dyn_cast<DenseIntOrFPElementsAttr>(constant.getValue());
+  if (!attr || attr.isSplat())
+    return {};
+  auto type = dyn_cast<RankedTensorType>(attr.getType());
+  if (!type)
+    return {};
+  Type element = type.getElementType();
+  if (type.getRank() < 2 || !type.hasStaticShape() ||
+      type.getNumElements() == type.getShape().back() ||
+      !element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+    return {};
+  return attr;
+}
+
 /// Whether `slice` is a view of the first columns of its source of type
 /// `type` (a permuted filter's rows without their padding): zero offsets,
 /// unit strides, every dimension but the innermost whole, same rank.
@@ -183,15 +203,10 @@ bool isColumnPrefix(tensor::ExtractSliceOp slice, RankedTensorType type) {
 /// Packs `constant` when every use reads one tile of it (isTileSlice), or
 /// is a column prefix of it (isColumnPrefix) every use of which does.
 void packConstant(RewriterBase &rewriter, arith::ConstantOp constant) {
-  auto attr = dyn_cast<DenseIntOrFPElementsAttr>(constant.getValue());
-  if (!attr || attr.isSplat())
+  auto attr = getPackableAttr(constant);
+  if (!attr)
     return;
   auto type = cast<RankedTensorType>(attr.getType());
-  Type element = type.getElementType();
-  if (type.getRank() < 2 || !type.hasStaticShape() ||
-      type.getNumElements() == type.getShape().back() ||
-      !element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
-    return;
   // The tiles are counted in the columns the slices see: all of them, or
   // those of one prefix (the padding dropped).
   std::optional<int64_t> columns;
@@ -228,8 +243,9 @@ void packConstant(RewriterBase &rewriter, arith::ConstantOp constant) {
     return;
   int64_t tiles = *columns / width;
   rewriter.setInsertionPoint(constant);
-  Value packed = arith::ConstantOp::create(rewriter, constant.getLoc(),
-                                           packColumns(attr, width, tiles, /*outer=*/0));
+  Value packed = arith::ConstantOp::create(
+      rewriter, constant.getLoc(),
+      packColumns(attr, width, tiles, /*outer=*/0));
   int64_t rank = type.getRank();
   for (tensor::ExtractSliceOp slice : slices) {
     std::optional<int64_t> index;
@@ -283,16 +299,15 @@ struct FusePackConstantTilesPass final
 int64_t getKnownDivisor(Value value, unsigned depth = 0);
 
 int64_t getKnownDivisor(OpFoldResult value, unsigned depth) {
-  if (std::optional<int64_t> constant = getConstantIntValue(value))
-    return *constant < 0 ? -*constant : *constant;
-  return getKnownDivisor(cast<Value>(value), depth);
+  if (auto v = dyn_cast<Value>(value))
+    return getKnownDivisor(v, depth);
+  return std::abs(*getConstantIntValue(value));
 }
 
 int64_t getKnownDivisor(AffineExpr expr, ValueRange dims, ValueRange symbols,
                         unsigned depth) {
   if (auto constant = dyn_cast<AffineConstantExpr>(expr))
-    return constant.getValue() < 0 ? -constant.getValue()
-                                   : constant.getValue();
+    return std::abs(constant.getValue());
   if (auto dim = dyn_cast<AffineDimExpr>(expr))
     return getKnownDivisor(dims[dim.getPosition()], depth);
   if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
@@ -313,7 +328,7 @@ int64_t getKnownDivisor(Value value, unsigned depth) {
   if (++depth > 8)
     return 1;
   if (std::optional<int64_t> constant = getConstantIntValue(value))
-    return *constant < 0 ? -*constant : *constant;
+    return std::abs(*constant);
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     Operation *parent = arg.getOwner()->getParentOp();
     if (auto loop = dyn_cast<scf::ForOp>(parent);
@@ -394,18 +409,10 @@ unsigned getInvariantPrefix(vector::TransferReadOp read) {
 
 /// Lays out `constant` in panels when every use is a panel read.
 void packPanels(RewriterBase &rewriter, arith::ConstantOp constant) {
-  auto attr = dyn_cast<DenseIntOrFPElementsAttr>(constant.getValue());
-  if (!attr || attr.isSplat())
+  auto attr = getPackableAttr(constant);
+  if (!attr)
     return;
-  // Vector constants (the vectorizer's) are registers, not memory.
-  auto type = dyn_cast<RankedTensorType>(attr.getType());
-  if (!type)
-    return;
-  Type element = type.getElementType();
-  if (type.getRank() < 2 || !type.hasStaticShape() ||
-      type.getNumElements() == type.getShape().back() ||
-      !element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
-    return;
+  auto type = cast<RankedTensorType>(attr.getType());
   int64_t lanes = 0;
   unsigned outer = type.getRank() - 1;
   SmallVector<vector::TransferReadOp> reads;

@@ -151,6 +151,23 @@ BlockLoops getBlockLoops(linalg::LinalgOp op, bool contraction) {
   return loops;
 }
 
+/// `op` (a TilingInterface op) split along loop `dim` at `at` (upstream
+/// `linalg::splitOp`, static slices of the operands and results): both
+/// pieces, or the one op there is when the split leaves fewer.
+SmallVector<linalg::LinalgOp> splitAt(RewriterBase &rewriter,
+                                      linalg::LinalgOp op, unsigned dim,
+                                      int64_t at) {
+  rewriter.setInsertionPoint(op);
+  auto [first, second] =
+      linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()), dim,
+                      rewriter.getIndexAttr(at));
+  auto firstOp = dyn_cast_or_null<linalg::LinalgOp>(first.getOperation());
+  auto secondOp = dyn_cast_or_null<linalg::LinalgOp>(second.getOperation());
+  if (firstOp && secondOp)
+    return {firstOp, secondOp};
+  return {firstOp ? firstOp : secondOp ? secondOp : op};
+}
+
 /// `op` split along its column loop into ops whose column ranges are whole
 /// `vector`s of lanes or, below one vector, powers of two: 24 filters
 /// become 16 + 8, 116 become 112 + 4, 58 become 48 + 8 + 2 (upstream
@@ -193,19 +210,13 @@ SmallVector<linalg::LinalgOp> splitColumns(RewriterBase &rewriter,
       pieces.push_back(op);
       return pieces;
     }
-    rewriter.setInsertionPoint(op);
-    auto [first, second] =
-        linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()),
-                        *columns, rewriter.getIndexAttr(head));
-    auto firstOp = dyn_cast_or_null<linalg::LinalgOp>(first.getOperation());
-    auto secondOp = dyn_cast_or_null<linalg::LinalgOp>(second.getOperation());
-    if (!firstOp || !secondOp) {
-      // Not split, or only one piece left: block what there is.
-      pieces.push_back(firstOp ? firstOp : secondOp ? secondOp : op);
+    SmallVector<linalg::LinalgOp> split =
+        splitAt(rewriter, op, *columns, head);
+    pieces.push_back(split.front());
+    // Not split, or only one piece left: block what there is.
+    if (split.size() == 1)
       return pieces;
-    }
-    pieces.push_back(firstOp);
-    op = secondOp;
+    op = split.back();
   }
 }
 
@@ -234,15 +245,7 @@ SmallVector<linalg::LinalgOp> splitRows(RewriterBase &rewriter,
                         .first;
   if (2 * blocked >= blockRows)
     return {op};
-  rewriter.setInsertionPoint(op);
-  auto [first, second] = linalg::splitOp(
-      rewriter, cast<TilingInterface>(op.getOperation()), *rows,
-      rewriter.getIndexAttr(range / blockRows * blockRows));
-  auto firstOp = dyn_cast_or_null<linalg::LinalgOp>(first.getOperation());
-  auto secondOp = dyn_cast_or_null<linalg::LinalgOp>(second.getOperation());
-  if (firstOp && secondOp)
-    return {firstOp, secondOp};
-  return {firstOp ? firstOp : secondOp ? secondOp : op};
+  return splitAt(rewriter, op, *rows, range / blockRows * blockRows);
 }
 
 /// Register-block sizes of a contraction's loops: the output's innermost
