@@ -6,12 +6,14 @@
 //    rows once, not tiles of 2 rows that read 4 (WINDOW; the 4096-result
 //    tiles of other groups, ROWS);
 //  * a matmul with a constant weight whose rows are kept whole for the
-//    LayerNorm after it streams that weight once per tile: 64 tokens in two
-//    tiles of 32 (the result fits 65536, split only to keep a loop nest),
-//    not 4 tiles of 16 (WEIGHT; ROWS).
+//    LayerNorm after it streams that weight once per tile: its 64 tokens
+//    fit 65536 results, so they are one tile, the weight read once, with
+//    `parallel` too (its tiles are the one-thread lowering's, so are its
+//    values), not 4 tiles of 16 (WEIGHT; ROWS).
 // Values do not depend on the tiles (NUM, against the unfused program).
 //
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s --check-prefixes=WINDOW,WEIGHT
+// RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu=parallel=true -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s --check-prefix=WEIGHT
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-tile-groups="min-tile-elements=4096 contraction-tile=64" | FileCheck %s --check-prefix=ROWS
 // RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry depthwise,matmul_layernorm -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
 // NUM: fuse-diff: OK 2 outputs
@@ -32,7 +34,8 @@ func.func @depthwise(%x: tensor<1x56x56x32xf32>) -> tensor<1x56x56x32xf32> {
 // -----
 
 // WEIGHT-LABEL: func.func @matmul_layernorm
-//       WEIGHT:   scf.forall ({{.*}}) = (0) to (64) step (32)
+//       WEIGHT:   scf.forall ({{.*}}) in (1)
+//   WEIGHT-NOT:   scf.forall (
 //   ROWS-LABEL: func.func @matmul_layernorm
 //         ROWS:   scf.forall ({{.*}}) = (0) to (64) step (16)
 func.func @matmul_layernorm(%a: tensor<1x64x128xf32>) -> tensor<1x64x256xf32> {

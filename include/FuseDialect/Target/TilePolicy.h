@@ -73,9 +73,13 @@ struct TilePolicy {
   /// A group with a contraction whose tiles are rows of its result (its
   /// rows kept whole for a LayerNorm fused after it, or one of several
   /// roots: a QKV projection split into Q, K and V) streams the contraction's
-  /// whole weight once per tile: tiles of up to this many results (GPT-2's
-  /// 16 tokens: two tiles, as few as keep a loop nest). 0: as other groups.
+  /// whole weight once per tile: tiles of up to this many results. 0: as
+  /// other groups.
   int64_t weightRowTileElements = 0;
+  /// Such a group whose rows all fit one tile stays one tile, its weight
+  /// read once (GPT-2's 16 tokens); false: it is split in two like any
+  /// small group, each half streaming the whole weight.
+  bool oneWeightRowTile = false;
 
   /// The CPU lowering: tiles of rows large enough to amortize the loop
   /// overhead and small enough for a core's cache; a matmul in squares of
@@ -91,14 +95,18 @@ struct TilePolicy {
   /// convolution in 4-row tiles, not 28-pixel ones: 0.89 -> 0.51 ms), and
   /// contractions in rows in tiles of up to 65536 (256 KB of f32 results:
   /// GPT-2's LayerNorm-fused MLP projection in two tiles, not four that
-  /// each streamed its 9.4 MB weight; 2.5 -> 2.0 ms alone).
+  /// each streamed its 9.4 MB weight; 2.5 -> 2.0 ms alone), and in one
+  /// tile where the rows fit one. The same with `parallel`: the tiles, not
+  /// the thread count, decide which contractions get register blocks (with
+  /// fused multiply-adds), so equal tiles keep the values equal.
   static constexpr TilePolicy forCpu() {
     return TilePolicy{/*minTileElements=*/4096, /*contractionTile=*/64,
                       /*contractionTiles=*/1, /*partialTiles=*/true,
                       /*convolutionsAsMatmuls=*/true,
                       /*contiguousFilters=*/true, /*widenRowsFirst=*/true,
                       /*windowTileElements=*/32768,
-                      /*weightRowTileElements=*/65536};
+                      /*weightRowTileElements=*/65536,
+                      /*oneWeightRowTile=*/true};
   }
   /// The GPU lowering: a tile is a block's work; contractions in 64x64
   /// squares, halved until every SM has a block.
@@ -107,7 +115,8 @@ struct TilePolicy {
                       /*contractionTiles=*/gpu.numSMs, /*partialTiles=*/true,
                       /*convolutionsAsMatmuls=*/true,
                       /*contiguousFilters=*/false, /*widenRowsFirst=*/false,
-                      /*windowTileElements=*/0, /*weightRowTileElements=*/0};
+                      /*windowTileElements=*/0, /*weightRowTileElements=*/0,
+                      /*oneWeightRowTile=*/false};
   }
 };
 

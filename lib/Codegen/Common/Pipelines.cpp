@@ -45,6 +45,7 @@ void mlir::fuse::buildTileGroupsPipeline(OpPassManager &pm,
   tileOptions.widenRowsFirst = policy->widenRowsFirst;
   tileOptions.windowTileElements = policy->windowTileElements;
   tileOptions.weightRowTileElements = policy->weightRowTileElements;
+  tileOptions.oneWeightRowTile = policy->oneWeightRowTile;
   pm.addPass(createFuseTileGroupsPass(tileOptions));
   // No CSE from here to bufferization: merged nests write their results
   // into distinct empty tensors, which CSE would make one buffer.

@@ -428,7 +428,7 @@ struct FuseTileGroupsPass final
                       contractionTiles,      partialTiles,
                       convolutionsAsMatmuls, contiguousFilters,
                       widenRowsFirst,        windowTileElements,
-                      weightRowTileElements};
+                      weightRowTileElements, oneWeightRowTile};
     for (GroupOp group : groups) {
       // Upstream tiling needs static, non-empty loop ranges: a group with a
       // dynamic or zero-sized tensor (not one --fuse-ops forms, but valid

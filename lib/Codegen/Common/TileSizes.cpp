@@ -155,7 +155,8 @@ static bool wantsSquares(const TilePolicy &policy, bool keepRows,
 static SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterface op,
                                        const TilePolicy &policy, bool keepRows,
                                        bool contraction,
-                                       bool outerRowsShareOperand) {
+                                       bool outerRowsShareOperand,
+                                       bool splitOneTile) {
   int64_t minTileElements = policy.minTileElements;
   SmallVector<utils::IteratorType> iterators = op.getLoopIteratorTypes();
   SmallVector<OpFoldResult> sizes(iterators.size(), builder.getIndexAttr(0));
@@ -297,10 +298,12 @@ static SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterfac
     tileElements = inner * size;
     tiled |= ranges[i] > size;
   }
-  // A group smaller than one tile still needs one loop nest: split its
-  // first non-unit parallel loop, in as few tiles as possible (a
-  // single-trip loop would fold away and leave one nest per op).
-  if (!tiled)
+  // A group smaller than one tile is still split, along its first non-unit
+  // parallel loop in as few tiles as possible (work for two cores or
+  // blocks), unless each tile would read something whole again
+  // (`splitOneTile` false: a contraction's weight): then it is one tile
+  // (tileRoot keeps its loop of one iteration).
+  if (!tiled && splitOneTile)
     for (auto [i, it] : llvm::enumerate(iterators))
       if (it == utils::IteratorType::parallel &&
           !ShapedType::isDynamic(ranges[i]) && ranges[i] > 1) {
@@ -449,11 +452,15 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
   // Tiles in rows that each read something whole again take more rows:
   // around a window, its halo; with a contraction not tiled in squares
   // (rows kept whole, several roots), its weight.
+  // A group of such rows that fits one tile may stay one tile, its weight
+  // read once (oneWeightRowTile).
   auto rootLinalg = dyn_cast<linalg::LinalgOp>(root.getOperation());
+  bool splitOneTile = true;
   if (readsWeight && rootLinalg &&
       !wantsSquares(policy, fusedReduction, contraction)) {
     rootPolicy.minTileElements =
         std::max(rootPolicy.minTileElements, policy.weightRowTileElements);
+    splitOneTile = !policy.oneWeightRowTile;
   } else if (windowed && !contraction && rootLinalg) {
     int64_t results = 1;
     for (auto [range, it] : llvm::zip(rootLinalg.getStaticLoopRanges(),
@@ -466,7 +473,7 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
                  results / TilePolicy::kMinWindowTiles));
   }
   return getTileSizes(builder, root, rootPolicy, fusedReduction, contraction,
-                      outerRowsShareOperand);
+                      outerRowsShareOperand, splitOneTile);
 }
 
 std::optional<SmallVector<int64_t>>

@@ -110,6 +110,11 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
            "after it, several roots) has tiles of up to this many results: "
            "each tile streams the whole weight (0: min-tile-elements; the "
            "CPU lowering uses 65536)">,
+    Option<"oneWeightRowTile", "one-weight-row-tile", "bool",
+           /*default=*/"::mlir::fuse::TilePolicy{}.oneWeightRowTile",
+           "Such a group whose rows fit one tile stays one tile, its weight "
+           "read once (the CPU lowering); false: split in two like any "
+           "small group">,
     Option<"reportNests", "report-nests", "bool", /*default=*/"false",
            "Remark on groups that need more than one loop nest">,
     Option<"contractionTile", "contraction-tile", "int64_t",
