@@ -476,11 +476,10 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
                       outerRowsShareOperand, splitOneTile);
 }
 
-std::optional<SmallVector<int64_t>>
-getCommonTileSizes(OpBuilder &builder, GroupOp group,
-                   ArrayRef<TilingInterface> roots, const TilePolicy &policy) {
-  if (roots.size() < 2)
-    return std::nullopt;
+static std::optional<SmallVector<int64_t>>
+getCommonTileSizesUnder(OpBuilder &builder, GroupOp group,
+                        ArrayRef<TilingInterface> roots,
+                        const TilePolicy &policy) {
   SmallVector<ArrayRef<int64_t>> shapes;
   SmallVector<SmallVector<int64_t>> sizes; // per result dimension, 0: whole
   for (TilingInterface root : roots) {
@@ -530,6 +529,25 @@ getCommonTileSizes(OpBuilder &builder, GroupOp group,
     common.push_back(smallest == extent ? 0 : smallest);
   }
   return common;
+}
+
+std::optional<SmallVector<int64_t>>
+getCommonTileSizes(OpBuilder &builder, GroupOp group,
+                   ArrayRef<TilingInterface> roots, const TilePolicy &policy) {
+  if (roots.size() < 2)
+    return std::nullopt;
+  // Siblings that are each one tile (oneWeightRowTile) are one tile
+  // together. Where only some are, all take the tiles they would have
+  // without it, so that they still share one nest (Inception-v3's three
+  // 1x1 convolutions of one input: 48 filters fit one tile, 64 do not).
+  std::optional<SmallVector<int64_t>> common =
+      getCommonTileSizesUnder(builder, group, roots, policy);
+  if (!policy.oneWeightRowTile ||
+      (common && llvm::all_of(*common, [](int64_t s) { return s == 0; })))
+    return common;
+  TilePolicy split = policy;
+  split.oneWeightRowTile = false;
+  return getCommonTileSizesUnder(builder, group, roots, split);
 }
 
 } // namespace mlir::fuse::tiling
