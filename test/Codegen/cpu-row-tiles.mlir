@@ -9,14 +9,17 @@
 //    LayerNorm after it streams that weight once per tile: its 64 tokens
 //    fit 65536 results, so they are one tile, the weight read once, with
 //    `parallel` too (its tiles are the one-thread lowering's, so are its
-//    values), not 4 tiles of 16 (WEIGHT; ROWS).
+//    values), not 4 tiles of 16 (WEIGHT; ROWS);
+//  * sibling roots of which only some fit one tile (two 1x1 convolutions of
+//    one input, 48 and 80 filters) keep the tiles they had without that
+//    rule, and share one nest (SIBLINGS; Inception-v3's 35x35 stage).
 // Values do not depend on the tiles (NUM, against the unfused program).
 //
-// RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s --check-prefixes=WINDOW,WEIGHT
-// RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu=parallel=true -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s --check-prefix=WEIGHT
+// RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s --check-prefixes=WINDOW,WEIGHT,SIBLINGS
+// RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu=parallel=true -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s --check-prefixes=WEIGHT,SIBLINGS
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-tile-groups="min-tile-elements=4096 contraction-tile=64" | FileCheck %s --check-prefix=ROWS
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry depthwise,matmul_layernorm -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
-// NUM: fuse-diff: OK 2 outputs
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry depthwise,matmul_layernorm,siblings -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
+// NUM: fuse-diff: OK 4 outputs
 
 // WINDOW-LABEL: func.func @depthwise
 //       WINDOW:   scf.forall ({{.*}}) = (0) to (56) step (7)
@@ -57,4 +60,22 @@ func.func @matmul_layernorm(%a: tensor<1x64x128xf32>) -> tensor<1x64x256xf32> {
   %rs = tosa.rsqrt %ve : (tensor<1x64x1xf32>) -> tensor<1x64x1xf32>
   %out = tosa.mul %d, %rs, %shift : (tensor<1x64x256xf32>, tensor<1x64x1xf32>, tensor<1xi8>) -> tensor<1x64x256xf32>
   return %out : tensor<1x64x256xf32>
+}
+
+// -----
+
+// SIBLINGS-LABEL: func.func @siblings
+//       SIBLINGS:   scf.forall ({{.*}}) = (0) to (32) step (16) shared_outs({{.*}}) -> (tensor<1x32x32x48xf32>, tensor<1x32x32x80xf32>)
+//   SIBLINGS-NOT:   scf.forall (
+func.func @siblings(%x: tensor<1x32x32x8xf32>) -> (tensor<1x32x32x48xf32>, tensor<1x32x32x80xf32>) {
+  %w1 = "tosa.const"() <{values = dense<0.25> : tensor<48x1x1x8xf32>}> : () -> tensor<48x1x1x8xf32>
+  %b1 = "tosa.const"() <{values = dense<0.5> : tensor<48xf32>}> : () -> tensor<48xf32>
+  %w2 = "tosa.const"() <{values = dense<-0.125> : tensor<80x1x1x8xf32>}> : () -> tensor<80x1x1x8xf32>
+  %b2 = "tosa.const"() <{values = dense<0.75> : tensor<80xf32>}> : () -> tensor<80xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %c1 = tosa.conv2d %x, %w1, %b1, %zp, %zp {acc_type = f32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x32x32x8xf32>, tensor<48x1x1x8xf32>, tensor<48xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x32x32x48xf32>
+  %r1 = tosa.clamp %c1 {min_val = 0.0 : f32, max_val = 3.4028235e38 : f32} : (tensor<1x32x32x48xf32>) -> tensor<1x32x32x48xf32>
+  %c2 = tosa.conv2d %x, %w2, %b2, %zp, %zp {acc_type = f32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x32x32x8xf32>, tensor<80x1x1x8xf32>, tensor<80xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x32x32x80xf32>
+  %r2 = tosa.clamp %c2 {min_val = 0.0 : f32, max_val = 3.4028235e38 : f32} : (tensor<1x32x32x80xf32>) -> tensor<1x32x32x80xf32>
+  return %r1, %r2 : tensor<1x32x32x48xf32>, tensor<1x32x32x80xf32>
 }
