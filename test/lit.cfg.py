@@ -32,10 +32,16 @@ tools = [
 ]
 llvm_config.add_tool_substitutions(tools, [config.fuse_tools_dir, config.llvm_tools_dir])
 
-# Running lowered code on the CPU.
+# Running lowered code on the CPU: the runner utilities, and the OpenMP
+# runtime that --fuse-lower-to-cpu's tile loops call by default. One OpenMP
+# thread per test (lit already runs a test per core); cpu-parallel.mlir sets
+# its own thread counts.
 runner_libs = ",".join(
     os.path.join(config.llvm_lib_dir, lib)
-    for lib in ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))
+    for lib in ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so",
+                "libomp.so")
+    if lib != "libomp.so" or os.path.exists(os.path.join(config.llvm_lib_dir, lib)))
+config.environment["OMP_NUM_THREADS"] = "1"
 config.substitutions.append(("%mlir_runner_libs", runner_libs))
 config.substitutions.append((
     "%run-cpu",

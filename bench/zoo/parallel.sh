@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The OpenMP CPU lowering against the one-thread lowering on the zoo's
+# The OpenMP CPU lowering (every tile loop on the cores) against the
+# one-thread lowering (parallel=false) on the zoo's
 # models at their reduced input size (bench/zoo/export.py --no-full): each
 # model imported, fused, lowered both ways and run at 2 and 4 threads, three
 # runs each, every value equal as printed. Too slow for the suite (the
@@ -27,8 +28,8 @@ for m in "${models[@]}"; do
   $PY "$ROOT/utils/fuse-import" "$OUT/$m.small.onnx" -o "$OUT/$m.small.mlir"
   for t in 2 4; do
     if line=$($PY "$ROOT/utils/fuse-diff" "$OUT/$m.small.mlir" -p --fuse-ops \
-        --fuse-opt "$FUSE_OPT" --ref-lower=--fuse-lower-to-cpu \
-        --lower=--fuse-lower-to-cpu=parallel=true --extra-libs "$LIBOMP" \
+        --fuse-opt "$FUSE_OPT" --ref-lower=--fuse-lower-to-cpu=parallel=false \
+        --lower=--fuse-lower-to-cpu=min-parallel-work=0 --extra-libs "$LIBOMP" \
         --threads "$t" --repeat 3 --exact 2>&1 | head -2 | tr '\n' ' '); then
       echo "$m, $t threads: $line"
     else

@@ -68,9 +68,13 @@ def tool(name):
 
 def runner_libs(lib=None):
     """-shared-libs of mlir-runner for printMemref* and friends: the two
-    runner utility libraries of `lib` (default: the install's lib/),
-    comma-separated."""
-    return ",".join(os.path.join(lib or lib_dir(), name) for name in RUNNER_UTILS)
+    runner utility libraries of `lib` (default: the install's lib/), and
+    its OpenMP runtime where there is one (`--fuse-lower-to-cpu` runs tile
+    loops on all cores by default), comma-separated."""
+    lib = lib or lib_dir()
+    names = RUNNER_UTILS + (("libomp.so",) if os.path.exists(
+        os.path.join(lib, "libomp.so")) else ())
+    return ",".join(os.path.join(lib, name) for name in names)
 
 
 def libomp():

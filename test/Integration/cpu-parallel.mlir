@@ -14,13 +14,32 @@
 // IR-NOT: omp.parallel
 // IR: omp.wsloop
 //
-// The OpenMP lowering against the one-thread lowering of the same fused
-// program, value for value (printed to 6 significant digits; --rtol 0
-// --atol 0), at 2 and 4 threads, three runs each: every example, the bench
-// models and a Swin-T window attention (its QKV projection lowered as one
-// nest writing Q, K and V into parts of one buffer and a nest scaling Q's
-// part).
-// DEFINE: %{par} = %fuse-diff -p "--fuse-ops" --ref-lower=--fuse-lower-to-cpu --lower=--fuse-lower-to-cpu=parallel=true --extra-libs %libomp --repeat 3 --rtol 0 --atol 0
+// The default lowering is the parallel one, with nests too small to pay for
+// a fork on the calling thread (fuse-thread-tiles): of the Inception
+// block's five nests only the largest forks; the transformer block's seven
+// are all small. With min-parallel-work=0 every nest of two tiles or more
+// forks.
+// RUN: fuse-opt %examples/inception_block.mlir --fuse-ops | fuse-opt --fuse-lower-to-cpu | FileCheck %s --check-prefix=DEFAULT
+// DEFAULT-COUNT-1: omp.parallel
+// DEFAULT-NOT: omp.parallel
+// RUN: fuse-opt %examples/transformer_block.mlir --fuse-ops | fuse-opt --fuse-lower-to-cpu | FileCheck %s --check-prefix=SMALL
+// SMALL-NOT: omp.parallel
+// RUN: fuse-opt %examples/transformer_block.mlir --fuse-ops | fuse-opt --fuse-lower-to-cpu=min-parallel-work=0 | FileCheck %s --check-prefix=SMALL-ALL
+// SMALL-ALL: omp.parallel
+// RUN: fuse-opt %examples/transformer_block.mlir --fuse-ops | fuse-opt --fuse-lower-to-cpu=parallel=false | FileCheck %s --check-prefix=SERIAL
+// SERIAL-NOT: omp.
+//
+// The default (some nests forked, some not) against the one-thread lowering:
+// RUN: %fuse-diff -p "--fuse-ops" --ref-lower=--fuse-lower-to-cpu=parallel=false --lower=--fuse-lower-to-cpu --extra-libs %libomp --repeat 3 --rtol 0 --atol 0 --threads 2 %examples/inception_block.mlir | FileCheck %s --check-prefix=EXACT
+//
+// The OpenMP lowering with every tile loop on the cores
+// (min-parallel-work=0) against the one-thread lowering of the same fused
+// program (parallel=false: no OpenMP), value for value (printed to 6
+// significant digits; --rtol 0 --atol 0), at 2 and 4 threads, three runs
+// each: every example, the bench models and a Swin-T window attention (its
+// QKV projection lowered as one nest writing Q, K and V into parts of one
+// buffer and a nest scaling Q's part).
+// DEFINE: %{par} = %fuse-diff -p "--fuse-ops" --ref-lower=--fuse-lower-to-cpu=parallel=false --lower=--fuse-lower-to-cpu=min-parallel-work=0 --extra-libs %libomp --repeat 3 --rtol 0 --atol 0
 // RUN: %{par} --threads 2 %examples/conv_bn_relu.mlir | FileCheck %s --check-prefix=EXACT
 // RUN: %{par} --threads 4 %examples/conv_bn_relu.mlir | FileCheck %s --check-prefix=EXACT
 // RUN: %{par} --threads 2 %examples/inception_block.mlir | FileCheck %s --check-prefix=EXACT

@@ -74,12 +74,15 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
   // 4. A tile's temporaries are allocated once, outside the tile loops.
   //    Free what bufferization allocated; lower the clones it leaves (e.g.
   //    for a returned constant).
-  //    In parallel, tiles keep their own temporaries (heap, per tile).
-  //    The independent tile loops of one group become one loop.
+  //    The independent tile loops of one group become one loop. In
+  //    parallel, a loop big enough for the cores keeps its temporaries per
+  //    tile (heap); smaller ones run on the calling thread (ThreadTiles.cpp).
   if (options.tileGroups)
     pm.addNestedPass<func::FuncOp>(createFuseMergeGroupNestsPass());
   if (options.parallel) {
-    pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
+    FuseThreadTilesPassOptions threadOptions;
+    threadOptions.minParallelWork = options.minParallelWork;
+    pm.addNestedPass<func::FuncOp>(createFuseThreadTilesPass(threadOptions));
   } else {
     pm.addNestedPass<func::FuncOp>(createForallToForLoopPass());
     pm.addNestedPass<func::FuncOp>(
@@ -140,6 +143,9 @@ LogicalResult LowerToCPUOptions::validate(OptionError error) const {
       failed(checkOptionRange(error, "block-cols", blockCols, 0, 1024)) ||
       failed(checkOptionRange(error, "reduction-chunk", reductionChunk, 0,
                               int64_t(1) << 40)))
+    return failure();
+  if (failed(checkOptionRange(error, "min-parallel-work", minParallelWork, 0,
+                              std::numeric_limits<int64_t>::max())))
     return failure();
   return checkOptionRange(error, "contraction-tile", contractionTile, 0,
                           1 << 16);

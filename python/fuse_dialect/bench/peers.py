@@ -6,8 +6,9 @@ their full input size, GPT-2 as the zoo's reduced export: 16 tokens, a
 two (bench/models/, TOSA files with no PyTorch original, are not here):
 
   * ours: the ONNX file through `fuse-import`, `fuse-opt --fuse-ops` and
-    `--fuse-lower-to-cpu` (one thread: the default lowering; two threads:
-    `parallel=true`, OpenMP), compiled ahead of time (mlir-translate, then
+    `--fuse-lower-to-cpu` (the default lowering: tile loops on the cores
+    through OpenMP, whose thread count is set per column), compiled ahead
+    of time (mlir-translate, then
     LLVM's opt -O3 and llc -O3 for the host CPU) into a shared library and
     called through its C interface (`_mlir_ciface_model`) from this process;
   * PyTorch eager on the original `nn.Module` (not a translation);
@@ -184,12 +185,12 @@ class Ours:
     """@model of an ONNX file compiled by our pipeline into a shared
     library, called through `_mlir_ciface_model` on numpy arrays."""
 
-    def __init__(self, onnx_path, out_dir, parallel, lower_options=""):
+    def __init__(self, onnx_path, out_dir, lower_options=""):
         import numpy as np
         from .. import mlirtext
         self.np = np
         os.makedirs(out_dir, exist_ok=True)
-        stem = os.path.join(out_dir, "parallel" if parallel else "serial")
+        stem = os.path.join(out_dir, "ours")
         imported = os.path.join(out_dir, "model.mlir")
         if not os.path.exists(imported):
             run_tool([toolchain.launcher("fuse-import"), onnx_path, "-o", imported],
@@ -199,8 +200,7 @@ class Ours:
         model = mlirtext.find_func(head, "model")
         self.args = [parse_tensor(t) for t in model.args]
         self.results = [parse_tensor(t) for t in model.results]
-        options = " ".join(x for x in ["parallel=true" if parallel else "",
-                                       lower_options] if x)
+        options = lower_options
         fused = stem + ".fused.mlir"
         run_tool([toolchain.fuse_opt(), imported, "--fuse-ops", "-o", fused],
                  "fuse-opt --fuse-ops")
@@ -223,12 +223,11 @@ class Ours:
                   "-relocation-model=pic", bc, "-o", obj], "llc")
         libs = [toolchain.lib_dir()]
         run_tool(["cc", "-shared", "-o", lib, obj, "-L" + libs[0],
-                  "-Wl,-rpath," + libs[0], "-lmlir_c_runner_utils"] +
-                 (["-lomp"] if parallel else []), "cc -shared")
+                  "-Wl,-rpath," + libs[0], "-lmlir_c_runner_utils", "-lomp"],
+                 "cc -shared")
         for p in (fused, lowered, ll, bc, obj):
             os.unlink(p)
-        self.omp = ctypes.CDLL(toolchain.libomp(), mode=ctypes.RTLD_GLOBAL) \
-            if parallel else None
+        self.omp = ctypes.CDLL(toolchain.libomp(), mode=ctypes.RTLD_GLOBAL)
         self.lib = ctypes.CDLL(lib)
         self.entry = self.lib._mlir_ciface_model
         self.entry.restype = None
@@ -240,8 +239,7 @@ class Ours:
         self.libc.free.argtypes = [ctypes.c_void_p]
 
     def set_threads(self, n):
-        if self.omp is not None:
-            self.omp.omp_set_num_threads(n)
+        self.omp.omp_set_num_threads(n)
 
     def _descriptor(self, array, ty):
         d = ty()
@@ -297,11 +295,8 @@ def prepare(peer, name, module, example, onnx_path, threads, args):
     x = example.numpy()
     work = os.path.join(WORK, name)
     if peer == "ours":
-        serial = Ours(onnx_path, work, False, args.lower_options) if 1 in threads else None
-        par = Ours(onnx_path, work, True, args.lower_options) \
-            if any(t > 1 for t in threads) else None
-        return {t: ((lambda t=t: par.set_threads(t)) if t > 1 else (lambda: None),
-                    (lambda: serial(x)) if t == 1 else (lambda: par(x)))
+        ours = Ours(onnx_path, work, args.lower_options)
+        return {t: ((lambda t=t: ours.set_threads(t)), lambda: ours(x))
                 for t in threads}
     if peer == "torch":
         def call():

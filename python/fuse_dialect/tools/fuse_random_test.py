@@ -192,8 +192,10 @@ def main():
         DIFF_ARGS = ["--rtol", "1e-3", "--atol", "1e-4"]
     if args.parallel_threads:
         PARALLEL = True
-        DIFF_ARGS = ["--ref-lower=--fuse-lower-to-cpu",
-                     "--lower=--fuse-lower-to-cpu=parallel=true",
+        # Every tile loop on the cores (min-parallel-work=0), against the
+        # one-thread lowering without OpenMP.
+        DIFF_ARGS = ["--ref-lower=--fuse-lower-to-cpu=parallel=false",
+                     "--lower=--fuse-lower-to-cpu=min-parallel-work=0",
                      "--extra-libs", args.libomp,
                      "--threads", str(args.parallel_threads), "--repeat", "3",
                      "--rtol", "0", "--atol", "0"]

@@ -221,4 +221,37 @@ def FuseMergeGroupNestsPass : Pass<"fuse-merge-group-nests"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def FuseThreadTilesPass : Pass<"fuse-thread-tiles"> {
+  let summary = "Run each tile loop on all cores where its work pays for "
+                "the fork, in order on one core otherwise";
+  let description = [{
+    The last step of `--fuse-lower-to-cpu=parallel=true` before loops, after
+    bufferization and `fuse-merge-group-nests`. Each `scf.forall` tile loop
+    (without results) becomes either an `scf.parallel` loop, which
+    `convert-scf-to-openmp` turns into an OpenMP worksharing loop over the
+    cores, or an `scf.for` loop run by the calling thread, whose
+    temporaries are then allocated once, before the loop (buffer loop
+    hoisting), as in the serial lowering.
+
+    A loop runs in parallel when it has at least two tiles and its work is
+    at least `min-parallel-work`. Work is counted in element operations
+    from the bufferized body, statically: a structured op counts its
+    iteration space, an op with a vector result the vector's elements,
+    any other op one, an `scf.for` with constant bounds its trip count
+    times its body, and the tile loop its tile count times its body. A
+    fork and join of OpenMP's waiting threads costs about a microsecond,
+    the time of some 10^5 vector element operations: a smaller nest is
+    faster on one core.
+
+    Which tiles run on which core does not change any value: a tile's code
+    is the same either way, and tiles write disjoint results.
+  }];
+  let options = [
+    Option<"minParallelWork", "min-parallel-work", "int64_t",
+           /*default=*/"1 << 17",
+           "Element operations below which a tile loop runs on one core">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
 #endif // FUSEDIALECT_CODEGEN_CPU_PASSES_TD

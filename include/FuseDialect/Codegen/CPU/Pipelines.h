@@ -39,9 +39,16 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
       llvm::cl::init(TilePolicy::forCpu().contractionTile)};
   PassOptions::Option<bool> parallel{
       *this, "parallel",
-      llvm::cl::desc("Run the tiles of each loop nest on all cores (OpenMP; "
-                     "link libomp when running)"),
-      llvm::cl::init(false)};
+      llvm::cl::desc("Run the tiles of each loop nest on all cores (OpenMP: "
+                     "link libomp when running; OMP_NUM_THREADS sets the "
+                     "cores); values do not depend on the thread count. "
+                     "false: one thread, no OpenMP"),
+      llvm::cl::init(true)};
+  PassOptions::Option<int64_t> minParallelWork{
+      *this, "min-parallel-work",
+      llvm::cl::desc("fuse-thread-tiles: element operations below which a "
+                     "tile loop runs on the calling thread"),
+      llvm::cl::init(1 << 17)};
   PassOptions::Option<bool> vectorize{
       *this, "vectorize",
       llvm::cl::desc("Vectorize the elementwise ops and reductions inside "
