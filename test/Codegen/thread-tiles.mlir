@@ -7,7 +7,8 @@
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 
-// Four tiles of 32x64 = 8192 element operations: the cores. The temporary
+// Four tiles of 32x64 (a scalar loop of 2048 points, and a copy as many):
+// the cores. The temporary
 // stays in the tile (each thread its own).
 // CHECK-LABEL: func.func @big
 // CHECK-NOT: memref.alloc
@@ -31,7 +32,7 @@ func.func @big(%in: memref<128x64xf32>, %out: memref<128x64xf32>) {
   return
 }
 
-// Four tiles of 4x64 = 1024: below the bound, the calling thread; the
+// Four tiles of 4x64 (256 and 256): below the bound, the calling thread; the
 // temporary is hoisted before the loop.
 // CHECK-LABEL: func.func @small
 // CHECK: memref.alloc() : memref<4x64xf32>
@@ -79,22 +80,23 @@ func.func @one(%in: memref<128x64xf32>, %out: memref<128x64xf32>) {
   return
 }
 
-// A loop inside the tile counts its trip count times its body: 4 tiles x 16
-// iterations x (two vectors of 64, and two scalar ops) = 8320. Counted once,
-// its body (130) would keep the nest on one thread.
+// A loop inside the tile counts its trip count times its body, and a vector
+// op one instruction per 512 bits: 4 tiles x 64 iterations x (two vectors of
+// 256 f32, 16 each, and two scalar ops) = 8704. Counted once, the body (34)
+// would keep the nest on one thread; so would vector ops counted as one.
 // CHECK-LABEL: func.func @inner_loop
 // CHECK: scf.parallel
-func.func @inner_loop(%in: memref<128x64xf32>, %out: memref<128x64xf32>) {
+func.func @inner_loop(%in: memref<256x256xf32>, %out: memref<256x256xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
   %f0 = arith.constant 0.0 : f32
-  scf.forall (%i) = (0) to (64) step (16) {
-    scf.for %r = %c0 to %c16 step %c1 {
+  scf.forall (%i) = (0) to (256) step (64) {
+    scf.for %r = %c0 to %c64 step %c1 {
       %row = arith.addi %i, %r : index
-      %v = vector.transfer_read %in[%row, %c0], %f0 {in_bounds = [true]} : memref<128x64xf32>, vector<64xf32>
-      %e = math.exp %v : vector<64xf32>
-      vector.transfer_write %e, %out[%row, %c0] {in_bounds = [true]} : vector<64xf32>, memref<128x64xf32>
+      %v = vector.transfer_read %in[%row, %c0], %f0 {in_bounds = [true]} : memref<256x256xf32>, vector<256xf32>
+      %e = math.exp %v : vector<256xf32>
+      vector.transfer_write %e, %out[%row, %c0] {in_bounds = [true]} : vector<256xf32>, memref<256x256xf32>
     }
   }
   return

@@ -1,12 +1,13 @@
 // Each group's tiles as an OpenMP worksharing loop
-// (--fuse-lower-to-cpu=parallel=true), run with LLVM's OpenMP runtime and
+// (--fuse-lower-to-cpu, parallel by default; min-parallel-work=0 forks every
+// nest of two tiles or more), run with LLVM's OpenMP runtime and
 // compared with the unfused program.
 // REQUIRES: libomp
 //
-// RUN: fuse-opt %examples/conv_bn_relu.mlir --fuse-ops | fuse-opt --fuse-lower-to-cpu=parallel=true | FileCheck %s --check-prefix=IR
-// RUN: %fuse-diff %examples/conv_bn_relu.mlir -p "--fuse-ops" --lower=--fuse-lower-to-cpu=parallel=true --extra-libs %libomp | FileCheck %s --check-prefix=CONV
-// RUN: %fuse-diff %examples/transformer_block.mlir -p "--fuse-ops" --lower=--fuse-lower-to-cpu=parallel=true --extra-libs %libomp | FileCheck %s --check-prefix=TRANSFORMER
-// RUN: %fuse-diff %examples/inception_block.mlir -p "--fuse-ops" --lower=--fuse-lower-to-cpu=parallel=true --extra-libs %libomp | FileCheck %s --check-prefix=INCEPTION
+// RUN: fuse-opt %examples/conv_bn_relu.mlir --fuse-ops | fuse-opt --fuse-lower-to-cpu=min-parallel-work=0 | FileCheck %s --check-prefix=IR
+// RUN: %fuse-diff %examples/conv_bn_relu.mlir -p "--fuse-ops" --lower=--fuse-lower-to-cpu=min-parallel-work=0 --extra-libs %libomp | FileCheck %s --check-prefix=CONV
+// RUN: %fuse-diff %examples/transformer_block.mlir -p "--fuse-ops" --lower=--fuse-lower-to-cpu=min-parallel-work=0 --extra-libs %libomp | FileCheck %s --check-prefix=TRANSFORMER
+// RUN: %fuse-diff %examples/inception_block.mlir -p "--fuse-ops" --lower=--fuse-lower-to-cpu=min-parallel-work=0 --extra-libs %libomp | FileCheck %s --check-prefix=INCEPTION
 //
 // One parallel region for the one group.
 // (The OpenMP dialect becomes runtime calls when translated to LLVM IR.)
@@ -15,13 +16,15 @@
 // IR: omp.wsloop
 //
 // The default lowering is the parallel one, with nests too small to pay for
-// a fork on the calling thread (fuse-thread-tiles): of the Inception
-// block's five nests only the largest forks; the transformer block's seven
-// are all small. With min-parallel-work=0 every nest of two tiles or more
-// forks.
-// RUN: fuse-opt %examples/inception_block.mlir --fuse-ops | fuse-opt --fuse-lower-to-cpu | FileCheck %s --check-prefix=DEFAULT
+// a fork on the calling thread (fuse-thread-tiles): the 256x2048 LayerNorm
+// bench model's one nest forks, the transformer block's seven nests are all
+// small. With min-parallel-work=0 every nest of two tiles or more forks;
+// with 40000, one of the Inception block's four (their estimates are some
+// 3000, 10^4, 3 * 10^4 and 6 * 10^4).
+// RUN: fuse-opt %fuse_src/bench/models/layernorm_gelu_256x2048.mlir --fuse-ops | fuse-opt --fuse-lower-to-cpu | FileCheck %s --check-prefix=DEFAULT
 // DEFAULT-COUNT-1: omp.parallel
 // DEFAULT-NOT: omp.parallel
+// RUN: fuse-opt %examples/inception_block.mlir --fuse-ops | fuse-opt --fuse-lower-to-cpu=min-parallel-work=40000 | FileCheck %s --check-prefix=DEFAULT
 // RUN: fuse-opt %examples/transformer_block.mlir --fuse-ops | fuse-opt --fuse-lower-to-cpu | FileCheck %s --check-prefix=SMALL
 // SMALL-NOT: omp.parallel
 // RUN: fuse-opt %examples/transformer_block.mlir --fuse-ops | fuse-opt --fuse-lower-to-cpu=min-parallel-work=0 | FileCheck %s --check-prefix=SMALL-ALL
@@ -29,8 +32,8 @@
 // RUN: fuse-opt %examples/transformer_block.mlir --fuse-ops | fuse-opt --fuse-lower-to-cpu=parallel=false | FileCheck %s --check-prefix=SERIAL
 // SERIAL-NOT: omp.
 //
-// The default (some nests forked, some not) against the one-thread lowering:
-// RUN: %fuse-diff -p "--fuse-ops" --ref-lower=--fuse-lower-to-cpu=parallel=false --lower=--fuse-lower-to-cpu --extra-libs %libomp --repeat 3 --rtol 0 --atol 0 --threads 2 %examples/inception_block.mlir | FileCheck %s --check-prefix=EXACT
+// Some nests forked, some not, against the one-thread lowering:
+// RUN: %fuse-diff -p "--fuse-ops" --ref-lower=--fuse-lower-to-cpu=parallel=false --lower=--fuse-lower-to-cpu=min-parallel-work=40000 --extra-libs %libomp --repeat 3 --rtol 0 --atol 0 --threads 2 %examples/inception_block.mlir | FileCheck %s --check-prefix=EXACT
 //
 // The OpenMP lowering with every tile loop on the cores
 // (min-parallel-work=0) against the one-thread lowering of the same fused

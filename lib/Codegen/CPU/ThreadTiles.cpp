@@ -48,7 +48,23 @@ int64_t addSat(int64_t a, int64_t b) {
 
 int64_t estimateWork(Block &block);
 
-/// Element operations of `op`, counted statically (the pass description).
+/// The 512-bit vector instructions an operation on `type` takes once
+/// lowered: one per 1-D vector of its innermost dimension, split into
+/// 512-bit pieces.
+int64_t getVectorInstructions(VectorType type) {
+  ArrayRef<int64_t> shape = type.getShape();
+  if (shape.empty())
+    return 1;
+  int64_t rows = 1;
+  for (int64_t size : shape.drop_back())
+    rows = mulSat(rows, size);
+  unsigned bits = type.getElementType().isIntOrFloat()
+                      ? type.getElementType().getIntOrFloatBitWidth()
+                      : 64;
+  return mulSat(rows, llvm::divideCeil(shape.back() * bits, 512));
+}
+
+/// The instructions `op` takes, counted statically (the pass description).
 int64_t estimateWork(Operation *op) {
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
     int64_t points = 1;
@@ -74,7 +90,7 @@ int64_t estimateWork(Operation *op) {
   int64_t work = 1;
   for (Type type : op->getResultTypes())
     if (auto vector = dyn_cast<VectorType>(type))
-      work = std::max(work, vector.getNumElements());
+      work = std::max(work, getVectorInstructions(vector));
   for (Region &region : op->getRegions())
     for (Block &block : region)
       work = addSat(work, estimateWork(block));

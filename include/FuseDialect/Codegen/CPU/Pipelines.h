@@ -46,9 +46,9 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
       llvm::cl::init(true)};
   PassOptions::Option<int64_t> minParallelWork{
       *this, "min-parallel-work",
-      llvm::cl::desc("fuse-thread-tiles: element operations below which a "
-                     "tile loop runs on the calling thread"),
-      llvm::cl::init(1 << 17)};
+      llvm::cl::desc("fuse-thread-tiles: instructions (estimated) below "
+                     "which a tile loop runs on the calling thread"),
+      llvm::cl::init(1 << 18)};
   PassOptions::Option<bool> vectorize{
       *this, "vectorize",
       llvm::cl::desc("Vectorize the elementwise ops and reductions inside "
