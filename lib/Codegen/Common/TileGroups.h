@@ -75,11 +75,16 @@ void convertOneByOneConvs(GroupOp group, bool contiguousFilters);
 /// order. Values already computed by a loop nest are skipped.
 SmallVector<TilingInterface> findRoots(GroupOp group);
 
-/// The tile sizes of `root` in `group`.
+/// The tile sizes of `root` in `group`. `onlyRoot`: the group's only root;
+/// `alikeSiblings`: one of sibling roots with one result type (GPT-2's Q, K
+/// and V projections of one input), which are tiled in squares of a
+/// contraction's output as an only root is, where siblings of different
+/// shapes are tiled in rows (their squares would not line up).
 SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
                                            TilingInterface root,
                                            const TilePolicy &policy,
-                                           bool onlyRoot);
+                                           bool onlyRoot,
+                                           bool alikeSiblings = false);
 
 /// One tile shape for sibling roots over the same result space (the
 /// horizontally fused branches of a group, each computing its own channels;

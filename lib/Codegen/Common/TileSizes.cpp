@@ -316,13 +316,14 @@ static SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterfac
 SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
                                            TilingInterface root,
                                            const TilePolicy &policy,
-                                           bool onlyRoot) {
+                                           bool onlyRoot, bool alikeSiblings) {
   // Any reduction in the group other than the root's own (a conservative
   // stand-in for the ones fused into this nest).
   bool fusedReduction = false;
   // The root is a contraction, or an epilogue of one with the same shape
   // (a matmul followed by bias and activation). Only for a group's only
-  // root: sibling nests merge only when their tiles are alike.
+  // root, or siblings of one shape: sibling nests merge only when their
+  // tiles are alike.
   bool contraction = false;
   // The same result space up to unit dims (a matmul's 1x1x1000 result
   // read as 1x1000 by its bias add), of any element type (an f16 matmul's
@@ -419,8 +420,9 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
           cast<ShapedType>(root->getResult(0).getType()).hasStaticShape() &&
           nonUnitShape(op->getResult(0).getType()) ==
               nonUnitShape(root->getResult(0).getType())));
-    contraction |= isContraction && onlyRoot;
-    outerRowsShareOperand |= isContraction && onlyRoot && isOuterRowM(op);
+    contraction |= isContraction && (onlyRoot || alikeSiblings);
+    outerRowsShareOperand |=
+        isContraction && (onlyRoot || alikeSiblings) && isOuterRowM(op);
     readsWeight |=
         isMatmulLike(op) && llvm::any_of(op.getDpsInputs(), isWeight);
     windowed |= linalg::isaConvolutionOpInterface(op);
@@ -479,7 +481,7 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
 static std::optional<SmallVector<int64_t>>
 getCommonTileSizesUnder(OpBuilder &builder, GroupOp group,
                         ArrayRef<TilingInterface> roots,
-                        const TilePolicy &policy) {
+                        const TilePolicy &policy, bool alike) {
   SmallVector<ArrayRef<int64_t>> shapes;
   SmallVector<SmallVector<int64_t>> sizes; // per result dimension, 0: whole
   for (TilingInterface root : roots) {
@@ -501,7 +503,7 @@ getCommonTileSizesUnder(OpBuilder &builder, GroupOp group,
     shapes.push_back(type.getShape());
     sizes.emplace_back();
     for (auto [d, size] : llvm::enumerate(getRootTileSizes(
-             builder, group, root, policy, /*onlyRoot=*/false))) {
+             builder, group, root, policy, /*onlyRoot=*/false, alike))) {
       std::optional<int64_t> v = getConstantIntValue(size);
       if (!v || (d >= rank && *v != 0))
         return std::nullopt;
@@ -536,18 +538,34 @@ getCommonTileSizes(OpBuilder &builder, GroupOp group,
                    ArrayRef<TilingInterface> roots, const TilePolicy &policy) {
   if (roots.size() < 2)
     return std::nullopt;
+  // Roots of one result type tile their contractions in squares, which
+  // then line up. Taken where that splits the columns (GPT-2's QKV: each
+  // tile computes a block of columns of Q, K and V and reads those columns
+  // of their weights, once; in rows, every tile read all three weights);
+  // squares that split only rows would read the weights once per tile.
+  if (llvm::all_of(roots, [&](TilingInterface root) {
+        return root->getNumResults() == 1 &&
+               root->getResult(0).getType() ==
+                   roots.front()->getResult(0).getType();
+      })) {
+    std::optional<SmallVector<int64_t>> squares =
+        getCommonTileSizesUnder(builder, group, roots, policy, /*alike=*/true);
+    if (squares && !squares->empty() && squares->back() != 0)
+      return squares;
+  }
   // Siblings that are each one tile (oneWeightRowTile) are one tile
   // together. Where only some are, all take the tiles they would have
   // without it, so that they still share one nest (Inception-v3's three
   // 1x1 convolutions of one input: 48 filters fit one tile, 64 do not).
   std::optional<SmallVector<int64_t>> common =
-      getCommonTileSizesUnder(builder, group, roots, policy);
+      getCommonTileSizesUnder(builder, group, roots, policy, /*alike=*/false);
   if (!policy.oneWeightRowTile ||
       (common && llvm::all_of(*common, [](int64_t s) { return s == 0; })))
     return common;
   TilePolicy split = policy;
   split.oneWeightRowTile = false;
-  return getCommonTileSizesUnder(builder, group, roots, split);
+  return getCommonTileSizesUnder(builder, group, roots, split,
+                                 /*alike=*/false);
 }
 
 } // namespace mlir::fuse::tiling
