@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FuseDialect/Codegen/CPU/Passes.h"
+#include "FuseDialect/Codegen/Common/TileLoops.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -152,18 +153,14 @@ struct FuseThreadTilesPass final
   }
 
   bool runsInParallel(scf::ForallOp loop) const {
-    std::optional<SmallVector<int64_t>> lower =
-        getConstantIntValues(loop.getMixedLowerBound());
-    std::optional<SmallVector<int64_t>> upper =
-        getConstantIntValues(loop.getMixedUpperBound());
-    std::optional<SmallVector<int64_t>> steps =
-        getConstantIntValues(loop.getMixedStep());
-    if (!lower || !upper || !steps)
+    if (!getStaticBounds(loop))
       return true; // unknown extent: the cores, as a dynamic nest may be big
+    std::optional<SmallVector<int64_t>> counts = getStaticTileCounts(loop);
+    if (!counts)
+      return false; // no tile (an empty range)
     int64_t tiles = 1;
-    for (auto [lb, ub, step] : llvm::zip(*lower, *upper, *steps))
-      tiles = mulSat(tiles, step > 0 && ub > lb ? llvm::divideCeil(ub - lb, step)
-                                                : 0);
+    for (int64_t count : *counts)
+      tiles = mulSat(tiles, count);
     if (tiles < 2)
       return false;
     return mulSat(tiles, estimateWork(*loop.getBody())) >= minParallelWork;
