@@ -36,11 +36,11 @@ llvm_config.add_tool_substitutions(tools, [config.fuse_tools_dir, config.llvm_to
 # runtime that --fuse-lower-to-cpu's tile loops call by default. One OpenMP
 # thread per test (lit already runs a test per core); cpu-parallel.mlir sets
 # its own thread counts.
+libomp = os.path.join(config.llvm_lib_dir, "libomp.so")
 runner_libs = ",".join(
-    os.path.join(config.llvm_lib_dir, lib)
-    for lib in ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so",
-                "libomp.so")
-    if lib != "libomp.so" or os.path.exists(os.path.join(config.llvm_lib_dir, lib)))
+    [os.path.join(config.llvm_lib_dir, lib)
+     for lib in ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so")] +
+    ([libomp] if os.path.exists(libomp) else []))
 config.environment["OMP_NUM_THREADS"] = "1"
 config.substitutions.append(("%mlir_runner_libs", runner_libs))
 config.substitutions.append((
@@ -74,7 +74,6 @@ config.substitutions.append(("%mlir_cmake_dir", os.path.join(os.path.dirname(con
 config.substitutions.append(("%examples", os.path.join(config.fuse_src_root, "examples")))
 
 # Optional features: tests that need them are skipped, never faked.
-libomp = os.path.join(config.llvm_lib_dir, "libomp.so")
 if os.path.exists(libomp):
     config.available_features.add("libomp")
     config.substitutions.append(("%libomp", libomp))

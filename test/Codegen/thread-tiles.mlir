@@ -4,6 +4,8 @@
 // before it.
 // RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(fuse-thread-tiles{min-parallel-work=4096}))' | FileCheck %s
 // RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(fuse-thread-tiles{min-parallel-work=0}))' | FileCheck %s --check-prefix=ALL
+// RUN: not fuse-opt %s --pass-pipeline='builtin.module(func.func(fuse-thread-tiles{min-parallel-work=-1}))' 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// NEGATIVE: error: fuse-thread-tiles: min-parallel-work must be at least 0
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 

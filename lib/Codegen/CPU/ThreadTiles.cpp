@@ -32,76 +32,70 @@ using namespace mlir::fuse;
 
 namespace {
 
-/// a * b, saturating at INT64_MAX (the estimate only compares with a bound).
-int64_t mulSat(int64_t a, int64_t b) {
-  if (a == 0 || b == 0)
-    return 0;
-  return a > std::numeric_limits<int64_t>::max() / b
-             ? std::numeric_limits<int64_t>::max()
-             : a * b;
-}
+// Work is unsigned and saturates (llvm::SaturatingMultiply, SaturatingAdd):
+// a huge nest must not wrap around to look small; it is only compared with
+// a bound.
+using llvm::SaturatingAdd;
+using llvm::SaturatingMultiply;
 
-int64_t addSat(int64_t a, int64_t b) {
-  return a > std::numeric_limits<int64_t>::max() - b
-             ? std::numeric_limits<int64_t>::max()
-             : a + b;
-}
-
-int64_t estimateWork(Block &block);
+uint64_t estimateWork(Block &block);
 
 /// The 512-bit vector instructions an operation on `type` takes once
 /// lowered: one per 1-D vector of its innermost dimension, split into
 /// 512-bit pieces.
-int64_t getVectorInstructions(VectorType type) {
+uint64_t getVectorInstructions(VectorType type) {
   ArrayRef<int64_t> shape = type.getShape();
   if (shape.empty())
     return 1;
-  int64_t rows = 1;
+  uint64_t rows = 1;
   for (int64_t size : shape.drop_back())
-    rows = mulSat(rows, size);
-  unsigned bits = type.getElementType().isIntOrFloat()
+    rows = SaturatingMultiply<uint64_t>(rows, size);
+  uint64_t bits = type.getElementType().isIntOrFloat()
                       ? type.getElementType().getIntOrFloatBitWidth()
                       : 64;
-  return mulSat(rows, llvm::divideCeil(shape.back() * bits, 512));
+  return SaturatingMultiply<uint64_t>(
+      rows, llvm::divideCeil(SaturatingMultiply<uint64_t>(shape.back(), bits),
+                             512));
 }
 
 /// The instructions `op` takes, counted statically (the pass description).
-int64_t estimateWork(Operation *op) {
+uint64_t estimateWork(Operation *op) {
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
-    int64_t points = 1;
+    uint64_t points = 1;
     for (int64_t range : linalgOp.getStaticLoopRanges())
-      points = mulSat(points, ShapedType::isDynamic(range) ? 1 : range);
+      points = SaturatingMultiply<uint64_t>(
+          points, ShapedType::isDynamic(range) ? 1 : range);
     return points;
   }
   if (auto forOp = dyn_cast<scf::ForOp>(op)) {
-    int64_t trips = 1;
+    uint64_t trips = 1;
     if (std::optional<APInt> count = forOp.getStaticTripCount())
       trips = count->getZExtValue();
-    return mulSat(trips, estimateWork(*forOp.getBody()));
+    return SaturatingMultiply(trips, estimateWork(*forOp.getBody()));
   }
   if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
     // One branch runs: the larger one (a merged nest's tiles run one body
     // or the other).
-    int64_t work = 0;
+    uint64_t work = 0;
     for (Region &region : ifOp->getRegions())
       if (!region.empty())
         work = std::max(work, estimateWork(region.front()));
-    return addSat(work, 1);
+    return SaturatingAdd<uint64_t>(work, 1);
   }
-  int64_t work = 1;
+  uint64_t work = 1;
   for (Type type : op->getResultTypes())
     if (auto vector = dyn_cast<VectorType>(type))
       work = std::max(work, getVectorInstructions(vector));
   for (Region &region : op->getRegions())
     for (Block &block : region)
-      work = addSat(work, estimateWork(block));
+      work = SaturatingAdd(work, estimateWork(block));
   return work;
 }
 
-int64_t estimateWork(Block &block) {
-  int64_t work = 0;
+uint64_t estimateWork(Block &block) {
+  uint64_t work = 0;
   for (Operation &op : block)
-    work = addSat(work, estimateWork(&op));
+    work = SaturatingAdd(work, estimateWork(&op));
   return work;
 }
 
@@ -110,6 +104,12 @@ struct FuseThreadTilesPass final
   using Base::Base;
 
   void runOnOperation() override {
+    // The bound of --fuse-lower-to-cpu's option (LowerToCPU.cpp).
+    if (minParallelWork < 0) {
+      emitError(getOperation()->getLoc())
+          << "fuse-thread-tiles: min-parallel-work must be at least 0";
+      return signalPassFailure();
+    }
     SmallVector<scf::ForallOp> loops;
     getOperation()->walk([&](scf::ForallOp loop) {
       if (loop.getNumResults() == 0)
@@ -153,17 +153,17 @@ struct FuseThreadTilesPass final
   }
 
   bool runsInParallel(scf::ForallOp loop) const {
-    if (!getStaticBounds(loop))
-      return true; // unknown extent: the cores, as a dynamic nest may be big
     std::optional<SmallVector<int64_t>> counts = getStaticTileCounts(loop);
+    // Unknown extent: the cores, as a dynamic nest may be big; an empty
+    // range has no tile to share.
     if (!counts)
-      return false; // no tile (an empty range)
-    int64_t tiles = 1;
+      return !getStaticBounds(loop);
+    uint64_t tiles = 1;
     for (int64_t count : *counts)
-      tiles = mulSat(tiles, count);
-    if (tiles < 2)
-      return false;
-    return mulSat(tiles, estimateWork(*loop.getBody())) >= minParallelWork;
+      tiles = SaturatingMultiply<uint64_t>(tiles, count);
+    return tiles >= 2 &&
+           SaturatingMultiply(tiles, estimateWork(*loop.getBody())) >=
+               static_cast<uint64_t>(minParallelWork);
   }
 };
 

@@ -325,6 +325,7 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
   // root, or siblings of one shape: sibling nests merge only when their
   // tiles are alike.
   bool contraction = false;
+  bool squaresAllowed = onlyRoot || alikeSiblings;
   // The same result space up to unit dims (a matmul's 1x1x1000 result
   // read as 1x1000 by its bias add), of any element type (an f16 matmul's
   // result cast to f32).
@@ -420,9 +421,8 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
           cast<ShapedType>(root->getResult(0).getType()).hasStaticShape() &&
           nonUnitShape(op->getResult(0).getType()) ==
               nonUnitShape(root->getResult(0).getType())));
-    contraction |= isContraction && (onlyRoot || alikeSiblings);
-    outerRowsShareOperand |=
-        isContraction && (onlyRoot || alikeSiblings) && isOuterRowM(op);
+    contraction |= isContraction && squaresAllowed;
+    outerRowsShareOperand |= isContraction && squaresAllowed && isOuterRowM(op);
     readsWeight |=
         isMatmulLike(op) && llvm::any_of(op.getDpsInputs(), isWeight);
     windowed |= linalg::isaConvolutionOpInterface(op);

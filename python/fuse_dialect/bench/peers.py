@@ -200,13 +200,12 @@ class Ours:
         model = mlirtext.find_func(head, "model")
         self.args = [parse_tensor(t) for t in model.args]
         self.results = [parse_tensor(t) for t in model.results]
-        options = lower_options
         fused = stem + ".fused.mlir"
         run_tool([toolchain.fuse_opt(), imported, "--fuse-ops", "-o", fused],
                  "fuse-opt --fuse-ops")
         lowered = stem + ".llvm.mlir"
         run_tool([toolchain.fuse_opt(), fused, "--llvm-request-c-wrappers",
-                  "--fuse-lower-to-cpu" + ("=" + options if options else ""),
+                  "--fuse-lower-to-cpu" + ("=" + lower_options if lower_options else ""),
                   "-o", lowered], "fuse-opt --fuse-lower-to-cpu")
         ll, bc, obj, lib = stem + ".ll", stem + ".bc", stem + ".o", stem + ".so"
         run_tool([toolchain.tool("mlir-translate"), "--mlir-to-llvmir", lowered,
