@@ -31,17 +31,24 @@
 //    last chunk peeled so that its blocks take the epilogue (256 steps as 2
 //    x 128, checked with PACK);
 //  * a convolution's filter that is a slice of a constant is a constant
-//    (SLICE).
+//    (SLICE);
+//  * with the host's own block and chunk sizes (an L1 of at least 32 KB
+//    on the machines we build on), a reduction of 96 steps stays one
+//    chunk, its accumulators starting at zero in registers: the host's
+//    budget (102 steps for 8 x 32 blocks and 32 KB) is not rounded down to
+//    a power of two (64, which cut it into two chunks of 48 around a
+//    zero-filled buffer of partial sums) (HOSTCHUNK).
 // Values: against the unfused program (NUM), and bit for bit without fused
 // multiply-adds (EXACT).
 //
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu="block-cols=16 block-rows=4 reduction-chunk=128" -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefixes=PACK,DW,SEVEN,TAIL,WHOLE,SPLIT,GEMV,EPI,SLICE
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu="block-cols=16 block-rows=4 reduction-chunk=128 pack=false" -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOPACK
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu | FileCheck %s --check-prefix=COPY
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,seventeen,whole,split,gemv,gemv_view,epilogue,two_convs -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,seventeen,whole,split,gemv,gemv_view,epilogue,two_convs -p "--fuse-ops" --lower="--fuse-lower-to-cpu='fma=false reassociate=false approximate-math=false'" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
-// NUM: fuse-diff: OK 12 outputs
-// EXACT: fuse-diff: OK 12 outputs, {{[0-9]+}} values, max abs err 0, max rel err 0
+// RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=HOSTCHUNK
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,seventeen,whole,split,gemv,gemv_view,epilogue,two_convs,k96 -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,seventeen,whole,split,gemv,gemv_view,epilogue,two_convs,k96 -p "--fuse-ops" --lower="--fuse-lower-to-cpu='fma=false reassociate=false approximate-math=false'" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
+// NUM: fuse-diff: OK 13 outputs
+// EXACT: fuse-diff: OK 13 outputs, {{[0-9]+}} values, max abs err 0, max rel err 0
 
 // PACK-LABEL: func.func @matmul
 //       PACK:   scf.forall
@@ -253,4 +260,18 @@ func.func @two_convs(%x: tensor<1x8x8x16xf32>) -> (tensor<1x8x8x32xf32>, tensor<
   %c = tosa.conv2d %x, %w2, %b2, %zp, %zp {acc_type = f32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x8x8x16xf32>, tensor<16x1x1x16xf32>, tensor<16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x8x16xf32>
   %r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
   return %a, %r : tensor<1x8x8x32xf32>, tensor<1x8x8x16xf32>
+}
+
+// -----
+
+// HOSTCHUNK-LABEL: func.func @k96
+//   HOSTCHUNK-NOT:   to %c48
+//       HOSTCHUNK:   scf.for %{{.*}} = %c0 to %c96 step %c1 iter_args(%{{.*}} = %cst{{[_0-9]*}}) -> (vector<
+//   HOSTCHUNK-NOT:   to %c48
+//       HOSTCHUNK:   fuse.yield
+func.func @k96(%a: tensor<1x56x96xf32>, %b: tensor<1x96x64xf32>) -> tensor<1x56x64xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %p = tosa.matmul %a, %b, %zp, %zp : (tensor<1x56x96xf32>, tensor<1x96x64xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x56x64xf32>
+  %r = tosa.clamp %p {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x56x64xf32>) -> tensor<1x56x64xf32>
+  return %r : tensor<1x56x64xf32>
 }

@@ -44,17 +44,15 @@ Usage: bench/peers.py [--models a,b] [--threads 1,2] [--rounds N]
 """
 
 import argparse
-import ctypes
-import ctypes.util
 import os
 import re
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 
-from .. import toolchain
+from .. import aot, toolchain
+from ..aot import run_tool
 
 ROOT = toolchain.source_root() or os.getcwd()
 BUILD = os.path.join(ROOT, "build")
@@ -149,131 +147,17 @@ def gflop(onnx_path):
 
 # -- ours: an ahead-of-time shared library ------------------------------------
 
-class _Dl_info(ctypes.Structure):
-    _fields_ = [("dli_fname", ctypes.c_char_p), ("dli_fbase", ctypes.c_void_p),
-                ("dli_sname", ctypes.c_char_p), ("dli_saddr", ctypes.c_void_p)]
-
-
-def descriptor_type(rank):
-    """MLIR's ranked memref descriptor (the C interface's struct)."""
-    return type("Memref%d" % rank, (ctypes.Structure,), {"_fields_": [
-        ("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
-        ("offset", ctypes.c_int64), ("sizes", ctypes.c_int64 * rank),
-        ("strides", ctypes.c_int64 * rank)]})
-
-
-ELEMENTS = {"f32": "float32", "f64": "float64", "i64": "int64", "i32": "int32",
-            "i8": "int8", "i1": "bool"}
-
-
-def parse_tensor(t):
-    """'tensor<1x3x224x224xf32>' -> ([1, 3, 224, 224], 'float32')."""
-    m = re.fullmatch(r"tensor<((?:\d+x)*)(\w+)>", t.strip())
-    if not m or m.group(2) not in ELEMENTS:
-        raise RuntimeError("unsupported boundary type %s" % t)
-    return [int(d) for d in m.group(1).split("x") if d], ELEMENTS[m.group(2)]
-
-
-def run_tool(cmd, what, timeout=3600, **kw):
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **kw)
-    if r.returncode != 0:
-        raise RuntimeError("%s failed: %s" % (what, r.stderr.strip()[-400:]))
-    return r.stdout
-
-
-class Ours:
-    """@model of an ONNX file compiled by our pipeline into a shared
-    library, called through `_mlir_ciface_model` on numpy arrays."""
+class Ours(aot.CompiledModel):
+    """@model of an ONNX file: `fuse-import`, then compiled by our pipeline
+    into a shared library (fuse_dialect.aot)."""
 
     def __init__(self, onnx_path, out_dir, lower_options=""):
-        import numpy as np
-        from .. import mlirtext
-        self.np = np
         os.makedirs(out_dir, exist_ok=True)
-        stem = os.path.join(out_dir, "ours")
         imported = os.path.join(out_dir, "model.mlir")
         if not os.path.exists(imported):
             run_tool([toolchain.launcher("fuse-import"), onnx_path, "-o", imported],
                      "fuse-import")
-        with open(imported) as f:
-            head = f.read(1 << 16)
-        model = mlirtext.find_func(head, "model")
-        self.args = [parse_tensor(t) for t in model.args]
-        self.results = [parse_tensor(t) for t in model.results]
-        fused = stem + ".fused.mlir"
-        run_tool([toolchain.fuse_opt(), imported, "--fuse-ops", "-o", fused],
-                 "fuse-opt --fuse-ops")
-        lowered = stem + ".llvm.mlir"
-        run_tool([toolchain.fuse_opt(), fused, "--llvm-request-c-wrappers",
-                  "--fuse-lower-to-cpu" + ("=" + lower_options if lower_options else ""),
-                  "-o", lowered], "fuse-opt --fuse-lower-to-cpu")
-        ll, bc, obj, lib = stem + ".ll", stem + ".bc", stem + ".o", stem + ".so"
-        run_tool([toolchain.tool("mlir-translate"), "--mlir-to-llvmir", lowered,
-                  "-o", ll], "mlir-translate")
-        # LLVM's optimizer, then its code generator, both for this CPU: what
-        # mlir-runner -O3 does in memory (llc alone optimizes no loop).
-        # The host's triple: without one (mlir-translate writes none) LLVM
-        # knows no C library and expands every memset into a byte loop.
-        triple = "-mtriple=" + run_tool([toolchain.tool("llvm-config"),
-                                          "--host-target"], "llvm-config").strip()
-        run_tool([toolchain.tool("opt"), triple, "-O3", "-mcpu=native", ll, "-o", bc],
-                 "opt")
-        run_tool([toolchain.tool("llc"), triple, "-O3", "-mcpu=native", "-filetype=obj",
-                  "-relocation-model=pic", bc, "-o", obj], "llc")
-        libs = [toolchain.lib_dir()]
-        run_tool(["cc", "-shared", "-o", lib, obj, "-L" + libs[0],
-                  "-Wl,-rpath," + libs[0], "-lmlir_c_runner_utils", "-lomp"],
-                 "cc -shared")
-        for p in (fused, lowered, ll, bc, obj):
-            os.unlink(p)
-        self.omp = ctypes.CDLL(toolchain.libomp(), mode=ctypes.RTLD_GLOBAL)
-        self.lib = ctypes.CDLL(lib)
-        self.entry = self.lib._mlir_ciface_model
-        self.entry.restype = None
-        self.arg_types = [descriptor_type(len(s)) for s, _ in self.args]
-        self.result_type = type("Results", (ctypes.Structure,), {"_fields_": [
-            ("r%d" % i, descriptor_type(len(s))) for i, (s, _) in enumerate(self.results)]})
-        self.libc = ctypes.CDLL(ctypes.util.find_library("c"))
-        self.libc.dladdr.argtypes = [ctypes.c_void_p, ctypes.POINTER(_Dl_info)]
-        self.libc.free.argtypes = [ctypes.c_void_p]
-
-    def set_threads(self, n):
-        self.omp.omp_set_num_threads(n)
-
-    def _descriptor(self, array, ty):
-        d = ty()
-        d.allocated = d.aligned = array.ctypes.data
-        d.offset = 0
-        for i, (size, stride) in enumerate(zip(array.shape, array.strides)):
-            d.sizes[i] = size
-            d.strides[i] = stride // array.itemsize
-        return d
-
-    def __call__(self, *inputs):
-        np = self.np
-        arrays = []
-        for x, (shape, dtype) in zip(inputs, self.args):
-            a = np.ascontiguousarray(x, dtype=dtype)
-            if list(a.shape) != shape:
-                raise ValueError("input shape %s, the model takes %s" % (a.shape, shape))
-            arrays.append(a)
-        descs = [self._descriptor(a, t) for a, t in zip(arrays, self.arg_types)]
-        out = self.result_type()
-        self.entry(ctypes.byref(out), *[ctypes.byref(d) for d in descs])
-        results = []
-        for i, (shape, dtype) in enumerate(self.results):
-            d = getattr(out, "r%d" % i)
-            item = np.dtype(dtype).itemsize
-            view = np.lib.stride_tricks.as_strided(
-                np.frombuffer((ctypes.c_char * item).from_address(
-                    d.aligned + d.offset * item), dtype=dtype),
-                shape=tuple(shape), strides=tuple(s * item for s in d.strides[:len(shape)]))
-            results.append(np.array(view))
-            # A result the program allocated is freed; one that is a
-            # constant of the library (inside a loaded object) is not.
-            if d.allocated and not self.libc.dladdr(d.allocated, ctypes.byref(_Dl_info())):
-                self.libc.free(d.allocated)
-        return results[0] if len(results) == 1 else results
+        super().__init__(imported, out_dir, lower_options)
 
 
 # -- the peers ----------------------------------------------------------------
@@ -289,7 +173,6 @@ def export(name, module, example, path):
 
 def prepare(peer, name, module, example, onnx_path, threads, args):
     """{threads: (set_threads, call)} for `peer`, or raises with the reason."""
-    import numpy as np
     import torch
     x = example.numpy()
     work = os.path.join(WORK, name)

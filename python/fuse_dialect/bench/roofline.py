@@ -3,35 +3,40 @@
 Measures the core's f32 FMA peak and the memory bandwidth
 (bench/roofline/peak.c, built with -O3 -march=native), then times, one
 thread, the shapes where the zoo's time goes, each compiled as its own model
-by `--fuse-ops` and `--fuse-lower-to-cpu` and run under mlir-runner -O3
-(inputs and weights are arguments, so nothing is folded at compile time):
+by `--fuse-ops` and `--fuse-lower-to-cpu` ahead of time into a shared library
+(fuse_dialect.aot: opt -O3 and llc -O3 for the host CPU, as bench/peers.py
+builds whole models) and called from this process:
 
   * GEMM 1024x1024x1024, GEMM 197x768x3072 (ViT-B/16's MLP), 16x768x3072;
   * 3x3 convolution 56x56 64->64, 1x1 convolution 56x56 64->256 (ResNet-50's
     first stage), 3x3 convolution 7x7 512->512 (its last), depthwise 3x3
-    56x56x144 (MobileNetV2);
+    56x56x144 (MobileNetV2), their inputs and weights arguments;
+  * the same with the weight a constant of the model, as the zoo has it
+    (laid out, permuted and padded at compile time), and a 3x3 14x14
+    256->256 convolution;
 
-each with its bias and a ReLU epilogue, as the zoo's groups have them.
-Prints one row per shape: our time, GFLOP/s and the fraction of the FMA
-peak, and PyTorch's (the same op through torch.nn.functional, one thread)
-when torch imports. Both run with glibc's malloc keeping freed memory, as in
-bench/peers.py (toolchain.keep_freed_memory): a result's pages are not
-faulted in again on every call. Usage: bench/roofline.py [--calls N] [--rounds N] [--lower-options OPTS]
-[--baseline OLD_FUSE_OPT] (an older build timed in the same run,
-interleaved: a before/after column). docs/Performance.md holds the latest
-table.
+each with its bias and a ReLU epilogue, as the zoo's groups have them, on
+fixed pseudo-random inputs in [-1, 1). Prints one row per shape: our time,
+GFLOP/s and the fraction of the FMA peak, PyTorch's (the same op through
+torch.nn.functional on the same values, one thread) when torch imports, its
+time over ours (> 1: we are faster), and our output's max relative error
+against PyTorch's. Every column runs with glibc's malloc keeping freed
+memory, as in bench/peers.py (toolchain.keep_freed_memory): a result's pages
+are not faulted in again on every call. Usage: bench/roofline.py [--calls N]
+[--rounds N] [--lower-options OPTS] [--baseline OLD_FUSE_OPT] (an older
+build timed in the same run, interleaved: a before/after column).
+docs/Performance.md holds the latest table.
 """
 
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 
-from .. import mlirtext, toolchain
-from .cpu import run, time_variant
+from .. import aot, mlirtext, toolchain
+from .cpu import run
 
 ROOT = toolchain.source_root()
 FUSE_OPT = toolchain.fuse_opt()
@@ -40,14 +45,15 @@ ZP = '"tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf3
 
 
 def gemm(m, k, n, constant=False):
-    """tosa.matmul [1,m,k] x [1,k,n] + bias, ReLU; with `constant`, B is a
-    constant of the model (a Linear layer's weight) instead of an
-    argument."""
+    """(text, flops, B or None): tosa.matmul [1,m,k] x [1,k,n] + bias, ReLU;
+    with `constant`, B is a constant of the model (a Linear layer's weight)
+    instead of an argument."""
     a, b = "tensor<1x%dx%dxf32>" % (m, k), "tensor<1x%dx%dxf32>" % (k, n)
     c, bias = "tensor<1x%dx%dxf32>" % (m, n), "tensor<1x1x%dxf32>" % n
+    weight = constant_values((1, k, n)) if constant else None
     if constant:
         args = "%%a: %s, %%bias: %s" % (a, bias)
-        b_def = "  %%b = %s\n" % constant_filter((1, k, n))
+        b_def = "  %%b = %s\n" % constant_filter(weight)
     else:
         args, b_def = "%%a: %s, %%b: %s, %%bias: %s" % (a, b, bias), ""
     text = """func.func @model(%(args)s) -> %(c)s {
@@ -58,24 +64,29 @@ def gemm(m, k, n, constant=False):
   return %%r : %(c)s
 }
 """ % dict(args=args, b_def=b_def, a=a, b=b, c=c, bias=bias, zp=ZP)
-    return text, 2.0 * m * k * n
+    return text, 2.0 * m * k * n, weight
 
 
-def constant_filter(shape):
-    """A tosa.const of `shape`, fixed pseudo-random values in [-1, 1): a
-    model's weights, which the CPU lowering permutes and pads at compile
-    time."""
+def constant_values(shape):
+    """Fixed pseudo-random f32 values in [-1, 1) of `shape`: a model's
+    weights."""
     import numpy as np
+    return np.random.default_rng(0).uniform(-1, 1, shape).astype(np.float32)
+
+
+def constant_filter(values):
+    """A tosa.const of `values`, which the CPU lowering permutes and pads
+    at compile time."""
     from ..onnx_import import literal
-    values = np.random.default_rng(0).uniform(-1, 1, shape).astype(np.float32)
     return mlirtext.tosa_constant(
-        literal(values), "tensor<%sxf32>" % "x".join(str(d) for d in shape))
+        literal(values), "tensor<%sxf32>" % "x".join(str(d) for d in values.shape))
 
 
 def conv(hw, cin, cout, k, depthwise=False, constant=False):
-    """A same-padded stride-1 convolution of a 1 x hw x hw x cin image, bias,
-    ReLU (NHWC, TOSA's layout); with `constant`, the filter is a constant of
-    the model instead of an argument."""
+    """(text, flops, filter or None): a same-padded stride-1 convolution of
+    a 1 x hw x hw x cin image, bias, ReLU (NHWC, TOSA's layout); with
+    `constant`, the filter is a constant of the model instead of an
+    argument."""
     x = "tensor<1x%dx%dx%dxf32>" % (hw, hw, cin)
     y = "tensor<1x%dx%dx%dxf32>" % (hw, hw, cout)
     pad = (k - 1) // 2
@@ -91,9 +102,10 @@ def conv(hw, cin, cout, k, depthwise=False, constant=False):
         flops = 2.0 * hw * hw * cout * k * k * cin
     w = "tensor<%sxf32>" % "x".join(str(d) for d in wshape)
     b = "tensor<%dxf32>" % cout
+    weight = constant_values(wshape) if constant else None
     if constant:
         args = "%%x: %s, %%b: %s" % (x, b)
-        filter_def = "  %%w = %s\n" % constant_filter(wshape)
+        filter_def = "  %%w = %s\n" % constant_filter(weight)
     else:
         args, filter_def = "%%x: %s, %%w: %s, %%b: %s" % (x, w, b), ""
     text = """func.func @model(%(args)s) -> %(y)s {
@@ -104,7 +116,7 @@ def conv(hw, cin, cout, k, depthwise=False, constant=False):
 }
 """ % dict(args=args, filter_def=filter_def, x=x, w=w, b=b, y=y, op=op,
            attrs=attrs, zp=ZP)
-    return text, flops
+    return text, flops, weight
 
 
 CASES = [
@@ -148,48 +160,54 @@ def peak():
     return float(out["fma_gflops"]), float(out["triad_gbs"])
 
 
-def lower_ours(text, calls, lower_options, fuse_opt=FUSE_OPT):
-    """The timed program of `text`: --fuse-ops, then --fuse-lower-to-cpu."""
-    model = mlirtext.find_func(text, "model")
-    inputs = [mlirtext.arith_constant("dense<0.125>", t) for t in model.args]
-    main, decls = mlirtext.synthesize_main([(model, inputs)], text, timed=calls)
-    module = "module {\n" + text + "}\n"
-    fused = mlirtext.insert_into_module(run([fuse_opt, "-", "--fuse-ops"],
-                                            stdin=module), main + decls)
-    return run([fuse_opt, "-", "--fuse-lower-to-cpu=" + lower_options],
-               stdin=fused)
+def compile_ours(text, work, lower_options, fuse_opt=None):
+    """`text`'s @model compiled ahead of time into a shared library
+    (fuse_dialect.aot: --fuse-ops, --fuse-lower-to-cpu, opt and llc for the
+    host CPU), as a user's program runs it."""
+    os.makedirs(work, exist_ok=True)
+    path = os.path.join(work, "model.mlir")
+    with open(path, "w") as f:
+        f.write("module {\n" + text + "}\n")
+    return aot.CompiledModel(path, work, lower_options, fuse_opt)
 
 
-def time_ours(text, calls, lower_options):
-    seconds, _ = time_variant(lower_ours(text, calls, lower_options))
-    return seconds
+def inputs_of(model):
+    """Fixed pseudo-random arguments in [-1, 1) for `model`."""
+    import numpy as np
+    rng = np.random.default_rng(1)
+    return [rng.uniform(-1, 1, shape).astype(dtype) for shape, dtype in model.args]
 
 
-def time_torch(spec, calls):
-    """Seconds per call of the same op in PyTorch (one thread), or None."""
+def torch_op(spec, inputs, weight):
+    """The same op in PyTorch on the same values (one thread, NCHW as its
+    users call it), or None where torch does not import."""
     try:
         import torch
         import torch.nn.functional as F
     except ImportError:
         return None
     torch.set_num_threads(1)
+    t = [torch.from_numpy(x) for x in inputs]
     if spec[0] == "mm":
-        _, m, k, n = spec
-        a, b, bias = torch.full((m, k), 0.125), torch.full((k, n), 0.125), torch.zeros(n)
-        fn = lambda: torch.relu(torch.addmm(bias, a, b))
-    else:
-        _, hw, cin, cout, k, groups = spec
-        x = torch.full((1, cin, hw, hw), 0.125)
-        w = torch.full((cout, cin // groups, k, k), 0.125)
-        bias = torch.zeros(cout)
-        fn = lambda: torch.relu(F.conv2d(x, w, bias, padding=(k - 1) // 2,
-                                         groups=groups))
-    with torch.no_grad():
+        a, rest = t[0][0], t[1:]
+        b = torch.from_numpy(weight)[0] if weight is not None else rest.pop(0)[0]
+        bias = rest[0][0, 0]
+        return lambda: torch.relu(torch.addmm(bias, a, b))
+    _, hw, cin, cout, k, groups = spec
+    x, rest = t[0].permute(0, 3, 1, 2).contiguous(), t[1:]
+    w = torch.from_numpy(weight) if weight is not None else rest.pop(0)
+    # TOSA's filters: cout x k x k x cin, or k x k x cin x 1 (depthwise).
+    w = (w.permute(2, 3, 0, 1) if groups > 1 else w.permute(0, 3, 1, 2)).contiguous()
+    bias = rest[0]
+    return lambda: torch.relu(F.conv2d(x, w, bias, padding=(k - 1) // 2,
+                                       groups=groups)).permute(0, 2, 3, 1)
+
+
+def seconds_per_call(fn, calls):
+    start = time.perf_counter()
+    for _ in range(calls):
         fn()
-        start = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        return (time.perf_counter() - start) / calls
+    return (time.perf_counter() - start) / calls
 
 
 def main(argv):
@@ -209,42 +227,63 @@ def main(argv):
                     help="another fuse-opt (an older build) timed in the "
                          "same run, interleaved, as a 'before' column")
     args = ap.parse_args(argv[1:])
+    if args.calls < 1 or args.rounds < 1:
+        ap.error("--calls and --rounds must be at least 1")
+    import numpy as np
     fma, bw = peak()
     print("One core: f32 FMA peak %.1f GFLOP/s (measured), triad %.1f GB/s\n"
           % (fma, bw))
     base = "| baseline GFLOP/s | ours / baseline " if args.baseline else ""
     print("| kernel (bias + ReLU epilogue) | GFLOP | ours (ms) | ours GFLOP/s | "
-          "ours %% of peak %s| PyTorch (ms) | PyTorch GFLOP/s | ours / PyTorch |"
-          % base)
+          "ours %% of peak %s| PyTorch (ms) | PyTorch GFLOP/s | PyTorch / ours | "
+          "max rel. error |" % base)
     print("|---|---|---|---|---|" + ("---|---|" if args.baseline else "") +
-          "---|---|---|")
-    for name, make, spec in CASES:
-        text, flops = make()
-        ours_program = lower_ours(text, args.calls, args.lower_options)
-        base_program = (lower_ours(text, args.calls, args.lower_options,
-                                   args.baseline) if args.baseline else None)
-        ours, theirs, before = [], [], []
-        for _ in range(args.rounds):
-            ours.append(time_variant(ours_program)[0])
-            if base_program:
-                before.append(time_variant(base_program)[0])
-            t = time_torch(spec, args.calls)
-            if t:
-                theirs.append(t)
-        ours = statistics.median(ours)
-        row = "| %s | %.2f | %.2f | %.1f | %.1f%% |" % (
-            name, flops * 1e-9, ours * 1e3, flops / ours * 1e-9,
-            100.0 * flops / ours * 1e-9 / fma)
-        if before:
-            before = statistics.median(before)
-            row += " %.1f | %.2fx |" % (flops / before * 1e-9, before / ours)
-        if theirs:
-            theirs = statistics.median(theirs)
-            row += " %.2f | %.1f | %.1fx |" % (theirs * 1e3, flops / theirs * 1e-9,
-                                             ours / theirs)
-        else:
-            row += " n/a | n/a | n/a |"
-        print(row, flush=True)
+          "---|---|---|---|")
+    with tempfile.TemporaryDirectory() as work:
+        for i, (name, make, spec) in enumerate(CASES):
+            text, flops, weight = make()
+            ours = compile_ours(text, os.path.join(work, "ours%d" % i),
+                                args.lower_options)
+            ours.set_threads(1)
+            before = (compile_ours(text, os.path.join(work, "base%d" % i),
+                                   args.lower_options, args.baseline)
+                      if args.baseline else None)
+            if before:
+                before.set_threads(1)
+            inputs = inputs_of(ours)
+            theirs = torch_op(spec, inputs, weight)
+            columns = [("ours", lambda: ours(*inputs))]
+            if before:
+                columns.append(("before", lambda: before(*inputs)))
+            if theirs:
+                columns.append(("torch", theirs))
+            # Every output against PyTorch's (or the baseline's).
+            err = "n/a"
+            reference = theirs() if theirs else (before(*inputs) if before else None)
+            if reference is not None:
+                ref = np.asarray(reference, dtype=np.float64)
+                out = np.asarray(ours(*inputs), dtype=np.float64).reshape(ref.shape)
+                err = "%.1e" % (np.max(np.abs(out - ref)) /
+                                max(np.max(np.abs(ref)), 1e-30))
+            times = {c: [] for c, _ in columns}
+            for _ in range(args.rounds):
+                for c, fn in columns:
+                    fn()
+                    times[c].append(seconds_per_call(fn, args.calls))
+            med = {c: statistics.median(v) for c, v in times.items()}
+            row = "| %s | %.2f | %.2f | %.1f | %.1f%% |" % (
+                name, flops * 1e-9, med["ours"] * 1e3, flops / med["ours"] * 1e-9,
+                100.0 * flops / med["ours"] * 1e-9 / fma)
+            if before:
+                row += " %.1f | %.2fx |" % (flops / med["before"] * 1e-9,
+                                            med["before"] / med["ours"])
+            if theirs:
+                row += " %.2f | %.1f | %.2fx |" % (
+                    med["torch"] * 1e3, flops / med["torch"] * 1e-9,
+                    med["torch"] / med["ours"])
+            else:
+                row += " n/a | n/a | n/a |"
+            print(row + " %s |" % err, flush=True)
     return 0
 
 
