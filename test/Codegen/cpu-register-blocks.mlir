@@ -52,26 +52,26 @@
 
 // PACK-LABEL: func.func @matmul
 //       PACK:   scf.forall
-//       PACK:     %[[PACKED:.*]] = scf.for {{.*}} -> (tensor<1x256x64xf32>)
+//       PACK:     %[[PACKED:.*]] = scf.for {{.*}} -> (tensor<1x256x128xf32>)
 //       PACK:       vector.transfer_read %{{.*}} : tensor<1x256x512xf32>, vector<1x1x32xf32>
-//       PACK:       vector.transfer_write %{{.*}} : vector<1x1x32xf32>, tensor<1x256x64xf32>
+//       PACK:       vector.transfer_write %{{.*}} : vector<1x1x32xf32>, tensor<1x256x128xf32>
 // The first chunk of 128 steps (its loop of one iteration folded), then the
 // last, peeled, whose blocks take the clamp before their store:
-//       PACK:     %[[FIRST:.*]] = scf.for %{{.*}} = %c0 to %c64 step %c4
-//       PACK:       scf.for %{{.*}} = %c0 to %c64 step %c16
+//       PACK:     %[[FIRST:.*]] = scf.for %{{.*}} = %c0 to %c128 step %c4
+//       PACK:       scf.for %{{.*}} = %c0 to %c128 step %c16
 //       PACK:         scf.for %{{.*}} = %c0 to %c128 step %c1 iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<4x16xf32>)
-//       PACK:           vector.transfer_read %[[PACKED]]{{.*}} : tensor<1x256x64xf32>, vector<16xf32>
+//       PACK:           vector.transfer_read %[[PACKED]]{{.*}} : tensor<1x256x128xf32>, vector<16xf32>
 //       PACK:           math.fma %{{.*}}, %{{.*}}, %[[ACC]] : vector<4x16xf32>
 //   PACK-NOT:         arith.minimumf
-//       PACK:     scf.for %{{.*}} = %c0 to %c64 step %c4
-//       PACK:       scf.for %{{.*}} = %c0 to %c64 step %c16
+//       PACK:     scf.for %{{.*}} = %c0 to %c128 step %c4
+//       PACK:       scf.for %{{.*}} = %c0 to %c128 step %c16
 //       PACK:         vector.transfer_read %[[FIRST]]
 //       PACK:         scf.for %{{.*}} = %c0 to %c128 step %c1 iter_args(%[[ACC2:.*]] = %{{.*}}) -> (vector<4x16xf32>)
 //       PACK:           math.fma %{{.*}}, %{{.*}}, %[[ACC2]] : vector<4x16xf32>
 //       PACK:         arith.minimumf
 //       PACK:         vector.transfer_write
 // NOPACK-LABEL: func.func @matmul
-//   NOPACK-NOT:   tensor<1x256x64xf32>
+//   NOPACK-NOT:   tensor<1x256x128xf32>
 //       NOPACK:   vector.transfer_read %{{.*}} : tensor<1x256x512xf32>, vector<16xf32>
 //       NOPACK:   math.fma
 func.func @matmul(%a: tensor<1x128x256xf32>, %b: tensor<1x256x512xf32>) -> tensor<1x128x512xf32> {

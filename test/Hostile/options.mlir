@@ -14,6 +14,7 @@
 // RUN: not fuse-opt %s --fuse-lower-to-nvvm=contraction-tile=-4 2>&1 | FileCheck %s --check-prefix=CTILE
 // RUN: not fuse-opt %s --fuse-lower-to-cpu=min-tile-elements=0 2>&1 | FileCheck %s --check-prefix=CPUTILE
 // RUN: not fuse-opt %s --fuse-tile-groups=min-tile-elements=-3 2>&1 | FileCheck %s --check-prefix=PASSTILE
+// RUN: not fuse-opt %s --fuse-tile-groups=runtime-operands-side-factor=0 2>&1 | FileCheck %s --check-prefix=PASSTILE
 // RUN: not fuse-opt %s --fuse-algebraic-simplify=max-iterations=0 2>&1 | FileCheck %s --check-prefix=ITER
 // RUN: not fuse-opt %s --fuse-distribute-tiles=block-size=0 2>&1 | FileCheck %s --check-prefix=PASSBLOCK
 // RUN: not fuse-opt %s --fuse-insert-chains-to-buffer=min-length=-1 2>&1 | FileCheck %s --check-prefix=CHAIN
@@ -32,7 +33,7 @@
 // TILE: error: 'fuse-lower-to-nvvm': option 'tile-elements' must be in
 // CTILE: error: 'fuse-lower-to-nvvm': option 'contraction-tile' must be in
 // CPUTILE: error: 'fuse-lower-to-cpu': option 'min-tile-elements' must be in
-// PASSTILE: error: fuse-tile-groups: min-tile-elements and contraction-tiles must be at least 1
+// PASSTILE: error: fuse-tile-groups: min-tile-elements, contraction-tiles and runtime-operands-side-factor must be at least 1
 // ITER: error: fuse-algebraic-simplify: max-iterations must be at least 1
 // PASSBLOCK: error: fuse-distribute-tiles: block-size must be in [1, 1024], not 0
 // CHAIN: error: fuse-insert-chains-to-buffer: min-length must be at least 1, not -1

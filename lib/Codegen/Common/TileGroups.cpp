@@ -412,10 +412,12 @@ struct FuseTileGroupsPass final
 
   void runOnOperation() override {
     if (minTileElements < 1 || contractionTile < 0 || contractionTiles < 1 ||
-        windowTileElements < 0 || weightRowTileElements < 0) {
+        windowTileElements < 0 || weightRowTileElements < 0 ||
+        runtimeOperandsSideFactor < 1) {
       emitError(getOperation()->getLoc())
-          << "fuse-tile-groups: min-tile-elements and contraction-tiles must "
-             "be at least 1, contraction-tile, window-tile-elements and "
+          << "fuse-tile-groups: min-tile-elements, contraction-tiles and "
+             "runtime-operands-side-factor must be at least 1, "
+             "contraction-tile, window-tile-elements and "
              "weight-row-tile-elements at least 0";
       return signalPassFailure();
     }
@@ -428,7 +430,8 @@ struct FuseTileGroupsPass final
                       contractionTiles,      partialTiles,
                       convolutionsAsMatmuls, contiguousFilters,
                       widenRowsFirst,        windowTileElements,
-                      weightRowTileElements, oneWeightRowTile};
+                      weightRowTileElements, oneWeightRowTile,
+                      runtimeOperandsSideFactor};
     for (GroupOp group : groups) {
       // Upstream tiling needs static, non-empty loop ranges: a group with a
       // dynamic or zero-sized tensor (not one --fuse-ops forms, but valid

@@ -11,6 +11,8 @@
 #include "TileGroups.h"
 #include "FuseDialect/Utils/ShapeUtils.h"
 
+#include "llvm/Support/MathExtras.h"
+
 using namespace mlir;
 
 namespace mlir::fuse::tiling {
@@ -449,6 +451,13 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
     return false;
   };
   TilePolicy rootPolicy = policy;
+  // Both operands computed at run time (see runtimeOperandsSideFactor).
+  int64_t wideSide;
+  if (contraction && !readsWeight && !windowed &&
+      policy.runtimeOperandsSideFactor > 1 &&
+      !llvm::MulOverflow(policy.contractionTile,
+                         policy.runtimeOperandsSideFactor, wideSide))
+    rootPolicy.contractionTile = wideSide;
   rootPolicy.partialTiles &=
       !isDisjointWindowPool(root) && (onlyRoot || !feedsInsert(root));
   // Tiles in rows that each read something whole again take more rows:

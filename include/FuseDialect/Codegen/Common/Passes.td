@@ -115,6 +115,13 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
            "Such a group whose rows fit one tile stays one tile, its weight "
            "read once (the CPU lowering); false: split in two like any "
            "small group">,
+    Option<"runtimeOperandsSideFactor", "runtime-operands-side-factor",
+           "int64_t",
+           /*default=*/"::mlir::fuse::TilePolicy{}.runtimeOperandsSideFactor",
+           "A contraction (not a convolution) with no constant operand, its "
+           "B packed per tile on the CPU, tiles in squares this many times "
+           "contraction-tile a side (1: contraction-tile; the CPU lowering "
+           "uses 2)">,
     Option<"reportNests", "report-nests", "bool", /*default=*/"false",
            "Remark on groups that need more than one loop nest">,
     Option<"contractionTile", "contraction-tile", "int64_t",
