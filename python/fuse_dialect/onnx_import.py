@@ -962,6 +962,28 @@ class Importer:
         self.out(np.asarray(r))
         return True
 
+    def op_Mod(self, node):
+        """Folded where both operands are constants (the shape arithmetic
+        PyTorch 2's exporter emits in attention, e.g. torchvision's ViT);
+        TOSA has no remainder, so a Mod of run-time values is refused.
+        fmod=0: the sign of the divisor (integers only, as ONNX defines it);
+        fmod=1: the sign of the dividend (C's fmod)."""
+        if len(node.input) != 2 or not self.all_const(node):
+            self.fail("Mod is supported only on constants (folded at import)")
+        fmod = self.attr("fmod", 0)
+        a, b = self.consts[node.input[0]], self.consts[node.input[1]]
+        if a.dtype != b.dtype:
+            self.fail("operands of element types %s and %s: they must be the same"
+                      % (a.dtype, b.dtype))
+        if fmod not in (0, 1) or (a.dtype.kind == "f" and fmod != 1):
+            self.fail("fmod must be 0 or 1, and 1 for floats, not %r" % (fmod,))
+        if a.dtype.kind in "iu" and (b == 0).any():
+            self.fail("integer Mod by zero")
+        self.check_fold(self.broadcast_shape(a.shape, b.shape))
+        with np.errstate(all="ignore"):
+            r = np.fmod(a, b) if fmod else np.mod(a, b)
+        self.out(np.asarray(r).astype(a.dtype))
+
     # -- elementwise -----------------------------------------------------------
     def _binary(self, node, op):
         if self.fold(node):

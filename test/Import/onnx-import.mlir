@@ -7,6 +7,9 @@
 // RUN: fuse-opt --fuse-ops %t/block.mlir | FileCheck %s --check-prefix=FUSED
 // RUN: not %fuse-import %t/bad.onnx -o %t/bad.mlir 2>&1 | FileCheck %s --check-prefix=ERR
 // RUN: not test -e %t/bad.mlir
+// RUN: %fuse-import %t/mod.onnx -o %t/mod.mlir
+// RUN: FileCheck %s --check-prefix=MOD < %t/mod.mlir
+// RUN: not %fuse-import %t/mod_runtime.onnx -o %t/mod_runtime.mlir 2>&1 | FileCheck %s --check-prefix=MODRT
 
 // The NCHW graph keeps its interface; convolutions and pools run in NHWC
 // between transposes; BN is a per-channel multiply-add; the grouped conv is
@@ -42,3 +45,13 @@
 //       FUSED:   return
 
 // ERR: fuse-import: {{.*}}bad.onnx: error: node 'the_topk' (TopK): unsupported operator
+
+// Mod of constants folds at import (an int64 Reshape target with the
+// divisor's sign, a float with fmod=1); of run-time values it is refused.
+// MOD-LABEL: func.func @model(%arg0: tensor<3xf32>) -> (tensor<1x3xf32>)
+//       MOD:   tosa.const_shape {values = dense<[1, 3]> : tensor<2xindex>}
+//       MOD:   tosa.reshape %arg0{{.*}} -> tensor<1x3xf32>
+//       MOD:   dense<-1.5> : tensor<1xf32>
+//       MOD:   tosa.add
+// MODRT: fuse-import: {{.*}}mod_runtime.onnx: error: node 'runtime_mod' (Mod): Mod is supported only on constants (folded at import)
+

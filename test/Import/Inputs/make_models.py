@@ -5,6 +5,11 @@ bias, BatchNormalization, Relu, MaxPool, a grouped Conv, GlobalAveragePool,
 Flatten, Gemm, Softmax) plus a LayerNormalization/Gelu-by-Erf branch over a
 MatMul, with seeded random weights.
 bad.onnx: a graph with an op the importer does not support (TopK).
+mod.onnx: Mod of constants, as PyTorch 2 exports attention's shape
+arithmetic: an int64 Reshape target ([-4, 13] mod [5, 5] = [1, 3], the
+divisor's sign; C's fmod would give [-4, 3]) and a float with fmod=1
+(-7.5 fmod 2 = -1.5).
+mod_runtime.onnx: Mod of a graph input (refused: TOSA has no remainder).
 """
 import os
 import sys
@@ -77,3 +82,29 @@ bad = helper.make_graph(
     [numpy_helper.from_array(np.array([2], np.int64), "k")])
 onnx.save(helper.make_model(bad, opset_imports=[helper.make_opsetid("", 17)]),
           os.path.join(out, "bad.onnx"))
+
+def const(name, values, dtype):
+    return helper.make_node("Constant", [], [name], name=name,
+                            value=numpy_helper.from_array(np.array(values, dtype), name))
+
+
+mod = helper.make_graph(
+    [const("num", [-4, 13], np.int64), const("den", [5, 5], np.int64),
+     helper.make_node("Mod", ["num", "den"], ["shape"], name="shape_mod"),
+     helper.make_node("Reshape", ["x", "shape"], ["r"], name="reshape"),
+     const("f", [-7.5], np.float32), const("g", [2.0], np.float32),
+     helper.make_node("Mod", ["f", "g"], ["h"], fmod=1, name="float_mod"),
+     helper.make_node("Add", ["r", "h"], ["y"], name="add")],
+    "mod",
+    [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3])],
+    [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3])])
+onnx.save(helper.make_model(mod, opset_imports=[helper.make_opsetid("", 17)]),
+          os.path.join(out, "mod.onnx"))
+
+mod_runtime = helper.make_graph(
+    [helper.make_node("Mod", ["x", "x"], ["y"], fmod=1, name="runtime_mod")],
+    "mod_runtime",
+    [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3])],
+    [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3])])
+onnx.save(helper.make_model(mod_runtime, opset_imports=[helper.make_opsetid("", 17)]),
+          os.path.join(out, "mod_runtime.onnx"))
