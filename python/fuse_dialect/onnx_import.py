@@ -931,7 +931,7 @@ class Importer:
 
     def fold(self, node):
         if not self.all_const(node) or node.op_type not in self.NUMPY_FOLD and \
-                node.op_type not in ("Div", "Pow", "Where", "Cast"):
+                node.op_type not in ("Div", "Mod", "Pow", "Where", "Cast"):
             return False
         ins = [self.consts[i] for i in node.input if i]
         self.check_fold(self.broadcast_shape(*[c.shape for c in ins]))
@@ -944,9 +944,20 @@ class Importer:
             self.fail("unsupported Cast target type")
         if node.op_type == "Pow" and ins[0].dtype.kind in "iu" and (ins[1] < 0).any():
             self.fail("integers to negative powers")
+        # Mod: fmod=0 takes the divisor's sign (integers only, as ONNX
+        # defines it), fmod=1 the dividend's (C's fmod).
+        fmod = self.attr("fmod", 0) if node.op_type == "Mod" else None
+        if fmod is not None and (fmod not in (0, 1) or
+                                 (ins[0].dtype.kind == "f" and fmod != 1)):
+            self.fail("fmod must be 0 or 1, and 1 for floats, not %r" % (fmod,))
+        if fmod is not None and ins[0].dtype.kind in "iu" and (ins[1] == 0).any():
+            self.fail("integer Mod by zero")
         if node.op_type == "Div":
             r = ins[0] / ins[1] if ins[0].dtype.kind == "f" else \
                 np.trunc(ins[0] / ins[1]).astype(ins[0].dtype)
+        elif node.op_type == "Mod":
+            with np.errstate(all="ignore"):
+                r = (np.fmod if fmod else np.mod)(ins[0], ins[1]).astype(ins[0].dtype)
         elif node.op_type == "Pow":
             r = np.power(ins[0], ins[1]).astype(ins[0].dtype)
         elif node.op_type == "Where":
@@ -965,24 +976,9 @@ class Importer:
     def op_Mod(self, node):
         """Folded where both operands are constants (the shape arithmetic
         PyTorch 2's exporter emits in attention, e.g. torchvision's ViT);
-        TOSA has no remainder, so a Mod of run-time values is refused.
-        fmod=0: the sign of the divisor (integers only, as ONNX defines it);
-        fmod=1: the sign of the dividend (C's fmod)."""
-        if len(node.input) != 2 or not self.all_const(node):
+        TOSA has no remainder, so a Mod of run-time values is refused."""
+        if len(node.input) != 2 or not self.fold(node):
             self.fail("Mod is supported only on constants (folded at import)")
-        fmod = self.attr("fmod", 0)
-        a, b = self.consts[node.input[0]], self.consts[node.input[1]]
-        if a.dtype != b.dtype:
-            self.fail("operands of element types %s and %s: they must be the same"
-                      % (a.dtype, b.dtype))
-        if fmod not in (0, 1) or (a.dtype.kind == "f" and fmod != 1):
-            self.fail("fmod must be 0 or 1, and 1 for floats, not %r" % (fmod,))
-        if a.dtype.kind in "iu" and (b == 0).any():
-            self.fail("integer Mod by zero")
-        self.check_fold(self.broadcast_shape(a.shape, b.shape))
-        with np.errstate(all="ignore"):
-            r = np.fmod(a, b) if fmod else np.mod(a, b)
-        self.out(np.asarray(r).astype(a.dtype))
 
     # -- elementwise -----------------------------------------------------------
     def _binary(self, node, op):

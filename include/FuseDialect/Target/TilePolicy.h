@@ -87,8 +87,8 @@ struct TilePolicy {
   /// tile by tile (a constant B is laid out at compile time instead), and a
   /// wider tile packs each slice of B once for more rows. ViT-B/16's MLP
   /// shape with B an argument, 197 x 768 x 3072: tiles of 64 rows left a
-  /// tile of 5 rows that packed all of B again (bench/roofline.py: 11.6 ->
-  /// 10.1 ms, 67% -> 78% of one core's peak). 1: contractionTile.
+  /// tile of 5 rows that packed all of B again (11.8 -> 10.4 ms, interleaved;
+  /// docs/Performance.md). 1: contractionTile.
   int64_t runtimeOperandsSideFactor = 1;
 
   /// The CPU lowering: tiles of rows large enough to amortize the loop

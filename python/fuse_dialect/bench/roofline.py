@@ -39,7 +39,6 @@ from .. import aot, mlirtext, toolchain
 from .cpu import run
 
 ROOT = toolchain.source_root()
-FUSE_OPT = toolchain.fuse_opt()
 
 ZP = '"tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>'
 
