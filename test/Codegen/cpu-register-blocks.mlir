@@ -37,18 +37,23 @@
 //    chunk, its accumulators starting at zero in registers: the host's
 //    budget (102 steps for 8 x 32 blocks and 32 KB) is not rounded down to
 //    a power of two (64, which cut it into two chunks of 48 around a
-//    zero-filled buffer of partial sums) (HOSTCHUNK).
+//    zero-filled buffer of partial sums) (HOSTCHUNK);
+//  * a contraction whose result has unit dims between its rows and columns
+//    and is written in another order than its loops (ViT's fused Q, K and V
+//    projection: 16 x 32 . 32 x (3 x 32) written as 3 x 16 x 1 x 1 x 32)
+//    keeps each block's accumulators in registers across the reduction:
+//    read once before the reduction loop, which carries them (UNITS).
 // Values: against the unfused program (NUM), and bit for bit without fused
 // multiply-adds (EXACT).
 //
-// RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu="block-cols=16 block-rows=4 reduction-chunk=128" -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefixes=PACK,DW,SEVEN,TAIL,WHOLE,SPLIT,GEMV,EPI,SLICE
+// RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu="block-cols=16 block-rows=4 reduction-chunk=128" -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefixes=PACK,DW,SEVEN,TAIL,WHOLE,SPLIT,GEMV,EPI,SLICE,UNITS
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu="block-cols=16 block-rows=4 reduction-chunk=128 pack=false" -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOPACK
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu | FileCheck %s --check-prefix=COPY
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=HOSTCHUNK
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,seventeen,whole,split,gemv,gemv_view,epilogue,two_convs,k96 -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,seventeen,whole,split,gemv,gemv_view,epilogue,two_convs,k96 -p "--fuse-ops" --lower="--fuse-lower-to-cpu='fma=false reassociate=false approximate-math=false'" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
-// NUM: fuse-diff: OK 13 outputs
-// EXACT: fuse-diff: OK 13 outputs, {{[0-9]+}} values, max abs err 0, max rel err 0
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,seventeen,whole,split,gemv,gemv_view,epilogue,two_convs,k96,qkv_heads -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,seventeen,whole,split,gemv,gemv_view,epilogue,two_convs,k96,qkv_heads -p "--fuse-ops" --lower="--fuse-lower-to-cpu='fma=false reassociate=false approximate-math=false'" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
+// NUM: fuse-diff: OK 16 outputs
+// EXACT: fuse-diff: OK 16 outputs, {{[0-9]+}} values, max abs err 0, max rel err 0
 
 // PACK-LABEL: func.func @matmul
 //       PACK:   scf.forall
@@ -274,4 +279,40 @@ func.func @k96(%a: tensor<1x56x96xf32>, %b: tensor<1x96x64xf32>) -> tensor<1x56x
   %p = tosa.matmul %a, %b, %zp, %zp : (tensor<1x56x96xf32>, tensor<1x96x64xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x56x64xf32>
   %r = tosa.clamp %p {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x56x64xf32>) -> tensor<1x56x64xf32>
   return %r : tensor<1x56x64xf32>
+}
+
+// -----
+
+// UNITS-LABEL: func.func @qkv_heads
+//       UNITS:   scf.forall
+//       UNITS:     %[[ACC:.*]] = vector.transfer_read %{{.*}} : tensor<1x1x3x8x32xf32>, vector<4x16xf32>
+//  UNITS-NEXT:     scf.for %{{.*}} = %c0 to %c32 step %c1 iter_args(%{{.*}} = %[[ACC]]) -> (vector<4x16xf32>)
+//       UNITS:       math.fma {{.*}} : vector<4x16xf32>
+//       UNITS:     vector.transfer_write %{{.*}} : vector<4x16xf32>, tensor<1x1x3x8x32xf32>
+//       UNITS:   fuse.yield
+func.func @qkv_heads(%x: tensor<1x16x32xf32>, %w: tensor<1x32x96xf32>) -> (tensor<1x1x512xf32>, tensor<1x2x16x16xf32>, tensor<1x2x16x16xf32>) {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %mm = tosa.matmul %x, %w, %zp, %zp : (tensor<1x16x32xf32>, tensor<1x32x96xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x16x96xf32>
+  %s5 = tosa.const_shape {values = dense<[1, 16, 1, 3, 32]> : tensor<5xindex>} : () -> !tosa.shape<5>
+  %r = tosa.reshape %mm, %s5 : (tensor<1x16x96xf32>, !tosa.shape<5>) -> tensor<1x16x1x3x32xf32>
+  %t = tosa.transpose %r {perms = array<i32: 3, 1, 2, 0, 4>} : (tensor<1x16x1x3x32xf32>) -> tensor<3x16x1x1x32xf32>
+  %s3 = tosa.const_shape {values = dense<[1, 3, 512]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %p = tosa.reshape %t, %s3 : (tensor<3x16x1x1x32xf32>, !tosa.shape<3>) -> tensor<1x3x512xf32>
+  %size = tosa.const_shape {values = dense<[1, 1, 512]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %o0 = tosa.const_shape {values = dense<[0, 0, 0]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %o1 = tosa.const_shape {values = dense<[0, 1, 0]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %o2 = tosa.const_shape {values = dense<[0, 2, 0]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %q = tosa.slice %p, %o0, %size : (tensor<1x3x512xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<1x1x512xf32>
+  %k = tosa.slice %p, %o1, %size : (tensor<1x3x512xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<1x1x512xf32>
+  %v = tosa.slice %p, %o2, %size : (tensor<1x3x512xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<1x1x512xf32>
+  %s4 = tosa.const_shape {values = dense<[16, 1, 2, 16]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %q4 = tosa.reshape %q, %s4 : (tensor<1x1x512xf32>, !tosa.shape<4>) -> tensor<16x1x2x16xf32>
+  %k4 = tosa.reshape %k, %s4 : (tensor<1x1x512xf32>, !tosa.shape<4>) -> tensor<16x1x2x16xf32>
+  %qt = tosa.transpose %q4 {perms = array<i32: 1, 2, 0, 3>} : (tensor<16x1x2x16xf32>) -> tensor<1x2x16x16xf32>
+  %kt = tosa.transpose %k4 {perms = array<i32: 1, 2, 3, 0>} : (tensor<16x1x2x16xf32>) -> tensor<1x2x16x16xf32>
+  %sc = "tosa.const"() <{values = dense<0.25> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %sh = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %qs = tosa.mul %qt, %sc, %sh : (tensor<1x2x16x16xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<1x2x16x16xf32>
+  %ks = tosa.mul %kt, %sc, %sh : (tensor<1x2x16x16xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<1x2x16x16xf32>
+  return %v, %qs, %ks : tensor<1x1x512xf32>, tensor<1x2x16x16xf32>, tensor<1x2x16x16xf32>
 }

@@ -63,12 +63,21 @@ using namespace mlir::fuse::cpu;
 
 namespace {
 
-/// A generic with unit parallel loops that no output indexes (a projection
-/// whose batch of one fuse-tile-groups folded out of its result) writes
-/// its outputs through a view with those unit dims in front: the vectorizer
-/// expects every parallel loop to index the outputs, and the maps stay
-/// projected permutations (the op is still a contraction).
-void writeUnitLoops(RewriterBase &rewriter, linalg::GenericOp op) {
+/// A generic's unit parallel loops become its results' leading dims (each
+/// result written through a view: the values and their order unchanged):
+/// - loops no result indexes (a projection whose batch of one
+///   fuse-tile-groups folded out of its result): the vectorizer expects
+///   every parallel loop to index the outputs, and the maps stay projected
+///   permutations (the op is still a contraction);
+/// - a contraction's unit loops that its result indexes after or between
+///   its other dims (ViT's fused Q, K and V projection writes a tile of
+///   3 x 28 x 1 x 1 x 768): a register block drops its unit dims, so that
+///   its accumulators were read through a map skipping them and written
+///   through a transpose over them, a pair that the hoisting of the
+///   accumulators out of the reduction loop does not match: every
+///   reduction step loaded and stored them (28 GFLOP/s in ViT-B/16, where
+///   the same contraction with its unit dims leading runs at 100).
+void writeUnitLoopsFirst(RewriterBase &rewriter, linalg::GenericOp op) {
   if (!op.hasPureTensorSemantics() || op.getNumDpsInits() == 0 ||
       !llvm::all_of(op.getDpsInits(), [](Value init) {
         auto type = dyn_cast<RankedTensorType>(init.getType());
@@ -76,42 +85,95 @@ void writeUnitLoops(RewriterBase &rewriter, linalg::GenericOp op) {
       }))
     return;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  SmallVector<AffineExpr> unwritten;
-  for (unsigned d = 0; d < op.getNumLoops(); ++d) {
-    bool written = llvm::any_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
-      return op.getMatchingIndexingMap(&init).isFunctionOfDim(d);
-    });
-    if (!written && ranges[d] == 1 &&
-        op.getIteratorTypesArray()[d] == utils::IteratorType::parallel)
-      unwritten.push_back(rewriter.getAffineDimExpr(d));
-  }
-  if (unwritten.empty())
-    return;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  bool contraction =
+      linalg::isaContractionOpInterface(
+          cast<linalg::LinalgOp>(op.getOperation())) &&
+      llvm::all_of(op.getDpsInits(), [](Value init) {
+        return cast<RankedTensorType>(init.getType()).hasStaticShape();
+      });
+  auto isUnitLoop = [&](unsigned d) {
+    return ranges[d] == 1 && linalg::isParallelIterator(iterators[d]);
+  };
+  // Per result: the positions kept in place, and the views to and from its
+  // new shape (a collapse dropping the moved dims, an expand adding the
+  // leading ones).
+  struct View {
+    SmallVector<ReassociationIndices> dropMoved, addLeading;
+    RankedTensorType kept, wider;
+  };
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  SmallVector<Value> inits;
-  SmallVector<SmallVector<ReassociationIndices>> reassociations;
-  Location loc = op.getLoc();
-  rewriter.setInsertionPoint(op);
+  SmallVector<std::optional<View>> views;
   for (OpOperand &init : op.getDpsInitsMutable()) {
     auto type = cast<RankedTensorType>(init.get().getType());
     AffineMap map = op.getMatchingIndexingMap(&init);
-    SmallVector<AffineExpr> results = unwritten;
-    llvm::append_range(results, map.getResults());
+    SmallVector<unsigned> keep;
+    for (auto [i, result] : llvm::enumerate(map.getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(result);
+      if (!(contraction && dim && isUnitLoop(dim.getPosition())))
+        keep.push_back(i);
+    }
+    SmallVector<AffineExpr> results;
+    for (unsigned d = 0; d < op.getNumLoops(); ++d)
+      if (isUnitLoop(d) && llvm::none_of(keep, [&](unsigned i) {
+            return map.getResult(i).isFunctionOfDim(d);
+          }))
+        results.push_back(rewriter.getAffineDimExpr(d));
+    int64_t leading = results.size();
+    for (unsigned i : keep)
+      results.push_back(map.getResult(i));
+    if (keep.empty() || results == llvm::to_vector(map.getResults())) {
+      views.push_back(std::nullopt);
+      continue;
+    }
+    View view;
+    // Each moved dim joins the group of the kept dim before it (of the
+    // first kept dim, before there is one).
+    ReassociationIndices pending;
+    for (unsigned i = 0, k = 0; i < map.getNumResults(); ++i) {
+      bool kept = k < keep.size() && keep[k] == i;
+      if (!kept) {
+        if (view.dropMoved.empty())
+          pending.push_back(i);
+        else
+          view.dropMoved.back().push_back(i);
+        continue;
+      }
+      ++k;
+      view.dropMoved.push_back(pending);
+      view.dropMoved.back().push_back(i);
+      pending.clear();
+    }
+    SmallVector<int64_t> keptShape, widerShape(leading, 1);
+    for (unsigned i : keep)
+      keptShape.push_back(type.getDimSize(i));
+    llvm::append_range(widerShape, keptShape);
+    view.kept = RankedTensorType::get(keptShape, type.getElementType(),
+                                      type.getEncoding());
+    view.wider = RankedTensorType::get(widerShape, type.getElementType(),
+                                       type.getEncoding());
+    view.addLeading.push_back(
+        llvm::to_vector(llvm::seq<int64_t>(0, leading + 1)));
+    for (int64_t d = 1; d < int64_t(keep.size()); ++d)
+      view.addLeading.push_back({leading + d});
     maps[init.getOperandNumber()] =
         AffineMap::get(map.getNumDims(), 0, results, op.getContext());
-    // The unit dims join the first dim's group.
-    SmallVector<ReassociationIndices> groups;
-    int64_t extra = unwritten.size();
-    groups.push_back(llvm::to_vector(llvm::seq<int64_t>(0, extra + 1)));
-    for (int64_t d = 1; d < type.getRank(); ++d)
-      groups.push_back({extra + d});
-    SmallVector<int64_t> shape(extra, 1);
-    llvm::append_range(shape, type.getShape());
-    inits.push_back(tensor::ExpandShapeOp::create(
-        rewriter, loc,
-        RankedTensorType::get(shape, type.getElementType(), type.getEncoding()),
-        init.get(), groups));
-    reassociations.push_back(std::move(groups));
+    views.push_back(std::move(view));
+  }
+  if (llvm::none_of(views, [](const auto &view) { return view.has_value(); }))
+    return;
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  SmallVector<Value> inits;
+  for (auto [init, view] : llvm::zip_equal(op.getDpsInits(), views)) {
+    Value value = init;
+    if (view && view->kept != value.getType())
+      value = tensor::CollapseShapeOp::create(rewriter, loc, view->kept,
+                                              value, view->dropMoved);
+    if (view && view->wider != value.getType())
+      value = tensor::ExpandShapeOp::create(rewriter, loc, view->wider, value,
+                                            view->addLeading);
+    inits.push_back(value);
   }
   auto wider = linalg::GenericOp::create(
       rewriter, loc, ValueRange(inits).getTypes(), op.getDpsInputs(), inits,
@@ -119,10 +181,17 @@ void writeUnitLoops(RewriterBase &rewriter, linalg::GenericOp op) {
   rewriter.inlineRegionBefore(op.getRegion(), wider.getRegion(),
                               wider.getRegion().begin());
   SmallVector<Value> results;
-  for (auto [result, groups] :
-       llvm::zip_equal(wider->getResults(), reassociations))
-    results.push_back(
-        tensor::CollapseShapeOp::create(rewriter, loc, result, groups));
+  for (auto [result, original, view] :
+       llvm::zip_equal(wider->getResults(), op->getResultTypes(), views)) {
+    Value value = result;
+    if (view && view->wider != view->kept)
+      value = tensor::CollapseShapeOp::create(rewriter, loc, view->kept,
+                                              value, view->addLeading);
+    if (view && view->kept != original)
+      value = tensor::ExpandShapeOp::create(rewriter, loc, original, value,
+                                            view->dropMoved);
+    results.push_back(value);
+  }
   rewriter.replaceOp(op, results);
 }
 
@@ -593,7 +662,8 @@ struct FuseVectorizeTilesPass final
     IRRewriter rewriter(&getContext());
     // The generics inside tiles, each normalized in turn (each replaces
     // the ops it rewrites, so the next walks again).
-    for (auto normalize : {writeUnitLoops, readUnitDimsThroughCollapse}) {
+    for (auto normalize :
+         {writeUnitLoopsFirst, readUnitDimsThroughCollapse}) {
       SmallVector<linalg::GenericOp> generics;
       getOperation()->walk([&](GroupOp group) {
         group.getBody().walk([&](linalg::GenericOp op) {
