@@ -16,11 +16,17 @@
 // 128 filters: widen-rows-first=false, NARROW). The squares change
 // no value: the reduction stays whole in each tile (EXACT, run against the
 // unfused program by utils/fuse-diff, without fused multiply-adds).
+// A contraction that every other root of its group reads is tiled as an
+// only root is, in squares of its result's M and innermost N loops: ViT's
+// fused Q, K and V projection, 256 x 64 . 64 x (3 x 256) written as
+// 3 x 256 x 1 x 1 x 256 and read per head by the group's other roots, in
+// 2 x 3 x 2 squares of 128 x 128, where it was tiled in rows that each read
+// all of the weight (@qkv_heads).
 //
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s --check-prefix=SQUARES
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu=contraction-tile=0 -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-tile-groups=contraction-tile=64 | FileCheck %s --check-prefix=NARROW
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,matmul_weight,conv,seven_rows -p "--fuse-ops" --lower="--fuse-lower-to-cpu=fma=false" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,matmul_weight,conv,seven_rows,qkv_heads -p "--fuse-ops" --lower="--fuse-lower-to-cpu=fma=false" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
 
 // SQUARES-LABEL: func.func @matmul
 // SQUARES:       scf.forall ({{.*}}) = (0, 0) to (256, 512) step (128, 128)
@@ -34,6 +40,9 @@
 // NARROW-LABEL:  func.func @seven_rows
 // NARROW:        scf.forall ({{.*}}) = (0, 0, 0) to (7, 7, 128) step (1, 7, 128)
 // NARROW:          linalg.conv_2d_nhwc_fhwc {{.*}} outs({{.*}} : tensor<1x1x7x128xf32>)
+// SQUARES-LABEL: func.func @qkv_heads
+// SQUARES:       scf.forall ({{.*}}) = (0, 0, 0) to (256, 3, 256) step (128, 1, 128)
+// SQUARES:         linalg.generic {{.*}} outs({{.*}} : tensor<1x128x1x1x128xf32>)
 // ROWS-LABEL:    func.func @matmul
 // ROWS:          scf.forall ({{.*}}) = (0) to (256) step (8)
 // EXACT: OK
@@ -159,4 +168,33 @@ func.func @padded_rows(%x: tensor<1x4x4x1xf32>) -> tensor<1x4x4x256xf32> {
   %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 0, 0, 0, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x4x4x1xf32>, tensor<256x1x2x1xf32>, tensor<256xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x256xf32>
   %r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x4x4x256xf32>) -> tensor<1x4x4x256xf32>
   return %r : tensor<1x4x4x256xf32>
+}
+
+// -----
+
+func.func @qkv_heads(%x: tensor<1x256x64xf32>, %w: tensor<1x64x768xf32>) -> (tensor<1x1x65536xf32>, tensor<1x4x256x64xf32>, tensor<1x4x64x256xf32>) {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %mm = tosa.matmul %x, %w, %zp, %zp : (tensor<1x256x64xf32>, tensor<1x64x768xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x256x768xf32>
+  %s5 = tosa.const_shape {values = dense<[1, 256, 1, 3, 256]> : tensor<5xindex>} : () -> !tosa.shape<5>
+  %r = tosa.reshape %mm, %s5 : (tensor<1x256x768xf32>, !tosa.shape<5>) -> tensor<1x256x1x3x256xf32>
+  %t = tosa.transpose %r {perms = array<i32: 3, 1, 2, 0, 4>} : (tensor<1x256x1x3x256xf32>) -> tensor<3x256x1x1x256xf32>
+  %s3 = tosa.const_shape {values = dense<[1, 3, 65536]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %p = tosa.reshape %t, %s3 : (tensor<3x256x1x1x256xf32>, !tosa.shape<3>) -> tensor<1x3x65536xf32>
+  %size = tosa.const_shape {values = dense<[1, 1, 65536]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %o0 = tosa.const_shape {values = dense<[0, 0, 0]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %o1 = tosa.const_shape {values = dense<[0, 1, 0]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %o2 = tosa.const_shape {values = dense<[0, 2, 0]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %q = tosa.slice %p, %o0, %size : (tensor<1x3x65536xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<1x1x65536xf32>
+  %k = tosa.slice %p, %o1, %size : (tensor<1x3x65536xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<1x1x65536xf32>
+  %v = tosa.slice %p, %o2, %size : (tensor<1x3x65536xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<1x1x65536xf32>
+  %s4 = tosa.const_shape {values = dense<[256, 1, 4, 64]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %q4 = tosa.reshape %q, %s4 : (tensor<1x1x65536xf32>, !tosa.shape<4>) -> tensor<256x1x4x64xf32>
+  %k4 = tosa.reshape %k, %s4 : (tensor<1x1x65536xf32>, !tosa.shape<4>) -> tensor<256x1x4x64xf32>
+  %qt = tosa.transpose %q4 {perms = array<i32: 1, 2, 0, 3>} : (tensor<256x1x4x64xf32>) -> tensor<1x4x256x64xf32>
+  %kt = tosa.transpose %k4 {perms = array<i32: 1, 2, 3, 0>} : (tensor<256x1x4x64xf32>) -> tensor<1x4x64x256xf32>
+  %sc = "tosa.const"() <{values = dense<0.125> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %sh = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %qs = tosa.mul %qt, %sc, %sh : (tensor<1x4x256x64xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<1x4x256x64xf32>
+  %ks = tosa.mul %kt, %sc, %sh : (tensor<1x4x64x256xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<1x4x64x256xf32>
+  return %v, %qs, %ks : tensor<1x1x65536xf32>, tensor<1x4x256x64xf32>, tensor<1x4x64x256xf32>
 }

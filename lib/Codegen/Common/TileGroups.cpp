@@ -272,6 +272,29 @@ static void mergeSiblingNests(RewriterBase &rewriter, GroupOp group) {
   }
 }
 
+/// Whether `op` reads every one of `others` or is read by it, through any
+/// chain of ops: no nest of theirs could merge with its nest, which may
+/// then take the tiles of a group's only root.
+static bool isAlone(Operation *op, ArrayRef<Operation *> others) {
+  // The ops of the block reading `from`'s results, a nest for a read
+  // inside it (a nest reads what it fuses from above, not as an operand).
+  Block *block = op->getBlock();
+  auto readers = [&](Operation *from) {
+    SetVector<Operation *> slice;
+    getForwardSlice(from, &slice);
+    llvm::SmallPtrSet<Operation *, 16> tops;
+    for (Operation *reader : slice)
+      if (Operation *top = block->findAncestorOpInBlock(*reader))
+        tops.insert(top);
+    return tops;
+  };
+  llvm::SmallPtrSet<Operation *, 16> after = readers(op);
+  return llvm::all_of(others, [&](Operation *other) {
+    return other == op || after.contains(other) ||
+           readers(other).contains(op);
+  });
+}
+
 /// Tiles every root of the group, earliest first. A group whose results
 /// share no root (e.g. horizontally fused branches) gets one nest per root,
 /// each computing only the slice of the shared producers it reads (the
@@ -291,6 +314,17 @@ static LogicalResult tileGroup(RewriterBase &rewriter, GroupOp group,
   if (common)
     for (TilingInterface root : siblings)
       root->setAttr(kSibling, rewriter.getUnitAttr());
+  // A root that every other root reads, or that reads every other one, is
+  // tiled as a group's only root is: no sibling nest could merge with its
+  // nest (ViT's fused Q, K and V projection, whose three results the
+  // other roots permute per head, is a contraction in squares, not rows
+  // that each stream its whole weight).
+  constexpr StringLiteral kAlone = "fuse.tile_alone";
+  SmallVector<Operation *> rootOps(llvm::map_range(
+      siblings, [](TilingInterface root) { return root.getOperation(); }));
+  for (Operation *root : rootOps)
+    if (isAlone(root, rootOps))
+      root->setAttr(kAlone, rewriter.getUnitAttr());
   bool tiled = true;
   for (SmallVector<TilingInterface> roots = siblings; !roots.empty();
        llvm::erase_if(roots, [&](TilingInterface op) {
@@ -306,8 +340,9 @@ static LogicalResult tileGroup(RewriterBase &rewriter, GroupOp group,
                    rewriter.getIndexAttr(0));
     } else {
       sizes = getRootTileSizes(rewriter, group, root, policy,
-                               /*onlyRoot=*/roots.size() == 1 &&
-                                   done.size() == 1);
+                               /*onlyRoot=*/(roots.size() == 1 &&
+                                             done.size() == 1) ||
+                                   root->hasAttr(kAlone));
     }
     if (failed(tileRoot(rewriter, group, root, sizes))) {
       tiled = false;
@@ -315,7 +350,10 @@ static LogicalResult tileGroup(RewriterBase &rewriter, GroupOp group,
     }
     roots = findRoots(group);
   }
-  group.getBody().walk([&](Operation *op) { op->removeAttr(kSibling); });
+  group.getBody().walk([&](Operation *op) {
+    op->removeAttr(kSibling);
+    op->removeAttr(kAlone);
+  });
   return success(tiled);
 }
 
@@ -333,9 +371,17 @@ static void tileLeftovers(RewriterBase &rewriter, GroupOp group,
   for (TilingInterface op : llvm::reverse(leftovers)) {
     if (op->use_empty())
       continue; // fused into a later one's nest
+    // The nests it might merge with: the other leftovers and the nests
+    // already made.
+    SmallVector<Operation *> others;
+    for (Operation &other : group.getBodyBlock())
+      if (isa<scf::ForallOp>(other) ||
+          (isa<TilingInterface>(other) && !isa<linalg::FillOp>(other) &&
+           !other.use_empty()))
+        others.push_back(&other);
     (void)tileRoot(rewriter, group, op,
                    getRootTileSizes(rewriter, group, op, policy,
-                                    /*onlyRoot=*/false));
+                                    /*onlyRoot=*/isAlone(op, others)));
   }
 }
 

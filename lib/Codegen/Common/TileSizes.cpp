@@ -144,6 +144,40 @@ static bool wantsSquares(const TilePolicy &policy, bool keepRows,
   return policy.contractionTile > 1 && !keepRows && contraction;
 }
 
+/// The loops a contraction's squares cut: its result's innermost loop of
+/// more than one point when that is an N loop, and the nearest M loop of
+/// more than one point before it in the result. None for anything else (a
+/// convolution as a matmul: its two innermost parallel loops).
+static std::optional<std::pair<unsigned, unsigned>>
+getContractionSquareLoops(linalg::LinalgOp op) {
+  if (!linalg::isaContractionOpInterface(op) || op.getNumDpsInits() != 1)
+    return std::nullopt;
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims))
+    return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  std::optional<unsigned> m, n;
+  for (AffineExpr result : llvm::reverse(
+           op.getMatchingIndexingMap(op.getDpsInitOperand(0)).getResults())) {
+    auto dim = dyn_cast<AffineDimExpr>(result);
+    if (!dim || ranges[dim.getPosition()] == 1)
+      continue;
+    unsigned d = dim.getPosition();
+    if (!n) {
+      if (!llvm::is_contained(dims->n, d))
+        return std::nullopt;
+      n = d;
+    } else if (llvm::is_contained(dims->m, d)) {
+      m = d;
+      break;
+    }
+  }
+  if (!m || !n)
+    return std::nullopt;
+  return std::make_pair(*m, *n);
+}
+
 /// Tile sizes: the outer parallel loops are tiled by 1, outermost first,
 /// until the loops inside hold at most `minTileElements` results; the last
 /// loop tiled then takes as many iterations as fit (a divisor of its range,
@@ -199,6 +233,12 @@ static SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterfac
     linalgOp.getParallelDims(parallel);
     if (parallel.size() >= 2) {
       unsigned m = parallel[parallel.size() - 2], n = parallel.back();
+      // A contraction: its result's innermost N loop and the M loop nearest
+      // it (ViT's fused Q, K and V projection, loops (l, j, e) written as
+      // (j, l, e), squares l x e, not j x e).
+      if (std::optional<std::pair<unsigned, unsigned>> mn =
+              getContractionSquareLoops(linalgOp))
+        std::tie(m, n) = *mn;
       // Larger tiles reuse each staged element more, smaller ones keep more
       // processors busy: the largest side that still gives enough tiles.
       auto numTiles = [&](int64_t mTile, int64_t nTile) {
@@ -232,7 +272,8 @@ static SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterfac
       // in rows like any small group.
       std::optional<unsigned> outer;
       if (policy.widenRowsFirst && outerRowsShareOperand &&
-          parallel.size() >= 3 && mTile == ranges[m] && mTile < side) {
+          parallel.size() >= 3 && m == parallel[parallel.size() - 2] &&
+          n == parallel.back() && mTile == ranges[m] && mTile < side) {
         constexpr int64_t kVector = 16;
         unsigned candidate = parallel[parallel.size() - 3];
         int64_t vectorTile = getLargestDivisorOf(ranges[n], side, kVector);
