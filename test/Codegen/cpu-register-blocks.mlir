@@ -42,18 +42,22 @@
 //    and is written in another order than its loops (ViT's fused Q, K and V
 //    projection: 16 x 32 . 32 x (3 x 32) written as 3 x 16 x 1 x 1 x 32)
 //    keeps each block's accumulators in registers across the reduction:
-//    read once before the reduction loop, which carries them (UNITS).
+//    read once before the reduction loop, which carries them (UNITS);
+//  * a contraction with at most two rows of register blocks (a language
+//    model's few tokens) keeps its reduction whole, one contiguous read of
+//    each panel of B, where more rows of blocks take it in chunks that
+//    stay in L1: 256 steps in one loop, not 2 x 128 (FEW).
 // Values: against the unfused program (NUM), and bit for bit without fused
 // multiply-adds (EXACT).
 //
-// RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu="block-cols=16 block-rows=4 reduction-chunk=128" -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefixes=PACK,DW,SEVEN,TAIL,WHOLE,SPLIT,GEMV,EPI,SLICE,UNITS
+// RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu="block-cols=16 block-rows=4 reduction-chunk=128" -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefixes=PACK,DW,SEVEN,TAIL,WHOLE,SPLIT,GEMV,EPI,SLICE,UNITS,FEW
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu="block-cols=16 block-rows=4 reduction-chunk=128 pack=false" -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOPACK
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu | FileCheck %s --check-prefix=COPY
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=HOSTCHUNK
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,seventeen,whole,split,gemv,gemv_view,epilogue,two_convs,k96,qkv_heads -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,seventeen,whole,split,gemv,gemv_view,epilogue,two_convs,k96,qkv_heads -p "--fuse-ops" --lower="--fuse-lower-to-cpu='fma=false reassociate=false approximate-math=false'" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
-// NUM: fuse-diff: OK 16 outputs
-// EXACT: fuse-diff: OK 16 outputs, {{[0-9]+}} values, max abs err 0, max rel err 0
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,seventeen,whole,split,gemv,gemv_view,epilogue,two_convs,k96,qkv_heads,few_rows -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,seventeen,whole,split,gemv,gemv_view,epilogue,two_convs,k96,qkv_heads,few_rows -p "--fuse-ops" --lower="--fuse-lower-to-cpu='fma=false reassociate=false approximate-math=false'" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
+// NUM: fuse-diff: OK 17 outputs
+// EXACT: fuse-diff: OK 17 outputs, {{[0-9]+}} values, max abs err 0, max rel err 0
 
 // PACK-LABEL: func.func @matmul
 //       PACK:   scf.forall
@@ -315,4 +319,19 @@ func.func @qkv_heads(%x: tensor<1x16x32xf32>, %w: tensor<1x32x96xf32>) -> (tenso
   %qs = tosa.mul %qt, %sc, %sh : (tensor<1x2x16x16xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<1x2x16x16xf32>
   %ks = tosa.mul %kt, %sc, %sh : (tensor<1x2x16x16xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<1x2x16x16xf32>
   return %v, %qs, %ks : tensor<1x1x512xf32>, tensor<1x2x16x16xf32>, tensor<1x2x16x16xf32>
+}
+
+// -----
+
+// FEW-LABEL: func.func @few_rows
+//       FEW:   scf.forall
+//   FEW-NOT:   step %c128
+//       FEW:     scf.for %{{.*}} = %c0 to %c256 step %c1 iter_args(%{{.*}} = %cst{{[_0-9]*}}) -> (vector<4x16xf32>)
+//   FEW-NOT:   step %c128
+//       FEW:   fuse.yield
+func.func @few_rows(%a: tensor<1x8x256xf32>, %b: tensor<1x256x64xf32>) -> tensor<1x8x64xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %p = tosa.matmul %a, %b, %zp, %zp : (tensor<1x8x256xf32>, tensor<1x256x64xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x64xf32>
+  %r = tosa.clamp %p {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x8x64xf32>) -> tensor<1x8x64xf32>
+  return %r : tensor<1x8x64xf32>
 }
