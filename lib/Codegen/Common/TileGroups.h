@@ -75,7 +75,9 @@ void convertOneByOneConvs(GroupOp group, bool contiguousFilters);
 /// order. Values already computed by a loop nest are skipped.
 SmallVector<TilingInterface> findRoots(GroupOp group);
 
-/// The tile sizes of `root` in `group`. `onlyRoot`: the group's only root;
+/// The tile sizes of `root` in `group`. `onlyRoot`: the group's only root,
+/// or one whose nest no other root's could merge with (TileGroups.cpp,
+/// isAlone);
 /// `alikeSiblings`: one of sibling roots with one result type (GPT-2's Q, K
 /// and V projections of one input), which are tiled in squares of a
 /// contraction's output as an only root is, where siblings of different
