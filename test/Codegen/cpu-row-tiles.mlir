@@ -7,9 +7,10 @@
 //    tiles of other groups, ROWS);
 //  * a matmul with a constant weight whose rows are kept whole for the
 //    LayerNorm after it streams that weight once per tile: its 64 tokens
-//    fit 65536 results, so they are one tile, the weight read once, with
-//    `parallel` too (its tiles are the one-thread lowering's, so are its
-//    values), not 4 tiles of 16 (WEIGHT; ROWS);
+//    fit 65536 results, one tile's worth, and are split in two tiles of 32
+//    like any group that fits one tile (TilePolicy::oneWeightRowTile is
+//    off on the CPU), with `parallel` too (its tiles are the one-thread
+//    lowering's, so are its values), not 4 tiles of 16 (WEIGHT; ROWS);
 //  * sibling roots of which only some fit one tile (two 1x1 convolutions of
 //    one input, 48 and 80 filters) keep the tiles they had without that
 //    rule, and share one nest (SIBLINGS; Inception-v3's 35x35 stage);
@@ -41,7 +42,7 @@ func.func @depthwise(%x: tensor<1x56x56x32xf32>) -> tensor<1x56x56x32xf32> {
 // -----
 
 // WEIGHT-LABEL: func.func @matmul_layernorm
-//       WEIGHT:   scf.forall ({{.*}}) in (1)
+//       WEIGHT:   scf.forall ({{.*}}) = (0) to (64) step (32)
 //   WEIGHT-NOT:   scf.forall (
 //   ROWS-LABEL: func.func @matmul_layernorm
 //         ROWS:   scf.forall ({{.*}}) = (0) to (64) step (16)
