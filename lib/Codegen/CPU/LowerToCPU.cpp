@@ -95,6 +95,10 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
   copyOptions.stridedOnly = true;
   pm.addNestedPass<func::FuncOp>(createFuseCopiesToLinalgPass(copyOptions));
   pm.addPass(createConvertBufferizationToMemRefPass());
+  //    Deallocation frees each buffer at the end of its block: the
+  //    function's temporaries instead share one buffer by liveness.
+  if (options.planBuffers)
+    pm.addNestedPass<func::FuncOp>(createFusePlanBuffersPass());
 
   // 5. Vector code (from fuse-vectorize-tiles) to 1-D vectors: n-D transfers
   //    unrolled, reductions along the innermost dimension as ordered

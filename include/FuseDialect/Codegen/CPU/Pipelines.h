@@ -111,6 +111,13 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
                      "approximations (fuse-approximate-math; at most 6 ulp "
                      "from libm) instead of libm calls"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> planBuffers{
+      *this, "plan-buffers",
+      llvm::cl::desc("fuse-plan-buffers: a function's temporaries in one "
+                     "buffer per call, their memory reused once they are "
+                     "dead, instead of one allocation each live to the "
+                     "return"),
+      llvm::cl::init(true)};
 
   /// Refuses values out of range, naming the option (through `error`).
   LogicalResult validate(function_ref<LogicalResult(const Twine &)> error) const;
