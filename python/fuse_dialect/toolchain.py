@@ -127,7 +127,9 @@ def keep_freed_memory(env):
     benches time every column under it. Otherwise glibc returns each large
     freed buffer to the system and faults its pages in again on the next
     call, which is the kernel's time only in the measurement (a third of our
-    MobileNetV2, three quarters of a 56x56x256 convolution's)."""
+    MobileNetV2 and three quarters of a 56x56x256 convolution's before
+    fuse-plan-buffers gave each call one arena; still so for a column whose
+    runtime allocates each op's result, PyTorch eager's)."""
     env = dict(env)
     env.setdefault("GLIBC_TUNABLES", "glibc.malloc.trim_threshold=%d:"
                    "glibc.malloc.mmap_threshold=%d" % (1 << 30, 1 << 30))

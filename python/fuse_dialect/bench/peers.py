@@ -34,13 +34,16 @@ products counted from the ONNX graph), and every output checked against
 PyTorch eager (max |out - PyTorch| / max |PyTorch|, at most 1e-3, else the
 column is marked). The process runs with OPENBLAS_NUM_THREADS=1 (numpy only
 moves arrays) and glibc's malloc keeping freed memory (GLIBC_TUNABLES:
-trim and mmap thresholds of 1 GiB), the same for every column.
+trim and mmap thresholds of 1 GiB), the same for every column;
+`--malloc-defaults` times them under glibc's defaults instead, as a
+user's process runs (PyTorch eager's per-op tensors then come from fresh
+pages; ONNX Runtime and ours reuse one arena per call).
 docs/Performance.md holds the latest table; bench/README.md says how to
 rerun it.
 
 Usage: bench/peers.py [--models a,b] [--threads 1,2] [--rounds N]
                       [--calls N] [--peers ours,torch,ort,iree,inductor]
-                      [--lower-options OPTS]
+                      [--lower-options OPTS] [--malloc-defaults]
 """
 
 import argparse
@@ -342,6 +345,10 @@ def main(argv):
     ap.add_argument("--peers", default=",".join(PEERS))
     ap.add_argument("--lower-options", default="",
                     help="more --fuse-lower-to-cpu options for ours")
+    ap.add_argument("--malloc-defaults", action="store_true",
+                    help="time every column under glibc's default malloc "
+                    "settings (a user's process) instead of keeping freed "
+                    "memory")
     args = ap.parse_args(argv[1:])
     args.peers = [p for p in args.peers.split(",") if p]
     for p in args.peers:
@@ -381,7 +388,8 @@ def entry(argv):
     # the peer being timed.
     env.setdefault("OPENBLAS_NUM_THREADS", "1")
     # Every column runs in this process, under the same allocator settings.
-    env = toolchain.keep_freed_memory(env)
+    if "--malloc-defaults" not in argv[1:]:
+        env = toolchain.keep_freed_memory(env)
     os.execve(venv_python(), [venv_python()] + toolchain.module_command(
         "fuse_dialect.bench.peers")[1:] + argv[1:], env)
 
