@@ -94,6 +94,8 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
   FuseCopiesToLinalgPassOptions copyOptions;
   copyOptions.stridedOnly = true;
   pm.addNestedPass<func::FuncOp>(createFuseCopiesToLinalgPass(copyOptions));
+  if (options.fillHalos)
+    pm.addNestedPass<func::FuncOp>(createFuseFillHalosPass());
   pm.addPass(createConvertBufferizationToMemRefPass());
   //    Deallocation frees each buffer at the end of its block: the
   //    function's temporaries instead share one buffer by liveness.

@@ -111,6 +111,11 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
                      "approximations (fuse-approximate-math; at most 6 ulp "
                      "from libm) instead of libm calls"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> fillHalos{
+      *this, "fill-halos",
+      llvm::cl::desc("fuse-fill-halos: a padded window filled only outside "
+                     "the box its source is copied into"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> planBuffers{
       *this, "plan-buffers",
       llvm::cl::desc("fuse-plan-buffers: a function's temporaries in one "

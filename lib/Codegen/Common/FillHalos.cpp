@@ -1,0 +1,148 @@
+//===- FillHalos.cpp - Fill a padded buffer only outside its copied box ---===//
+//
+// On buffers:
+//
+//   %w = memref.alloc() : memref<1x10x114x32xf32>
+//   linalg.map outs(%w) { linalg.yield %zero }          // 146 KB written
+//   %box = memref.subview %w[0, %r, 1, 0] [1, %n, 112, 32] [1, 1, 1, 1]
+//   linalg.copy ins(%src) outs(%box)                    // 115 KB again
+//
+// becomes fills of the box's complement, one slab per side per dimension:
+// slab (d, low) covers [0, offset_d) in d, the box in the dimensions before
+// d and everything in those after; slab (d, high) covers [offset_d +
+// size_d, extent_d). Slabs empty whatever the sizes (offset 0, or a box
+// reaching the end statically) are left out. The slabs and the box
+// partition the buffer, so every element ends with the value it had.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuseDialect/Codegen/Common/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+namespace mlir::fuse {
+#define GEN_PASS_DEF_FUSEFILLHALOSPASS
+#include "FuseDialect/Codegen/Common/Passes.h.inc"
+} // namespace mlir::fuse
+
+using namespace mlir;
+using namespace mlir::fuse;
+
+namespace {
+
+/// The value a fill of a whole buffer writes, or null: `linalg.fill`, or a
+/// `linalg.map` with no inputs yielding a value defined above it.
+Value getFillValue(Operation *op, Value &buffer) {
+  if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+    if (!fill.hasPureBufferSemantics())
+      return nullptr;
+    buffer = fill.getOutputs().front();
+    return fill.getInputs().front();
+  }
+  auto map = dyn_cast<linalg::MapOp>(op);
+  if (!map || !map.hasPureBufferSemantics() || !map.getInputs().empty())
+    return nullptr;
+  auto yield = cast<linalg::YieldOp>(map.getMapper().front().getTerminator());
+  Value value = yield.getOperand(0);
+  if (map.getMapper().isAncestor(value.getParentRegion()))
+    return nullptr;
+  buffer = map.getInit();
+  return value;
+}
+
+/// The copy after `fill` in its block into a unit-stride subview of
+/// `buffer` whose source is not `buffer`, with no op between touching
+/// `buffer` but that subview; or null.
+std::pair<Operation *, memref::SubViewOp> findCopyInto(Operation *fill,
+                                                       Value buffer) {
+  memref::SubViewOp box;
+  for (Operation *op = fill->getNextNode(); op; op = op->getNextNode()) {
+    if (auto subview = dyn_cast<memref::SubViewOp>(op);
+        subview && subview.getSource() == buffer && !box) {
+      box = subview;
+      continue;
+    }
+    Value source, target;
+    if (auto copy = dyn_cast<linalg::CopyOp>(op);
+        copy && copy.hasPureBufferSemantics()) {
+      source = copy.getInputs().front();
+      target = copy.getOutputs().front();
+    } else if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+      source = copy.getSource();
+      target = copy.getTarget();
+    }
+    if (box && target == box.getResult() && source != buffer &&
+        llvm::all_of(box.getStaticStrides(),
+                     [](int64_t stride) { return stride == 1; }))
+      return {op, box};
+    // Anything else that may see the buffer ends the search.
+    bool touches = llvm::any_of(op->getOperands(), [&](Value v) {
+      return v == buffer || (box && v == box.getResult());
+    });
+    if (touches || op->getNumRegions() != 0)
+      return {nullptr, {}};
+  }
+  return {nullptr, {}};
+}
+
+struct FuseFillHalosPass
+    : public fuse::impl::FuseFillHalosPassBase<FuseFillHalosPass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> fills;
+    getOperation()->walk([&](Operation *op) {
+      Value buffer;
+      if (getFillValue(op, buffer) && buffer.getDefiningOp<memref::AllocOp>())
+        fills.push_back(op);
+    });
+    for (Operation *fill : fills) {
+      Value buffer;
+      Value value = getFillValue(fill, buffer);
+      auto type = cast<MemRefType>(buffer.getType());
+      if (!type.hasStaticShape())
+        continue;
+      auto [copy, box] = findCopyInto(fill, buffer);
+      if (!copy)
+        continue;
+      OpBuilder b(copy);
+      Location loc = fill->getLoc();
+      SmallVector<OpFoldResult> offsets = box.getMixedOffsets();
+      SmallVector<OpFoldResult> sizes = box.getMixedSizes();
+      int64_t rank = type.getRank();
+      SmallVector<OpFoldResult> ones(rank, b.getIndexAttr(1));
+      AffineExpr d0, d1;
+      bindDims(b.getContext(), d0, d1);
+      auto fillSlab = [&](int64_t dim, OpFoldResult start, OpFoldResult size) {
+        SmallVector<OpFoldResult> slabOffsets, slabSizes;
+        for (int64_t i = 0; i < rank; ++i) {
+          bool inBox = i < dim;
+          slabOffsets.push_back(i == dim ? start
+                                : inBox  ? offsets[i]
+                                         : b.getIndexAttr(0));
+          slabSizes.push_back(i == dim ? size
+                              : inBox  ? sizes[i]
+                                       : b.getIndexAttr(type.getDimSize(i)));
+        }
+        Value slab = memref::SubViewOp::create(b, loc, buffer, slabOffsets,
+                                               slabSizes, ones);
+        linalg::FillOp::create(b, loc, value, slab);
+      };
+      for (int64_t dim = 0; dim < rank; ++dim) {
+        int64_t extent = type.getDimSize(dim);
+        if (!isZeroInteger(offsets[dim]))
+          fillSlab(dim, b.getIndexAttr(0), offsets[dim]);
+        OpFoldResult end = affine::makeComposedFoldedAffineApply(
+            b, loc, d0 + d1, {offsets[dim], sizes[dim]});
+        std::optional<int64_t> staticEnd = getConstantIntValue(end);
+        if (staticEnd && *staticEnd == extent)
+          continue;
+        OpFoldResult rest = affine::makeComposedFoldedAffineApply(
+            b, loc, extent - d0, {end});
+        fillSlab(dim, end, rest);
+      }
+      fill->erase();
+    }
+  }
+};
+
+} // namespace
