@@ -24,6 +24,7 @@
 #include "RegisterBlocks.h"
 
 #include "FuseDialect/Target/TilePolicy.h"
+#include "FuseDialect/Utils/ContractionLoops.h"
 #include "FuseDialect/Utils/ShapeUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -119,23 +120,10 @@ BlockLoops getBlockLoops(linalg::LinalgOp op, bool contraction) {
   BlockLoops loops;
   if (op.getNumDpsInits() != 1)
     return loops;
-  AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   if (contraction) {
-    FailureOr<linalg::ContractionDimensions> dims =
-        linalg::inferContractionDims(op);
-    if (failed(dims) || output.getNumResults() == 0)
-      return loops;
-    auto innermost = dyn_cast<AffineDimExpr>(output.getResults().back());
-    if (!innermost || !llvm::is_contained(dims->n, innermost.getPosition()))
-      return loops;
-    loops.columns = innermost.getPosition();
-    for (AffineExpr result : llvm::reverse(output.getResults())) {
-      auto dim = dyn_cast<AffineDimExpr>(result);
-      if (dim && llvm::is_contained(dims->m, dim.getPosition())) {
-        loops.rows = dim.getPosition();
-        break;
-      }
-    }
+    ContractionLoops mn = getContractionLoops(op, /*skipUnitLoops=*/false);
+    loops.rows = mn.m;
+    loops.columns = mn.n;
     return loops;
   }
   SmallVector<AffineExpr> results = getWindowResults(op);

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TileGroups.h"
+#include "FuseDialect/Utils/ContractionLoops.h"
 #include "FuseDialect/Utils/ShapeUtils.h"
 
 #include "llvm/Support/MathExtras.h"
@@ -150,32 +151,12 @@ static bool wantsSquares(const TilePolicy &policy, bool keepRows,
 /// convolution as a matmul: its two innermost parallel loops).
 static std::optional<std::pair<unsigned, unsigned>>
 getContractionSquareLoops(linalg::LinalgOp op) {
-  if (!linalg::isaContractionOpInterface(op) || op.getNumDpsInits() != 1)
+  if (!linalg::isaContractionOpInterface(op))
     return std::nullopt;
-  FailureOr<linalg::ContractionDimensions> dims =
-      linalg::inferContractionDims(op);
-  if (failed(dims))
+  ContractionLoops loops = getContractionLoops(op, /*skipUnitLoops=*/true);
+  if (!loops.m || !loops.n)
     return std::nullopt;
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  std::optional<unsigned> m, n;
-  for (AffineExpr result : llvm::reverse(
-           op.getMatchingIndexingMap(op.getDpsInitOperand(0)).getResults())) {
-    auto dim = dyn_cast<AffineDimExpr>(result);
-    if (!dim || ranges[dim.getPosition()] == 1)
-      continue;
-    unsigned d = dim.getPosition();
-    if (!n) {
-      if (!llvm::is_contained(dims->n, d))
-        return std::nullopt;
-      n = d;
-    } else if (llvm::is_contained(dims->m, d)) {
-      m = d;
-      break;
-    }
-  }
-  if (!m || !n)
-    return std::nullopt;
-  return std::make_pair(*m, *n);
+  return std::make_pair(*loops.m, *loops.n);
 }
 
 /// Tile sizes: the outer parallel loops are tiled by 1, outermost first,
