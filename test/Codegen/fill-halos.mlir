@@ -3,7 +3,8 @@
 // first and last column beside it; dimension 0 and the channels, which the
 // box spans, get no slab. Without the pass the whole window is filled and
 // then copied over (NOPASS). A fill that something reads before the copy
-// stays whole (KEEP).
+// stays whole, as does one whose copy reads a view of the buffer itself
+// (KEEP).
 // RUN: fuse-opt %s --fuse-fill-halos | FileCheck %s --check-prefixes=HALO,KEEP
 // RUN: fuse-opt %s | FileCheck %s --check-prefix=NOPASS
 // Values: the CPU lowering's convolution tests compare padded convolutions
@@ -52,4 +53,18 @@ func.func @read_between(%src: memref<4x4xf32>) -> (memref<8x8xf32>, f32) {
   %box = memref.subview %w[2, 2] [4, 4] [1, 1] : memref<8x8xf32> to memref<4x4xf32, strided<[8, 1], offset: 18>>
   memref.copy %src, %box : memref<4x4xf32> to memref<4x4xf32, strided<[8, 1], offset: 18>>
   return %w, %v : memref<8x8xf32>, f32
+}
+
+// KEEP-LABEL: func.func @copy_from_itself
+// KEEP: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : memref<8x8xf32>)
+// KEEP-NOT: linalg.fill
+// KEEP: memref.copy
+func.func @copy_from_itself() -> memref<8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = memref.alloc() : memref<8x8xf32>
+  %from = memref.subview %w[1, 1] [4, 4] [1, 1] : memref<8x8xf32> to memref<4x4xf32, strided<[8, 1], offset: 9>>
+  linalg.fill ins(%zero : f32) outs(%w : memref<8x8xf32>)
+  %box = memref.subview %w[2, 2] [4, 4] [1, 1] : memref<8x8xf32> to memref<4x4xf32, strided<[8, 1], offset: 18>>
+  memref.copy %from, %box : memref<4x4xf32, strided<[8, 1], offset: 9>> to memref<4x4xf32, strided<[8, 1], offset: 18>>
+  return %w : memref<8x8xf32>
 }

@@ -20,6 +20,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::fuse {
 #define GEN_PASS_DEF_FUSEFILLHALOSPASS
@@ -51,9 +52,20 @@ Value getFillValue(Operation *op, Value &buffer) {
   return value;
 }
 
+/// Whether `value` is `buffer` or a view of it.
+bool isViewOf(Value value, Value buffer) {
+  while (value != buffer) {
+    auto view = value.getDefiningOp<ViewLikeOpInterface>();
+    if (!view)
+      return false;
+    value = view.getViewSource();
+  }
+  return true;
+}
+
 /// The copy after `fill` in its block into a unit-stride subview of
-/// `buffer` whose source is not `buffer`, with no op between touching
-/// `buffer` but that subview; or null.
+/// `buffer` from a source that is no view of `buffer`, with no op between
+/// touching `buffer` but that subview; or null.
 std::pair<Operation *, memref::SubViewOp> findCopyInto(Operation *fill,
                                                        Value buffer) {
   memref::SubViewOp box;
@@ -72,7 +84,7 @@ std::pair<Operation *, memref::SubViewOp> findCopyInto(Operation *fill,
       source = copy.getSource();
       target = copy.getTarget();
     }
-    if (box && target == box.getResult() && source != buffer &&
+    if (box && target == box.getResult() && !isViewOf(source, buffer) &&
         llvm::all_of(box.getStaticStrides(),
                      [](int64_t stride) { return stride == 1; }))
       return {op, box};
@@ -91,16 +103,16 @@ struct FuseFillHalosPass
   void runOnOperation() override {
     SmallVector<Operation *> fills;
     getOperation()->walk([&](Operation *op) {
-      Value buffer;
-      if (getFillValue(op, buffer) && buffer.getDefiningOp<memref::AllocOp>())
+      if (isa<linalg::FillOp, linalg::MapOp>(op))
         fills.push_back(op);
     });
     for (Operation *fill : fills) {
       Value buffer;
       Value value = getFillValue(fill, buffer);
-      auto type = cast<MemRefType>(buffer.getType());
-      if (!type.hasStaticShape())
+      if (!value || !buffer.getDefiningOp<memref::AllocOp>() ||
+          !cast<MemRefType>(buffer.getType()).hasStaticShape())
         continue;
+      auto type = cast<MemRefType>(buffer.getType());
       auto [copy, box] = findCopyInto(fill, buffer);
       if (!copy)
         continue;

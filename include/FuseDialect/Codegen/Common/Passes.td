@@ -256,8 +256,8 @@ def FuseFillHalosPass : Pass<"fuse-fill-halos"> {
     of it copied over). Where a fill of a whole `memref.alloc` (a
     `linalg.fill` or a `linalg.map` yielding a value from outside) is
     followed in its block by a copy (`linalg.copy`, `memref.copy`) into a
-    unit-stride `memref.subview` of that buffer, with nothing between them
-    touching the buffer, the fill is replaced by fills of the box's
+    unit-stride `memref.subview` of that buffer from a source that is no
+    view of it, with nothing between them touching the buffer, the fill is replaced by fills of the box's
     complement: for each dimension `d`, the slabs below and above the box
     in `d`, within the box in the dimensions before `d` and whole in those
     after (slabs that are empty for every size are not written). Every
