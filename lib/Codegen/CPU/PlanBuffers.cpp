@@ -122,7 +122,7 @@ struct FusePlanBuffersPass
     SmallVector<Temporary> temporaries;
     for (auto alloc : body.getOps<memref::AllocOp>()) {
       std::optional<int64_t> bytes = getStaticBytes(alloc.getType());
-      if (!bytes || *bytes == 0 || !alloc.getSymbolOperands().empty() ||
+      if (!bytes || *bytes == 0 ||
           alloc.getAlignment().value_or(0) > kMaxAlignment)
         continue;
       Temporary t;
@@ -158,8 +158,7 @@ struct FusePlanBuffersPass
         if (offset + t->bytes <= other->offset)
           break;
         offset = std::max<int64_t>(
-            offset, llvm::alignTo(other->offset + other->bytes,
-                                                t->alignment));
+            offset, llvm::alignTo(other->offset + other->bytes, t->alignment));
       }
       t->offset = offset;
       arenaBytes = std::max(arenaBytes, offset + t->bytes);

@@ -387,8 +387,12 @@ def entry(argv):
     # numpy only moves arrays here: its BLAS threads must not spin beside
     # the peer being timed.
     env.setdefault("OPENBLAS_NUM_THREADS", "1")
-    # Every column runs in this process, under the same allocator settings.
-    if "--malloc-defaults" not in argv[1:]:
+    # Every column runs in this process, under the same allocator settings
+    # (glibc reads them at start-up: decided here, before the exec; parsed
+    # as main() parses it, abbreviations included).
+    early = argparse.ArgumentParser(add_help=False)
+    early.add_argument("--malloc-defaults", action="store_true")
+    if not early.parse_known_args(argv[1:])[0].malloc_defaults:
         env = toolchain.keep_freed_memory(env)
     os.execve(venv_python(), [venv_python()] + toolchain.module_command(
         "fuse_dialect.bench.peers")[1:] + argv[1:], env)

@@ -280,11 +280,14 @@ def FusePlanBuffersPass : Pass<"fuse-plan-buffers", "::mlir::func::FuncOp"> {
     becomes a `memref.view` of the arena and its `memref.dealloc`s go.
 
     Only `memref.alloc`s in the function's single block with a static
-    shape, an identity layout, the default memory space and elements of
-    whole bytes; only when no alias of the buffer (through view-like ops
-    and `memref.extract_strided_metadata`) leaves the body's operations:
-    returned, yielded, passed to an operation with memref results or to an
-    unrealized cast. A temporary's contents before its first write are
+    shape, an identity layout, the default memory space, elements of whole
+    bytes, at most 2^40 bytes and an alignment of at most 4096; only when
+    no alias of the buffer (through view-like ops and the base buffer of
+    `memref.extract_strided_metadata`) leaves the body's operations:
+    returned or yielded, an operand of a non-view operation with memref
+    results, of an unrealized cast or of
+    `memref.extract_aligned_pointer_as_index`, or freed inside a nested
+    region. A temporary's contents before its first write are
     undefined either way; values are unchanged.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect",
