@@ -1,7 +1,8 @@
 // fuse-thread-tiles: a tile loop runs on the cores (scf.parallel) when it has
-// two tiles or more and at least min-parallel-work element operations;
-// otherwise on the calling thread (scf.for), its temporaries allocated once
-// before it.
+// two tiles or more and at least min-parallel-work instructions, counted in
+// its body or as the memory it moves (one per 4 bytes of each buffer from
+// outside); otherwise on the calling thread (scf.for), its temporaries
+// allocated once before it.
 // RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(fuse-thread-tiles{min-parallel-work=4096}))' | FileCheck %s
 // RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(fuse-thread-tiles{min-parallel-work=0}))' | FileCheck %s --check-prefix=ALL
 // RUN: not fuse-opt %s --pass-pipeline='builtin.module(func.func(fuse-thread-tiles{min-parallel-work=-1}))' 2>&1 | FileCheck %s --check-prefix=NEGATIVE
@@ -34,8 +35,8 @@ func.func @big(%in: memref<128x64xf32>, %out: memref<128x64xf32>) {
   return
 }
 
-// Four tiles of 4x64 (256 and 256): below the bound, the calling thread; the
-// temporary is hoisted before the loop.
+// Four tiles of 4x64 (256 and 256), 8 KB moved (2048): below the bound, the
+// calling thread; the temporary is hoisted before the loop.
 // CHECK-LABEL: func.func @small
 // CHECK: memref.alloc() : memref<4x64xf32>
 // CHECK-NEXT: scf.for
@@ -100,6 +101,22 @@ func.func @inner_loop(%in: memref<256x256xf32>, %out: memref<256x256xf32>) {
       %e = math.exp %v : vector<256xf32>
       vector.transfer_write %e, %out[%row, %c0] {in_bounds = [true]} : vector<256xf32>, memref<256x256xf32>
     }
+  }
+  return
+}
+
+// Two tiles that each copy 512x64 f32: two instructions by the body's
+// count, but 512 KB moved (131072: the two 256 KB buffers, through their
+// views): the cores. Counting the body alone would keep it on one thread
+// (shown with the pass before the memory count).
+// CHECK-LABEL: func.func @memory_bound
+// CHECK: scf.parallel
+// CHECK-NOT: scf.for
+func.func @memory_bound(%in: memref<1024x64xf32>, %out: memref<1024x64xf32>) {
+  scf.forall (%i) = (0) to (1024) step (512) {
+    %a = memref.subview %in[%i, 0] [512, 64] [1, 1] : memref<1024x64xf32> to memref<512x64xf32, strided<[64, 1], offset: ?>>
+    %b = memref.subview %out[%i, 0] [512, 64] [1, 1] : memref<1024x64xf32> to memref<512x64xf32, strided<[64, 1], offset: ?>>
+    memref.copy %a, %b : memref<512x64xf32, strided<[64, 1], offset: ?>> to memref<512x64xf32, strided<[64, 1], offset: ?>>
   }
   return
 }

@@ -48,7 +48,7 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
       *this, "min-parallel-work",
       llvm::cl::desc("fuse-thread-tiles: instructions (estimated) below "
                      "which a tile loop runs on the calling thread"),
-      llvm::cl::init(1 << 18)};
+      llvm::cl::init(1 << 16)};
   PassOptions::Option<bool> vectorize{
       *this, "vectorize",
       llvm::cl::desc("Vectorize the elementwise ops and reductions inside "
