@@ -1,13 +1,13 @@
 // RUN: fuse-opt %s --split-input-file --fuse-tile-groups=min-tile-elements=4096 --canonicalize --fuse-vectorize-tiles="block-cols=32 block-rows=4" | FileCheck %s
 // RUN: fuse-opt %s --split-input-file --fuse-tile-groups=min-tile-elements=4096 --canonicalize --fuse-vectorize-tiles="reassociate=true block-cols=32 block-rows=4" | FileCheck %s --check-prefix=REASSOC
 // RUN: fuse-opt %s --split-input-file --fuse-tile-groups=min-tile-elements=4096 --canonicalize --fuse-vectorize-tiles="fma=true block-cols=32 block-rows=4" | FileCheck %s --check-prefix=FMA
-// RUN: %fuse-diff %s -p "--fuse-ops" --entry softmax,select_mask,long_rows,prime_rows,matmul_blocks,conv_blocks | FileCheck %s --check-prefix=NUM
-// RUN: %fuse-diff %s -p "--fuse-ops" --entry softmax,select_mask,long_rows,prime_rows,matmul_blocks,conv_blocks --lower="--fuse-lower-to-cpu=vectorize=false" | FileCheck %s --check-prefix=NUM
-// NUM: fuse-diff: OK 7 outputs
+// RUN: %fuse-diff %s -p "--fuse-ops" --entry softmax,select_mask,long_rows,column_sum,prime_rows,matmul_blocks,conv_blocks | FileCheck %s --check-prefix=NUM
+// RUN: %fuse-diff %s -p "--fuse-ops" --entry softmax,select_mask,long_rows,column_sum,prime_rows,matmul_blocks,conv_blocks --lower="--fuse-lower-to-cpu=vectorize=false" | FileCheck %s --check-prefix=NUM
+// NUM: fuse-diff: OK 8 outputs
 // Without reassociation, approximated math or fused multiply-adds the vector code computes
 // exactly what the scalar loops of the unfused program compute.
-// RUN: %fuse-diff %s -p "--fuse-ops" --entry softmax,select_mask,long_rows,prime_rows,matmul_blocks,conv_blocks --lower="--fuse-lower-to-cpu='reassociate=false approximate-math=false fma=false'" | FileCheck %s --check-prefix=EXACT
-// EXACT: fuse-diff: OK 7 outputs, {{[0-9]+}} values, max abs err 0, max rel err 0
+// RUN: %fuse-diff %s -p "--fuse-ops" --entry softmax,select_mask,long_rows,column_sum,prime_rows,matmul_blocks,conv_blocks --lower="--fuse-lower-to-cpu='reassociate=false approximate-math=false fma=false'" | FileCheck %s --check-prefix=EXACT
+// EXACT: fuse-diff: OK 8 outputs, {{[0-9]+}} values, max abs err 0, max rel err 0
 
 // A row of a softmax is read once into a vector; max, exp, sum and the
 // scaling run on vectors and the row is written once. The reciprocal of
@@ -102,6 +102,29 @@ func.func @long_rows(%x: tensor<8x1024xf32>) -> tensor<8x1024xf32> {
     fuse.yield %o : tensor<8x1024xf32>
   }
   return %r : tensor<8x1024xf32>
+}
+
+// -----
+
+// A sum over pixels (a global average pool's), with reassociation: per-lane
+// partial sums of 2 pixels x 16 channels, carried across the chunk loop in
+// the layout the input is read in (CarryTransposed). Carried in the
+// result's layout (channels, then the lanes) they were transposed there and
+// back at every step; now once, after the loop.
+// REASSOC-LABEL: func.func @column_sum
+//       REASSOC:   scf.for %{{.*}} step %c2 iter_args(%[[LANES:.*]] = %{{.*}}) -> (vector<1x2x1x16xf32>)
+//   REASSOC-NOT:     vector.transpose %[[LANES]]
+//       REASSOC:     %[[NEXT:.*]] = arith.addf %{{.*}}, %[[LANES]] : vector<1x2x1x16xf32>
+//  REASSOC-NEXT:     scf.yield %[[NEXT]]
+//       REASSOC:   vector.transpose
+//       REASSOC:   vector.multi_reduction <add>
+func.func @column_sum(%x: tensor<1x4096x32xf32>) -> tensor<1x1x32xf32> {
+  %r = fuse.group ins(%x : tensor<1x4096x32xf32>) -> (tensor<1x1x32xf32>) {
+  ^bb0(%a: tensor<1x4096x32xf32>):
+    %s = tosa.reduce_sum %a {axis = 1 : i32} : (tensor<1x4096x32xf32>) -> tensor<1x1x32xf32>
+    fuse.yield %s : tensor<1x1x32xf32>
+  }
+  return %r : tensor<1x1x32xf32>
 }
 
 // -----
