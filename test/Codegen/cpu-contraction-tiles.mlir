@@ -23,6 +23,11 @@
 // 2 x 3 x 2 squares of 128 x 128, where it was tiled in rows that each read
 // all of the weight (@qkv_heads).
 //
+// A contraction of few tiles, an odd number (49 pixels by 192 filters: 3
+// tiles of 64), would leave one of two cores a tile more than the other:
+// its N tile is the largest smaller one, two vectors wide, that gives an
+// even number (6 tiles of 32; @odd_tiles).
+//
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s --check-prefix=SQUARES
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu=contraction-tile=0 -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-tile-groups=contraction-tile=64 | FileCheck %s --check-prefix=NARROW
@@ -43,9 +48,13 @@
 // SQUARES-LABEL: func.func @qkv_heads
 // SQUARES:       scf.forall ({{.*}}) = (0, 0, 0) to (256, 3, 256) step (128, 1, 128)
 // SQUARES:         linalg.generic {{.*}} outs({{.*}} : tensor<1x128x1x1x128xf32>)
+// SQUARES-LABEL: func.func @odd_tiles
+// SQUARES:       scf.forall ({{.*}}) = (0, 0, 0) to (7, 7, 192) step (7, 7, 32)
 // ROWS-LABEL:    func.func @matmul
 // ROWS:          scf.forall ({{.*}}) = (0) to (256) step (8)
 // EXACT: OK
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry odd_tiles -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
+// NUM: fuse-diff: OK
 
 func.func @matmul(%a: tensor<1x256x64xf32>, %b: tensor<1x64x512xf32>) -> tensor<1x256x512xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
@@ -197,4 +206,15 @@ func.func @qkv_heads(%x: tensor<1x256x64xf32>, %w: tensor<1x64x768xf32>) -> (ten
   %qs = tosa.mul %qt, %sc, %sh : (tensor<1x4x256x64xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<1x4x256x64xf32>
   %ks = tosa.mul %kt, %sc, %sh : (tensor<1x4x64x256xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<1x4x64x256xf32>
   return %v, %qs, %ks : tensor<1x1x65536xf32>, tensor<1x4x256x64xf32>, tensor<1x4x64x256xf32>
+}
+
+// -----
+
+func.func @odd_tiles(%x: tensor<1x7x7x64xf32>) -> tensor<1x7x7x192xf32> {
+  %w = "tosa.const"() <{values = dense<0.25> : tensor<192x1x1x64xf32>}> : () -> tensor<192x1x1x64xf32>
+  %b = "tosa.const"() <{values = dense<0.5> : tensor<192xf32>}> : () -> tensor<192xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x7x7x64xf32>, tensor<192x1x1x64xf32>, tensor<192xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x7x7x192xf32>
+  %r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x7x7x192xf32>) -> tensor<1x7x7x192xf32>
+  return %r : tensor<1x7x7x192xf32>
 }

@@ -231,6 +231,9 @@ static SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterfac
         return tiles;
       };
       int64_t side = policy.contractionTile;
+      // An AVX-512 register of f32 (two of AVX2): N tiles of whole ones let
+      // the register blocks be whole.
+      constexpr int64_t kVector = 16;
       auto squareTiles = [&](int64_t side) {
         return numTiles(tileAtMost(ranges[m], side),
                         tileAtMost(ranges[n], side));
@@ -255,7 +258,6 @@ static SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterfac
       if (policy.widenRowsFirst && outerRowsShareOperand &&
           parallel.size() >= 3 && m == parallel[parallel.size() - 2] &&
           n == parallel.back() && mTile == ranges[m] && mTile < side) {
-        constexpr int64_t kVector = 16;
         unsigned candidate = parallel[parallel.size() - 3];
         int64_t vectorTile = getLargestDivisorOf(ranges[n], side, kVector);
         if (ranges[candidate] > 1 && mTile * ranges[candidate] <= 4 * side &&
@@ -286,6 +288,33 @@ static SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterfac
             break;
           }
         }
+      }
+      // A few tiles of an odd number (192 filters of 49 pixels in 3 tiles
+      // of 64) leave one of two cores a tile more than the other, up to a
+      // third of the nest idle: N takes the largest smaller divisor that
+      // gives an even number of tiles, where one does, of two vectors
+      // first (an AVX-512 register block's width: 6 tiles of 32, not 4 of
+      // 48, whose blocks would be one vector wide), then of one. Each
+      // output's reduction is the same in any N tile, so the values are
+      // too; the tiles, not the thread count, decide. Not where N was
+      // widened past the side above (its tiles are few on purpose).
+      auto tilesWith = [&](int64_t nSize) {
+        int64_t tiles = numTiles(mTile, nSize);
+        return outer ? tiles / ranges[*outer] : tiles;
+      };
+      constexpr int64_t kFewTiles = 8;
+      if (nTile <= side && ranges[n] % nTile == 0 && tilesWith(nTile) > 1 &&
+          tilesWith(nTile) < kFewTiles && tilesWith(nTile) % 2 != 0) {
+        auto evenWith = [&](int64_t multiple) -> int64_t {
+          for (int64_t d = (nTile - 1) / multiple * multiple; d >= multiple;
+               d -= multiple)
+            if (ranges[n] % d == 0 && tilesWith(d) % 2 == 0)
+              return d;
+          return 0;
+        };
+        if (int64_t d = evenWith(2 * kVector) ? evenWith(2 * kVector)
+                                              : evenWith(kVector))
+          nTile = d;
       }
       for (unsigned d : parallel)
         sizes[d] = builder.getIndexAttr(ranges[d] == 1 ? 0 : 1);
