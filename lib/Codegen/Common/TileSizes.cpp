@@ -303,7 +303,8 @@ static SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterfac
         return outer ? tiles / ranges[*outer] : tiles;
       };
       constexpr int64_t kFewTiles = 8;
-      if (nTile <= side && ranges[n] % nTile == 0 && tilesWith(nTile) > 1 &&
+      if (nTile > 0 && nTile <= side && ranges[n] % nTile == 0 &&
+          tilesWith(nTile) > 1 &&
           tilesWith(nTile) < kFewTiles && tilesWith(nTile) % 2 != 0) {
         auto evenWith = [&](int64_t multiple) -> int64_t {
           for (int64_t d = (nTile - 1) / multiple * multiple; d >= multiple;
@@ -312,9 +313,11 @@ static SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterfac
               return d;
           return 0;
         };
-        if (int64_t d = evenWith(2 * kVector) ? evenWith(2 * kVector)
-                                              : evenWith(kVector))
-          nTile = d;
+        int64_t even = evenWith(2 * kVector);
+        if (!even)
+          even = evenWith(kVector);
+        if (even)
+          nTile = even;
       }
       for (unsigned d : parallel)
         sizes[d] = builder.getIndexAttr(ranges[d] == 1 ? 0 : 1);
