@@ -28,9 +28,9 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::fuse {
 #define GEN_PASS_DEF_FUSETHREADTILESPASS
@@ -123,9 +123,7 @@ uint64_t getFootprintWork(scf::ForallOp loop) {
       if (!type || !type.hasStaticShape() ||
           loop.getRegion().isAncestor(operand.getParentRegion()))
         continue;
-      Value buffer = operand;
-      while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
-        buffer = view.getViewSource();
+      Value buffer = memref::skipViewLikeOps(cast<MemrefValue>(operand));
       uint64_t bytes = SaturatingMultiply<uint64_t>(
           type.getNumElements(), getElementBytes(type));
       uint64_t &largest = bytesPerBuffer[buffer];
@@ -200,10 +198,12 @@ struct FuseThreadTilesPass final
     uint64_t tiles = 1;
     for (int64_t count : *counts)
       tiles = SaturatingMultiply<uint64_t>(tiles, count);
+    if (tiles < 2)
+      return false;
     uint64_t work = std::max(
         SaturatingMultiply(tiles, estimateWork(*loop.getBody())),
         getFootprintWork(loop));
-    return tiles >= 2 && work >= static_cast<uint64_t>(minParallelWork);
+    return work >= static_cast<uint64_t>(minParallelWork);
   }
 };
 

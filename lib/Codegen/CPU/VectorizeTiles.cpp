@@ -40,6 +40,7 @@
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -661,8 +662,7 @@ struct CarryTransposed final : OpRewritePattern<scf::ForOp> {
           out.getVector().getType() != in.getResult().getType())
         continue;
       ArrayRef<int64_t> p = in.getPermutation(), q = out.getPermutation();
-      if (!llvm::all_of(llvm::seq<int64_t>(0, q.size()),
-                        [&](int64_t k) { return p[q[k]] == k; }))
+      if (ArrayRef<int64_t>(invertPermutationVector(p)) != q)
         continue;
       Location loc = loop.getLoc();
       rewriter.setInsertionPoint(loop);

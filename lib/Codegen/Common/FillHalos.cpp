@@ -20,7 +20,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 
 namespace mlir::fuse {
 #define GEN_PASS_DEF_FUSEFILLHALOSPASS
@@ -52,17 +52,6 @@ Value getFillValue(Operation *op, Value &buffer) {
   return value;
 }
 
-/// Whether `value` is `buffer` or a view of it.
-bool isViewOf(Value value, Value buffer) {
-  while (value != buffer) {
-    auto view = value.getDefiningOp<ViewLikeOpInterface>();
-    if (!view)
-      return false;
-    value = view.getViewSource();
-  }
-  return true;
-}
-
 /// The copy after `fill` in its block into a unit-stride subview of
 /// `buffer` from a source that is no view of `buffer`, with no op between
 /// touching `buffer` but that subview; or null.
@@ -84,7 +73,8 @@ std::pair<Operation *, memref::SubViewOp> findCopyInto(Operation *fill,
       source = copy.getSource();
       target = copy.getTarget();
     }
-    if (box && target == box.getResult() && !isViewOf(source, buffer) &&
+    if (box && target == box.getResult() &&
+        memref::skipViewLikeOps(cast<MemrefValue>(source)) != buffer &&
         llvm::all_of(box.getStaticStrides(),
                      [](int64_t stride) { return stride == 1; }))
       return {op, box};

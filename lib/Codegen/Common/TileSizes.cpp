@@ -303,9 +303,9 @@ static SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterfac
         return outer ? tiles / ranges[*outer] : tiles;
       };
       constexpr int64_t kFewTiles = 8;
-      if (nTile > 0 && nTile <= side && ranges[n] % nTile == 0 &&
-          tilesWith(nTile) > 1 &&
-          tilesWith(nTile) < kFewTiles && tilesWith(nTile) % 2 != 0) {
+      int64_t nTiles = nTile > 0 ? tilesWith(nTile) : 0;
+      if (nTile <= side && nTiles > 1 && nTiles < kFewTiles &&
+          nTiles % 2 != 0 && ranges[n] % nTile == 0) {
         auto evenWith = [&](int64_t multiple) -> int64_t {
           for (int64_t d = (nTile - 1) / multiple * multiple; d >= multiple;
                d -= multiple)
