@@ -2,25 +2,33 @@
 // RUN: fuse-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(fuse-merge-group-nests{report=true}))" 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 
 // Two independent tile loops of one group (4x2 tiles of the first result,
-// 3 of the second): one loop over 8 + 3 tiles. Tiles 0-7 run the first
-// body (its two induction variables delinearized, innermost fastest),
-// tiles 8-10 the second with their index shifted. Each body's static
-// temporary moves before the branch.
+// 3 of the second): one loop over 8 + 3 tiles, the two loops' tiles spread
+// evenly over it: floor(t * 8 / 11) of the first loop's tiles come before
+// tile t, which is one of the first loop's when tile t + 1 has one more
+// before it (its index: that count; else t minus it). The first body's two
+// induction variables are delinearized from its index (innermost fastest).
+// Each body's static temporary moves before the branch.
 // CHECK-LABEL: func.func @independent
 //       CHECK:   %[[A:.*]] = memref.alloc() : memref<4x8xf32>
 //       CHECK:   %[[B:.*]] = memref.alloc() : memref<12xf32>
 //       CHECK:   scf.forall (%[[T:.*]]) in (11) {
-//       CHECK:     %[[FIRST:.*]] = arith.cmpi ult, %[[T]], %c8
+//       CHECK:     %[[P:.*]] = arith.muli %[[T]], %c8
+//       CHECK:     %[[BEFORE:.*]] = arith.divui %[[P]], %c11
+//       CHECK:     %[[NEXT:.*]] = arith.addi %[[T]], %c1
+//       CHECK:     %[[PN:.*]] = arith.muli %[[NEXT]], %c8
+//       CHECK:     %[[BN:.*]] = arith.divui %[[PN]], %c11
+//       CHECK:     %[[FIRST:.*]] = arith.cmpi ugt, %[[BN]], %[[BEFORE]]
+//       CHECK:     %[[REST:.*]] = arith.subi %[[T]], %[[BEFORE]]
+//       CHECK:     %[[I:.*]] = arith.select %[[FIRST]], %[[BEFORE]], %[[REST]]
 //       CHECK:     memref.alloca() : memref<4xf32>
 //       CHECK:     memref.alloca() : memref<4xf32>
 //       CHECK:     scf.if %[[FIRST]] {
-//       CHECK:       %[[COL:.*]] = arith.remui %[[T]], %c2
-//       CHECK:       %[[ROW:.*]] = arith.divui %[[T]], %c2
+//       CHECK:       %[[COL:.*]] = arith.remui %[[I]], %c2
+//       CHECK:       %[[ROW:.*]] = arith.divui %[[I]], %c2
 //       CHECK:       arith.muli %[[COL]], %c4
 //       CHECK:       memref.store %{{.*}}, %[[A]]
 //       CHECK:     } else {
-//       CHECK:       %[[SHIFTED:.*]] = arith.subi %[[T]], %c8
-//       CHECK:       arith.muli %[[SHIFTED]], %c4
+//       CHECK:       arith.muli %[[I]], %c4
 //       CHECK:       memref.store %{{.*}}, %[[B]]
 //       CHECK:     }
 //       CHECK:   } {fuse.group_nest = 0 : i64}

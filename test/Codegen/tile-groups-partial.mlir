@@ -47,21 +47,22 @@ func.func @matmul_both_partial(%x: tensor<1x13x24xf32>, %w: tensor<1x24x22xf32>,
 
 // -----
 
-// Rows of 32 (8 fit 256 results) over 13 rows, a softmax that also returns
-// `x - max`: both results are shared outputs of the nest, and each part
-// writes its rows of both.
+// Rows of 32 over 13 rows, a softmax that also returns `x - max`: 8 rows
+// fit 256 results, but tiles of 7 split between two cores as 7 and 6 rows
+// (8 and 5: 8 on one core). Both results are shared outputs of the nest,
+// and each part writes its rows of both.
 // CHECK-LABEL: func.func @rows_and_yielded
 //       CHECK:   fuse.group
-//       CHECK:     %[[W:.*]]:2 = scf.forall (%{{.*}}) = (0) to (8) step (8) shared_outs({{.*}}) -> (tensor<8x32xf32>, tensor<8x32xf32>)
+//       CHECK:     %[[W:.*]]:2 = scf.forall (%{{.*}}) = (0) to (7) step (7) shared_outs({{.*}}) -> (tensor<7x32xf32>, tensor<7x32xf32>)
 //       CHECK:       math.exp
-//       CHECK:     %[[A0:.*]] = tensor.insert_slice %[[W]]#0 into %{{.*}}[0, 0] [8, 32] [1, 1]
-//       CHECK:     %[[A1:.*]] = tensor.insert_slice %[[W]]#1 into %{{.*}}[0, 0] [8, 32] [1, 1]
-//   CHECK-DAG:     %[[B0:.*]] = tensor.extract_slice %[[A0]][8, 0] [5, 32] [1, 1]
-//   CHECK-DAG:     %[[B1:.*]] = tensor.extract_slice %[[A1]][8, 0] [5, 32] [1, 1]
-//       CHECK:     %[[L:.*]]:2 = scf.forall (%{{.*}}) = (8) to (13) step (8) shared_outs(%{{.*}} = %[[B0]], %{{.*}} = %[[B1]]) -> (tensor<5x32xf32>, tensor<5x32xf32>)
+//       CHECK:     %[[A0:.*]] = tensor.insert_slice %[[W]]#0 into %{{.*}}[0, 0] [7, 32] [1, 1]
+//       CHECK:     %[[A1:.*]] = tensor.insert_slice %[[W]]#1 into %{{.*}}[0, 0] [7, 32] [1, 1]
+//   CHECK-DAG:     %[[B0:.*]] = tensor.extract_slice %[[A0]][7, 0] [6, 32] [1, 1]
+//   CHECK-DAG:     %[[B1:.*]] = tensor.extract_slice %[[A1]][7, 0] [6, 32] [1, 1]
+//       CHECK:     %[[L:.*]]:2 = scf.forall (%{{.*}}) = (7) to (13) step (7) shared_outs(%{{.*}} = %[[B0]], %{{.*}} = %[[B1]]) -> (tensor<6x32xf32>, tensor<6x32xf32>)
 //       CHECK:       math.exp
-//   CHECK-DAG:     %[[R0:.*]] = tensor.insert_slice %[[L]]#0 into %[[A0]][8, 0] [5, 32] [1, 1]
-//   CHECK-DAG:     %[[R1:.*]] = tensor.insert_slice %[[L]]#1 into %[[A1]][8, 0] [5, 32] [1, 1]
+//   CHECK-DAG:     %[[R0:.*]] = tensor.insert_slice %[[L]]#0 into %[[A0]][7, 0] [6, 32] [1, 1]
+//   CHECK-DAG:     %[[R1:.*]] = tensor.insert_slice %[[L]]#1 into %[[A1]][7, 0] [6, 32] [1, 1]
 //       CHECK:     fuse.yield
 //   CHECK-NOT:   affine.min
 func.func @rows_and_yielded(%x: tensor<13x32xf32>) -> (tensor<13x32xf32>, tensor<13x32xf32>) {
@@ -84,17 +85,17 @@ func.func @rows_and_yielded(%x: tensor<13x32xf32>) -> (tensor<13x32xf32>, tensor
 // A concat of a computed part and an input: the part's nests write
 // straight into the concat (the part's box of the concat composed with the
 // peeled box), one slice of the result per nest, which bufferization writes
-// in place. The input part is copied by a nest of its own (not by a copy
+// in place (13 rows in tiles of 7 and 6, as above). The input part is copied by a nest of its own (not by a copy
 // outside every nest, which on the GPU path would run on the host).
 // CHECK-LABEL: func.func @concat_parts
 //       CHECK:   fuse.group
 //       CHECK:   ^bb0(%{{.*}}: tensor<13x32xf32>, %[[B:.*]]: tensor<13x32xf32>):
 //       CHECK:     %[[E:.*]] = tensor.empty() : tensor<26x32xf32>
-//       CHECK:     %[[N0:.*]] = scf.forall (%{{.*}}) = (0) to (8) step (8) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<8x32xf32>)
-//       CHECK:     %[[I0:.*]] = tensor.insert_slice %[[N0]] into %[[E]][0, 0] [8, 32] [1, 1]
-//       CHECK:     %[[S1:.*]] = tensor.extract_slice %[[I0]][8, 0] [5, 32] [1, 1]
-//       CHECK:     %[[N1:.*]] = scf.forall (%{{.*}}) = (8) to (13) step (8) shared_outs(%{{.*}} = %[[S1]]) -> (tensor<5x32xf32>)
-//       CHECK:     %[[I1:.*]] = tensor.insert_slice %[[N1]] into %[[I0]][8, 0] [5, 32] [1, 1]
+//       CHECK:     %[[N0:.*]] = scf.forall (%{{.*}}) = (0) to (7) step (7) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<7x32xf32>)
+//       CHECK:     %[[I0:.*]] = tensor.insert_slice %[[N0]] into %[[E]][0, 0] [7, 32] [1, 1]
+//       CHECK:     %[[S1:.*]] = tensor.extract_slice %[[I0]][7, 0] [6, 32] [1, 1]
+//       CHECK:     %[[N1:.*]] = scf.forall (%{{.*}}) = (7) to (13) step (7) shared_outs(%{{.*}} = %[[S1]]) -> (tensor<6x32xf32>)
+//       CHECK:     %[[I1:.*]] = tensor.insert_slice %[[N1]] into %[[I0]][7, 0] [6, 32] [1, 1]
 //       CHECK:     %[[E2:.*]] = tensor.empty() : tensor<13x32xf32>
 //       CHECK:     %[[N2:.*]] = scf.forall (%[[I:.*]]) in (13) shared_outs(%{{.*}} = %[[E2]]) -> (tensor<13x32xf32>)
 //       CHECK:       %[[ROW:.*]] = tensor.extract_slice %[[B]][%[[I]], 0] [1, 32] [1, 1]

@@ -57,6 +57,39 @@ struct FuseMergeGroupNestsPass final
         });
   }
 
+  /// The order of the merged loop's tiles: the two loops' tiles spread
+  /// evenly over it, the first loop's tiles before merged tile `i` being
+  /// floor(i * firstTiles / tiles). Returns, for merged tile `tile`,
+  /// whether it is one of the first loop's and its index in its loop. The
+  /// cores take contiguous runs of the merged loop (a static schedule): one
+  /// loop's tiles after the other's gave one core the 72 large tiles of a
+  /// contraction and the other the rest of them and its 36 peeled
+  /// partial ones.
+  static std::pair<Value, Value> interleave(RewriterBase &rewriter,
+                                            Location loc, Value tile,
+                                            int64_t firstTiles,
+                                            int64_t secondTiles) {
+    auto constant = [&](int64_t value) -> Value {
+      return arith::ConstantIndexOp::create(rewriter, loc, value);
+    };
+    Value tiles = constant(firstTiles + secondTiles);
+    // Products below 2^62: the merged loop has fewer than 2^31 tiles.
+    auto firstBefore = [&](Value i) -> Value {
+      Value product =
+          arith::MulIOp::create(rewriter, loc, i, constant(firstTiles));
+      return arith::DivUIOp::create(rewriter, loc, product, tiles);
+    };
+    Value before = firstBefore(tile);
+    Value next = arith::AddIOp::create(rewriter, loc, tile, constant(1));
+    Value isFirst = arith::CmpIOp::create(rewriter, loc,
+                                          arith::CmpIPredicate::ugt,
+                                          firstBefore(next), before);
+    Value secondIndex = arith::SubIOp::create(rewriter, loc, tile, before);
+    Value index =
+        arith::SelectOp::create(rewriter, loc, isFirst, before, secondIndex);
+    return {isFirst, index};
+  }
+
   /// `first` and `second` as one tile loop over both loops' tiles, or null.
   scf::ForallOp merge(RewriterBase &rewriter, scf::ForallOp first,
                       scf::ForallOp second) {
@@ -101,17 +134,14 @@ struct FuseMergeGroupNestsPass final
                     first->getAttr(fuse::FuseDialect::kGroupNestAttrName));
     Block *body = merged.getBody();
     rewriter.setInsertionPointToStart(body);
-    Value tile = merged.getInductionVars().front();
-    Value split = arith::ConstantIndexOp::create(rewriter, loc, firstTiles);
-    Value isFirst = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::ult, tile, split);
+    auto [isFirst, index] = interleave(
+        rewriter, loc, merged.getInductionVars().front(), firstTiles,
+        secondTiles);
     auto branch = scf::IfOp::create(rewriter, loc, isFirst,
                                     /*withElseRegion=*/true);
-    inlineTileLoopBody(rewriter, first, tile, *firstCounts,
+    inlineTileLoopBody(rewriter, first, index, *firstCounts,
                        branch.thenBlock()->getTerminator());
-    rewriter.setInsertionPointToStart(branch.elseBlock());
-    Value shifted = arith::SubIOp::create(rewriter, loc, tile, split);
-    inlineTileLoopBody(rewriter, second, shifted, *secondCounts,
+    inlineTileLoopBody(rewriter, second, index, *secondCounts,
                        branch.elseBlock()->getTerminator());
     // Static tile temporaries move before the branch, where buffer loop
     // hoisting takes them out of the loop as before.

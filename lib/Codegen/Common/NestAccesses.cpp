@@ -122,6 +122,57 @@ static void getRoots(Value value, SmallVectorImpl<Value> &roots,
   roots.push_back(value);
 }
 
+/// Whether result `index` of `loop` is its initial value updated in place:
+/// every iteration yields its iteration argument back, directly or as the
+/// result of an inner loop that does the same.
+static bool isUpdatedInPlace(scf::ForOp loop, unsigned index) {
+  Value yielded = loop.getYieldedValues()[index];
+  Value argument = loop.getRegionIterArgs()[index];
+  while (yielded != argument) {
+    auto inner = yielded.getDefiningOp<scf::ForOp>();
+    if (!inner)
+      return false;
+    unsigned innerIndex = cast<OpResult>(yielded).getResultNumber();
+    if (!isUpdatedInPlace(inner, innerIndex))
+      return false;
+    yielded = inner.getInitArgs()[innerIndex];
+  }
+  return true;
+}
+
+/// The view from outside the body that an access through `value` goes
+/// through: through views inside the body that stay within that view's
+/// elements, and through loops that update a buffer in place (a tile's
+/// register blocks written into its slice of the result).
+static Value getOuterView(Value value, function_ref<bool(Value)> isInside) {
+  while (isInside(value)) {
+    Operation *def = value.getDefiningOp();
+    if (isa_and_nonnull<memref::SubViewOp, memref::CastOp,
+                        memref::ExpandShapeOp, memref::CollapseShapeOp,
+                        memref::TransposeOp>(def)) {
+      value = def->getOperand(0);
+      continue;
+    }
+    if (auto loop = dyn_cast_or_null<scf::ForOp>(def)) {
+      unsigned index = cast<OpResult>(value).getResultNumber();
+      if (!isUpdatedInPlace(loop, index))
+        break;
+      value = loop.getInitArgs()[index];
+      continue;
+    }
+    auto argument = dyn_cast<BlockArgument>(value);
+    auto loop = argument ? dyn_cast<scf::ForOp>(argument.getOwner()->getParentOp())
+                         : scf::ForOp();
+    if (!loop || argument.getArgNumber() < loop.getNumInductionVars())
+      break;
+    unsigned index = argument.getArgNumber() - loop.getNumInductionVars();
+    if (!isUpdatedInPlace(loop, index))
+      break;
+    value = loop.getInitArgs()[index];
+  }
+  return value;
+}
+
 bool mlir::fuse::getAccesses(Region &body, function_ref<bool(Value)> isOwn,
                  Accesses &accesses) {
   auto isInside = [&](Value value) {
@@ -163,16 +214,7 @@ bool mlir::fuse::getAccesses(Region &body, function_ref<bool(Value)> isOwn,
       SmallVector<Value> roots;
       llvm::SmallPtrSet<Value, 4> visited;
       getRoots(value, roots, visited);
-      // The view from outside the body the access goes through, through
-      // views inside it that stay within that view's elements.
-      Value outerView = value;
-      while (isInside(outerView))
-        if (isa_and_nonnull<memref::SubViewOp, memref::CastOp,
-                            memref::ExpandShapeOp, memref::CollapseShapeOp,
-                            memref::TransposeOp>(outerView.getDefiningOp()))
-          outerView = outerView.getDefiningOp()->getOperand(0);
-        else
-          break;
+      Value outerView = getOuterView(value, isInside);
       std::optional<StridedBox> region;
       if (roots.size() == 1 && !isInside(outerView))
         region = getBufferRegion(outerView, roots.front());

@@ -274,6 +274,19 @@ SmallVector<scf::ForallOp> peelDimension(RewriterBase &rewriter,
   if (!maybeTargets)
     return {loop};
   SmallVector<Target> targets = std::move(*maybeTargets);
+  // Results whose destination is one empty tensor (CSE merges identical
+  // `tensor.empty` ops) each get their own: their parts are inserted into
+  // that destination one after another, and bufferization would give all
+  // but one chain a copy of it.
+  llvm::SmallPtrSet<Value, 4> seen;
+  for (Target &target : targets) {
+    auto empty = target.value.getDefiningOp<tensor::EmptyOp>();
+    if (!target.insert && empty && !seen.insert(target.value).second) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointAfter(empty);
+      target.value = rewriter.clone(*empty)->getResult(0);
+    }
+  }
 
   Location loc = loop.getLoc();
   // The parts go after the last insert they replace, whose destinations
