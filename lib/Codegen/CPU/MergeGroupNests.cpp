@@ -2,7 +2,11 @@
 //
 // The independent tile loops of one group (NestAccesses.h) become one loop
 // over both loops' tiles: a branch on the tile index runs each loop's body.
-// With OpenMP, the tiles of all branches share the cores.
+// With OpenMP, the tiles of all branches share the cores; the two loops'
+// tiles alternate in proportion over the merged loop, so that each core's
+// contiguous share holds some of each (interleave). Such loops are the
+// branches of a horizontally fused block, the pieces of a split copy, and
+// the whole tiles and the partial last tile of one nest (PeelTiles.h).
 //
 //===----------------------------------------------------------------------===//
 

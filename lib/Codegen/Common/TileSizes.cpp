@@ -209,9 +209,10 @@ static SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterfac
   // (what a static schedule gives one core) holds the fewest iterations,
   // or within 1/16 of the fewest, the largest size (fewer tiles, less
   // overhead per iteration). The whole tiles and the partial one run as
-  // one loop (fuse-merge-group-nests): 197 tokens in tiles of at most 85
-  // take 4 tiles of 50 (100 rows per core), not 85, 85 and 27 (170 rows on
-  // one core; the partial tile alone after the others, 112).
+  // one loop (fuse-merge-group-nests): ViT's 197 tokens in tiles of at most
+  // 85 take 3 tiles of 53 and one of 38 (at most 106 rows per core; tiles
+  // of 50 would give 100), not 85, 85 and 27 (170 rows on one core; 112
+  // when the partial tile ran alone after the others).
   auto rowTileAtMost = [&](int64_t range, int64_t limit) {
     int64_t size = tileAtMost(range, limit);
     if (range % size == 0)
