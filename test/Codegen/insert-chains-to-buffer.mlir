@@ -1,5 +1,7 @@
 // RUN: fuse-opt %s -split-input-file --fuse-insert-chains-to-buffer=min-length=2 | FileCheck %s
 // RUN: fuse-opt %s -split-input-file --fuse-insert-chains-to-buffer=min-length=4 | FileCheck %s --check-prefix=SHORT
+// RUN: fuse-opt %s -split-input-file --fuse-insert-chains-to-buffer=min-length=100 | FileCheck %s --check-prefix=PARTS
+// RUN: fuse-opt %s -split-input-file --fuse-insert-chains-to-buffer=min-length=100 --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" | FileCheck %s --check-prefix=INPLACE
 
 // A chain of inserts into an empty tensor: one buffer, each part
 // materialized into its view; the part computed in place reads its
@@ -77,4 +79,60 @@ func.func @read_midway(%a: tensor<1x4xf32>, %b: tensor<1x4xf32>, %c: tensor<1x4x
   %1 = tensor.insert_slice %b into %0[1, 0] [1, 4] [1, 1] : tensor<1x4xf32> into tensor<3x4xf32>
   %2 = tensor.insert_slice %c into %1[2, 0] [1, 4] [1, 1] : tensor<1x4xf32> into tensor<3x4xf32>
   return %1, %2 : tensor<3x4xf32>, tensor<3x4xf32>
+}
+
+// -----
+
+// A part read after the chain it is inserted into (a peeled nest's last
+// tile, read by the next group's nest through a fold of its extract) is
+// read from the chain's result at its box (PARTS). One-shot bufferization
+// then computes it in place; read as itself, after the insert wrote the
+// buffer it lives in, it was computed into a temporary copied in before
+// and out after its nest (INPLACE; the only allocations are the result
+// and the later read's own).
+// PARTS-LABEL: func.func @read_part_after_insert
+//       PARTS:   %[[B:.*]] = scf.forall (%{{.*}}) in (2)
+//       PARTS:   %[[I1:.*]] = tensor.insert_slice %[[B]] into %{{.*}}[6, 0] [2, 4] [1, 1]
+//       PARTS:   %[[READ:.*]] = tensor.extract_slice %[[I1]][6, 0] [2, 4] [1, 1]
+//       PARTS:   scf.forall
+//       PARTS:     tensor.extract_slice %[[READ]]
+// INPLACE-LABEL: func.func @read_part_after_insert
+//       INPLACE:   %[[BUF:.*]] = memref.alloc() {{.*}} : memref<8x4xf32>
+//   INPLACE-NOT:   memref.alloc
+//       INPLACE:   %[[OUT:.*]] = memref.alloc() {{.*}} : memref<2x4xf32>
+//   INPLACE-NOT:   memref.alloc
+//       INPLACE:   return %[[BUF]], %[[OUT]]
+func.func @read_part_after_insert(%x: tensor<8x4xf32>) -> (tensor<8x4xf32>, tensor<2x4xf32>) {
+  %e = tensor.empty() : tensor<8x4xf32>
+  %a = tensor.extract_slice %e[0, 0] [6, 4] [1, 1] : tensor<8x4xf32> to tensor<6x4xf32>
+  %pa = scf.forall (%i) in (6) shared_outs(%o = %a) -> (tensor<6x4xf32>) {
+    %xr = tensor.extract_slice %x[%i, 0] [1, 4] [1, 1] : tensor<8x4xf32> to tensor<1x4xf32>
+    %or = tensor.extract_slice %o[%i, 0] [1, 4] [1, 1] : tensor<6x4xf32> to tensor<1x4xf32>
+    %r = linalg.exp ins(%xr : tensor<1x4xf32>) outs(%or : tensor<1x4xf32>) -> tensor<1x4xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %r into %o[%i, 0] [1, 4] [1, 1] : tensor<1x4xf32> into tensor<6x4xf32>
+    }
+  }
+  %i0 = tensor.insert_slice %pa into %e[0, 0] [6, 4] [1, 1] : tensor<6x4xf32> into tensor<8x4xf32>
+  %b = tensor.extract_slice %i0[6, 0] [2, 4] [1, 1] : tensor<8x4xf32> to tensor<2x4xf32>
+  %pb = scf.forall (%i) in (2) shared_outs(%o = %b) -> (tensor<2x4xf32>) {
+    %j = arith.addi %i, %i : index
+    %xr = tensor.extract_slice %x[%j, 0] [1, 4] [1, 1] : tensor<8x4xf32> to tensor<1x4xf32>
+    %or = tensor.extract_slice %o[%i, 0] [1, 4] [1, 1] : tensor<2x4xf32> to tensor<1x4xf32>
+    %r = linalg.exp ins(%xr : tensor<1x4xf32>) outs(%or : tensor<1x4xf32>) -> tensor<1x4xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %r into %o[%i, 0] [1, 4] [1, 1] : tensor<1x4xf32> into tensor<2x4xf32>
+    }
+  }
+  %i1 = tensor.insert_slice %pb into %i0[6, 0] [2, 4] [1, 1] : tensor<2x4xf32> into tensor<8x4xf32>
+  %f = tensor.empty() : tensor<2x4xf32>
+  %later = scf.forall (%i) in (2) shared_outs(%o = %f) -> (tensor<2x4xf32>) {
+    %pr = tensor.extract_slice %pb[%i, 0] [1, 4] [1, 1] : tensor<2x4xf32> to tensor<1x4xf32>
+    %or = tensor.extract_slice %o[%i, 0] [1, 4] [1, 1] : tensor<2x4xf32> to tensor<1x4xf32>
+    %r = linalg.negf ins(%pr : tensor<1x4xf32>) outs(%or : tensor<1x4xf32>) -> tensor<1x4xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %r into %o[%i, 0] [1, 4] [1, 1] : tensor<1x4xf32> into tensor<2x4xf32>
+    }
+  }
+  return %i1, %later : tensor<8x4xf32>, tensor<2x4xf32>
 }

@@ -1,10 +1,16 @@
-//===- InsertChainsToBuffer.cpp - Long insert chains as one buffer --------===//
+//===- InsertChainsToBuffer.cpp - Insert chains ready for bufferization ---===//
 //
-// `--fuse-insert-chains-to-buffer` (docs in Passes.td): one-shot
-// bufferization's analysis is cubic or worse in the length of a chain of
-// `tensor.insert_slice` ops threaded through their destination
-// (llvm/llvm-project#81959), which a concat of many parts is. Such a chain
-// is bufferized here instead, where it is simple:
+// `--fuse-insert-chains-to-buffer` (docs in Passes.td), two steps before
+// one-shot bufferization:
+//
+//   0. A part read after the insert chain it goes into is read from the
+//      chain's result (readPartsThroughInserts), so that bufferization
+//      computes it in place.
+//
+// Then long chains: one-shot bufferization's analysis is cubic or worse in
+// the length of a chain of `tensor.insert_slice` ops threaded through their
+// destination (llvm/llvm-project#81959), which a concat of many parts is.
+// Such a chain is bufferized here instead, where it is simple:
 //
 //   1. Find chains: an insert whose destination is not the result of a
 //      chain link starts one; a link's result may be read only by the next
@@ -196,6 +202,51 @@ void rewriteChain(RewriterBase &rewriter, const Chain &chain) {
     rewriter.eraseOp(link);
 }
 
+/// Reads of a part after it is inserted read it from the tensor it went
+/// into: a use of `insert`'s source after the end of the insert chain it
+/// starts or continues (inserts into each result in turn, of static boxes
+/// disjoint from this one's) becomes an `extract_slice` of the chain's
+/// result at the part's box. Canonicalization folds such extracts to the
+/// part (a nest reading rows 159 to 197 of the previous group's result reads
+/// the peeled nest that computed them), and one-shot bufferization then
+/// sees the part read after the chain writes the buffer it lives in, and
+/// copies it: the peeled last tile of ViT's LayerNorm-fused MLP projection
+/// wrote a temporary, copied in before and out after it, which also kept
+/// it from merging with the whole tiles' nest.
+void readPartsThroughInserts(RewriterBase &rewriter,
+                             tensor::InsertSliceOp insert) {
+  std::optional<fuse::StridedBox> box = getConstantBox(insert);
+  Value part = insert.getSource();
+  if (!box || part.hasOneUse())
+    return;
+  tensor::InsertSliceOp end = insert;
+  while (end.getResult().hasOneUse()) {
+    auto next = dyn_cast<tensor::InsertSliceOp>(*end->getUsers().begin());
+    std::optional<fuse::StridedBox> nextBox =
+        next ? getConstantBox(next) : std::nullopt;
+    if (!next || next.getDest() != end.getResult() ||
+        next->getBlock() != insert->getBlock() || !nextBox ||
+        !fuse::areDisjoint(*box, *nextBox))
+      break;
+    end = next;
+  }
+  Block *block = insert->getBlock();
+  Value read;
+  for (OpOperand &use : llvm::make_early_inc_range(part.getUses())) {
+    Operation *user = block->findAncestorOpInBlock(*use.getOwner());
+    if (!user || user == end || !end->isBeforeInBlock(user))
+      continue;
+    if (!read) {
+      rewriter.setInsertionPointAfter(end);
+      read = tensor::ExtractSliceOp::create(
+          rewriter, insert.getLoc(), insert.getSourceType(), end.getResult(),
+          insert.getMixedOffsets(), insert.getMixedSizes(),
+          insert.getMixedStrides());
+    }
+    rewriter.modifyOpInPlace(use.getOwner(), [&] { use.set(read); });
+  }
+}
+
 struct FuseInsertChainsToBufferPass final
     : fuse::impl::FuseInsertChainsToBufferPassBase<
           FuseInsertChainsToBufferPass> {
@@ -209,6 +260,13 @@ struct FuseInsertChainsToBufferPass final
           << static_cast<int64_t>(minLength);
       return signalPassFailure();
     }
+    IRRewriter rewriter(&getContext());
+    SmallVector<tensor::InsertSliceOp> inserts;
+    getOperation()->walk(
+        [&](tensor::InsertSliceOp insert) { inserts.push_back(insert); });
+    for (tensor::InsertSliceOp insert : inserts)
+      readPartsThroughInserts(rewriter, insert);
+
     SmallVector<Chain, 0> chains;
     getOperation()->walk([&](tensor::InsertSliceOp insert) {
       auto type = dyn_cast<RankedTensorType>(insert.getResultType());
@@ -225,7 +283,6 @@ struct FuseInsertChainsToBufferPass final
           getDisjointBoxes(chain))
         chains.push_back(std::move(chain));
     });
-    IRRewriter rewriter(&getContext());
     for (const Chain &chain : chains)
       rewriteChain(rewriter, chain);
   }

@@ -168,9 +168,20 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
 }
 
 def FuseInsertChainsToBufferPass : Pass<"fuse-insert-chains-to-buffer"> {
-  let summary = "Write long chains of tensor.insert_slice into one buffer";
+  let summary = "Prepare chains of tensor.insert_slice for bufferization: "
+                "parts read through their chain, long chains as one buffer";
   let description = [{
-    A concat of many parts lowers to a chain of `tensor.insert_slice` ops,
+    First, a part read after the chain of inserts it goes into (each
+    inserting into the result of the previous one, at static boxes disjoint
+    from the part's) is read from the chain's result: such a use of an
+    insert's source becomes a `tensor.extract_slice` of the chain's last
+    result at the part's box. Canonicalization folds those extracts to the
+    part (the next group's nest reading the rows a peeled nest computed),
+    and one-shot bufferization then sees the part read after the chain
+    wrote the buffer it lives in, and computes it into a temporary copied
+    in before its nest and out after it.
+
+    Then, a concat of many parts lowers to a chain of `tensor.insert_slice` ops,
     each inserting into the result of the previous one, and one-shot
     bufferization's analysis is cubic or worse in the length of such a chain
     (llvm/llvm-project#81959: 125 parts 17 s, 250 parts 5 min). A chain of
