@@ -27,6 +27,11 @@
 // A constant is packed only when every use is such a slice, with the same
 // tile width, or a view of its first columns (a permuted filter's rows
 // without their padding, which packing drops) read only by such slices.
+// A slice may also take one index of other dimensions (ViT's QKV weight,
+// 1 x 768 x 3 x 768, read by tiles of one of Q, K and V: [0, 0, q, n]
+// [1, 768, 1, 64]); those dimensions go before the tiles, so that a
+// tile's block is still contiguous (3 x 12 x 1 x 768 x 64), and the slice
+// reads its block and expands it back to its own shape.
 //
 // fuse-pack-constant-panels, after `--fuse-vectorize-tiles`: a register
 // block reads its vector of B at every reduction step, `v` lanes at
@@ -112,19 +117,29 @@ bool getTileIndex(OpFoldResult offset, int64_t width, int64_t extent,
 }
 
 /// Whether `slice` reads one tile of its constant source of type `type`:
-/// unit strides, every dimension but the innermost whole, the innermost
-/// `width` (set from the first slice) at a tile offset.
+/// unit strides, every dimension but the innermost whole or one index of
+/// it (`moved`, set from the first slice: those dimensions, which packing
+/// moves before the tiles; a QKV projection's tile reads one of Q, K and
+/// V), the innermost `width` (set from the first slice) at a tile offset.
 bool isTileSlice(tensor::ExtractSliceOp slice, RankedTensorType type,
-                 int64_t &width) {
+                 int64_t &width, std::optional<SmallVector<bool>> &moved) {
   if (!slice.hasUnitStride())
     return false;
   int64_t rank = type.getRank();
   SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
   SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
-  for (int64_t d = 0; d + 1 < rank; ++d)
-    if (!isConstantIntValue(offsets[d], 0) ||
-        !isConstantIntValue(sizes[d], type.getDimSize(d)))
+  SmallVector<bool> indexed(rank, false);
+  for (int64_t d = 0; d + 1 < rank; ++d) {
+    if (isConstantIntValue(offsets[d], 0) &&
+        isConstantIntValue(sizes[d], type.getDimSize(d)))
+      continue;
+    if (!isConstantIntValue(sizes[d], 1))
       return false;
+    indexed[d] = true;
+  }
+  if (moved && *moved != indexed)
+    return false;
+  moved = indexed;
   std::optional<int64_t> size = getConstantIntValue(sizes.back());
   if (!size || *size <= 0 || *size >= type.getShape().back() ||
       (width != 0 && *size != width))
@@ -134,6 +149,39 @@ bool isTileSlice(tensor::ExtractSliceOp slice, RankedTensorType type,
   Value iv;
   return getTileIndex(offsets.back(), width, type.getShape().back(), constant,
                       iv);
+}
+
+/// `attr` with its dimensions permuted: dimension i of the result is
+/// dimension `permutation[i]` of `attr`.
+DenseElementsAttr permuteDims(DenseElementsAttr attr,
+                              ArrayRef<int64_t> permutation) {
+  auto type = cast<RankedTensorType>(attr.getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t rank = type.getRank();
+  int64_t elementBytes = getElementBytes(type);
+  SmallVector<int64_t> strides(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  SmallVector<int64_t> permuted;
+  for (int64_t d : permutation)
+    permuted.push_back(shape[d]);
+  ArrayRef<char> raw = attr.getRawData();
+  std::vector<char> data;
+  data.reserve(raw.size());
+  SmallVector<int64_t> index(rank, 0);
+  for (int64_t n = 0, e = type.getNumElements(); n < e; ++n) {
+    int64_t offset = 0;
+    for (int64_t i = 0; i < rank; ++i)
+      offset += index[i] * strides[permutation[i]];
+    const char *element = raw.data() + offset * elementBytes;
+    data.insert(data.end(), element, element + elementBytes);
+    for (int64_t i = rank - 1; i >= 0; --i) {
+      if (++index[i] < permuted[i])
+        break;
+      index[i] = 0;
+    }
+  }
+  return DenseElementsAttr::getFromRawBuffer(type.clone(permuted), data);
 }
 
 /// `attr` (whole-byte elements, not a splat) in `blocks` blocks of `width`
@@ -211,6 +259,7 @@ void packConstant(RewriterBase &rewriter, arith::ConstantOp constant) {
   // those of one prefix (the padding dropped).
   std::optional<int64_t> columns;
   int64_t width = 0;
+  std::optional<SmallVector<bool>> moved;
   SmallVector<tensor::ExtractSliceOp> slices, prefixes;
   auto addTileSlices = [&](Value source, RankedTensorType seen) {
     if (columns && *columns != seen.getShape().back())
@@ -218,7 +267,7 @@ void packConstant(RewriterBase &rewriter, arith::ConstantOp constant) {
     columns = seen.getShape().back();
     for (Operation *user : source.getUsers()) {
       auto slice = dyn_cast<tensor::ExtractSliceOp>(user);
-      if (!slice || !isTileSlice(slice, seen, width))
+      if (!slice || !isTileSlice(slice, seen, width, moved))
         return false;
       slices.push_back(slice);
     }
@@ -230,7 +279,7 @@ void packConstant(RewriterBase &rewriter, arith::ConstantOp constant) {
       if (!addTileSlices(slice.getResult(), slice.getResultType()))
         return;
       prefixes.push_back(slice);
-    } else if (!slice || !isTileSlice(slice, type, width)) {
+    } else if (!slice || !isTileSlice(slice, type, width, moved)) {
       return;
     } else {
       if (columns && *columns != type.getShape().back())
@@ -241,12 +290,29 @@ void packConstant(RewriterBase &rewriter, arith::ConstantOp constant) {
   }
   if (slices.empty())
     return;
+  // The dimensions the slices index go first, then the tiles: a tile's
+  // block is contiguous.
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> permutation;
+  for (int64_t d = 0; d < rank; ++d)
+    if ((*moved)[d])
+      permutation.push_back(d);
+  unsigned outer = permutation.size();
+  if (outer != 0 &&
+      (!prefixes.empty() ||
+       llvm::any_of(slices, [&](tensor::ExtractSliceOp slice) {
+         return slice.getResultType().getRank() != rank;
+       })))
+    return;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!(*moved)[d])
+      permutation.push_back(d);
+  DenseElementsAttr ordered = outer == 0 ? attr : permuteDims(attr, permutation);
   int64_t tiles = *columns / width;
   rewriter.setInsertionPoint(constant);
   Value packed = arith::ConstantOp::create(
       rewriter, constant.getLoc(),
-      packColumns(attr, width, tiles, /*outer=*/0));
-  int64_t rank = type.getRank();
+      packColumns(ordered, width, tiles, outer));
   for (tensor::ExtractSliceOp slice : slices) {
     std::optional<int64_t> index;
     Value iv;
@@ -261,15 +327,51 @@ void packConstant(RewriterBase &rewriter, arith::ConstantOp constant) {
       Value divisor = arith::ConstantIndexOp::create(rewriter, loc, width);
       tile = arith::DivUIOp::create(rewriter, loc, iv, divisor).getResult();
     }
-    SmallVector<OpFoldResult> offsets(rank + 1, rewriter.getIndexAttr(0));
-    offsets[0] = tile;
-    SmallVector<OpFoldResult> sizes = {rewriter.getIndexAttr(1)};
-    for (int64_t d = 0; d + 1 < rank; ++d)
-      sizes.push_back(rewriter.getIndexAttr(type.getDimSize(d)));
-    sizes.push_back(rewriter.getIndexAttr(width));
+    // Offsets, sizes: the moved dimensions' indices, the tile, then the
+    // other dimensions whole.
+    SmallVector<OpFoldResult> offsets, sizes;
+    for (unsigned i = 0; i < outer; ++i) {
+      offsets.push_back(slice.getMixedOffsets()[permutation[i]]);
+      sizes.push_back(rewriter.getIndexAttr(1));
+    }
+    offsets.push_back(tile);
+    sizes.push_back(rewriter.getIndexAttr(1));
+    SmallVector<int64_t> kept;
+    for (int64_t d : ArrayRef<int64_t>(permutation).drop_front(outer)) {
+      offsets.push_back(rewriter.getIndexAttr(0));
+      int64_t size = d + 1 == rank ? width : type.getDimSize(d);
+      sizes.push_back(rewriter.getIndexAttr(size));
+      kept.push_back(size);
+    }
     SmallVector<OpFoldResult> strides(rank + 1, rewriter.getIndexAttr(1));
-    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
-        slice, slice.getResultType(), packed, offsets, sizes, strides);
+    if (outer == 0) {
+      rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+          slice, slice.getResultType(), packed, offsets, sizes, strides);
+      continue;
+    }
+    // The block without the leading unit dimensions, then the slice's
+    // shape (its moved dimensions of one index back in place): each moved
+    // dimension joins the group of the kept dimension before it (the first
+    // kept one's, before there is one).
+    auto block = RankedTensorType::get(kept, type.getElementType());
+    Value read = tensor::ExtractSliceOp::create(rewriter, loc, block, packed,
+                                                offsets, sizes, strides);
+    SmallVector<ReassociationIndices> groups;
+    ReassociationIndices leading;
+    for (int64_t d = 0; d < rank; ++d) {
+      if ((*moved)[d]) {
+        if (groups.empty())
+          leading.push_back(d);
+        else
+          groups.back().push_back(d);
+        continue;
+      }
+      groups.push_back(leading);
+      groups.back().push_back(d);
+      leading.clear();
+    }
+    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+        slice, slice.getResultType(), read, groups);
   }
   for (tensor::ExtractSliceOp prefix : prefixes)
     rewriter.eraseOp(prefix);
