@@ -85,9 +85,8 @@ struct FuseMergeGroupNestsPass final
     };
     Value before = firstBefore(tile);
     Value next = arith::AddIOp::create(rewriter, loc, tile, constant(1));
-    Value isFirst = arith::CmpIOp::create(rewriter, loc,
-                                          arith::CmpIPredicate::ugt,
-                                          firstBefore(next), before);
+    Value isFirst = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ugt, firstBefore(next), before);
     Value secondIndex = arith::SubIOp::create(rewriter, loc, tile, before);
     Value index =
         arith::SelectOp::create(rewriter, loc, isFirst, before, secondIndex);
@@ -138,9 +137,9 @@ struct FuseMergeGroupNestsPass final
                     first->getAttr(fuse::FuseDialect::kGroupNestAttrName));
     Block *body = merged.getBody();
     rewriter.setInsertionPointToStart(body);
-    auto [isFirst, index] = interleave(
-        rewriter, loc, merged.getInductionVars().front(), firstTiles,
-        secondTiles);
+    auto [isFirst, index] =
+        interleave(rewriter, loc, merged.getInductionVars().front(), firstTiles,
+                   secondTiles);
     auto branch = scf::IfOp::create(rewriter, loc, isFirst,
                                     /*withElseRegion=*/true);
     inlineTileLoopBody(rewriter, first, index, *firstCounts,

@@ -64,6 +64,7 @@
 #include "FuseDialect/Utils/ShapeUtils.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/Support/MathExtras.h"
@@ -298,21 +299,29 @@ void packConstant(RewriterBase &rewriter, arith::ConstantOp constant) {
     if ((*moved)[d])
       permutation.push_back(d);
   unsigned outer = permutation.size();
-  if (outer != 0 &&
-      (!prefixes.empty() ||
-       llvm::any_of(slices, [&](tensor::ExtractSliceOp slice) {
-         return slice.getResultType().getRank() != rank;
-       })))
+  // A tile's block is the slice with its moved dimensions dropped; the
+  // slice is that block expanded (checked here, before anything changes).
+  SmallVector<int64_t> blockShape;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!(*moved)[d])
+      blockShape.push_back(d + 1 == rank ? width : type.getDimSize(d));
+  auto blockType = RankedTensorType::get(blockShape, type.getElementType());
+  if (outer != 0 && (!prefixes.empty() ||
+                     llvm::any_of(slices, [&](tensor::ExtractSliceOp slice) {
+                       return slice.getResultType().getRank() != rank ||
+                              !getReassociationIndicesForReshape(
+                                  blockType, slice.getResultType());
+                     })))
     return;
   for (int64_t d = 0; d < rank; ++d)
     if (!(*moved)[d])
       permutation.push_back(d);
-  DenseElementsAttr ordered = outer == 0 ? attr : permuteDims(attr, permutation);
+  DenseElementsAttr ordered =
+      outer == 0 ? attr : permuteDims(attr, permutation);
   int64_t tiles = *columns / width;
   rewriter.setInsertionPoint(constant);
   Value packed = arith::ConstantOp::create(
-      rewriter, constant.getLoc(),
-      packColumns(ordered, width, tiles, outer));
+      rewriter, constant.getLoc(), packColumns(ordered, width, tiles, outer));
   for (tensor::ExtractSliceOp slice : slices) {
     std::optional<int64_t> index;
     Value iv;
@@ -336,12 +345,9 @@ void packConstant(RewriterBase &rewriter, arith::ConstantOp constant) {
     }
     offsets.push_back(tile);
     sizes.push_back(rewriter.getIndexAttr(1));
-    SmallVector<int64_t> kept;
-    for (int64_t d : ArrayRef<int64_t>(permutation).drop_front(outer)) {
+    for (int64_t size : blockShape) {
       offsets.push_back(rewriter.getIndexAttr(0));
-      int64_t size = d + 1 == rank ? width : type.getDimSize(d);
       sizes.push_back(rewriter.getIndexAttr(size));
-      kept.push_back(size);
     }
     SmallVector<OpFoldResult> strides(rank + 1, rewriter.getIndexAttr(1));
     if (outer == 0) {
@@ -349,27 +355,12 @@ void packConstant(RewriterBase &rewriter, arith::ConstantOp constant) {
           slice, slice.getResultType(), packed, offsets, sizes, strides);
       continue;
     }
-    // The block without the leading unit dimensions, then the slice's
-    // shape (its moved dimensions of one index back in place): each moved
-    // dimension joins the group of the kept dimension before it (the first
-    // kept one's, before there is one).
-    auto block = RankedTensorType::get(kept, type.getElementType());
-    Value read = tensor::ExtractSliceOp::create(rewriter, loc, block, packed,
-                                                offsets, sizes, strides);
-    SmallVector<ReassociationIndices> groups;
-    ReassociationIndices leading;
-    for (int64_t d = 0; d < rank; ++d) {
-      if ((*moved)[d]) {
-        if (groups.empty())
-          leading.push_back(d);
-        else
-          groups.back().push_back(d);
-        continue;
-      }
-      groups.push_back(leading);
-      groups.back().push_back(d);
-      leading.clear();
-    }
+    // The block without the leading unit dimensions, expanded back to the
+    // slice's shape (its moved dimensions of one index in place).
+    Value read = tensor::ExtractSliceOp::create(
+        rewriter, loc, blockType, packed, offsets, sizes, strides);
+    SmallVector<ReassociationIndices> groups =
+        *getReassociationIndicesForReshape(blockType, slice.getResultType());
     rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
         slice, slice.getResultType(), read, groups);
   }

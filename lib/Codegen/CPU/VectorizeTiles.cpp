@@ -718,8 +718,7 @@ struct FuseVectorizeTilesPass final
     // its probabilities through (0, d1, d2, d4)) then has its unit loops
     // written first too; the other order left that op's accumulators
     // loaded and stored at every reduction step (37 GFLOP/s).
-    for (auto normalize :
-         {readUnitDimsThroughCollapse, writeUnitLoopsFirst}) {
+    for (auto normalize : {readUnitDimsThroughCollapse, writeUnitLoopsFirst}) {
       SmallVector<linalg::GenericOp> generics;
       getOperation()->walk([&](GroupOp group) {
         group.getBody().walk([&](linalg::GenericOp op) {

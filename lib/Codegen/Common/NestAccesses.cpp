@@ -161,8 +161,9 @@ static Value getOuterView(Value value, function_ref<bool(Value)> isInside) {
       continue;
     }
     auto argument = dyn_cast<BlockArgument>(value);
-    auto loop = argument ? dyn_cast<scf::ForOp>(argument.getOwner()->getParentOp())
-                         : scf::ForOp();
+    auto loop = argument
+                    ? dyn_cast<scf::ForOp>(argument.getOwner()->getParentOp())
+                    : scf::ForOp();
     if (!loop || argument.getArgNumber() < loop.getNumInductionVars())
       break;
     unsigned index = argument.getArgNumber() - loop.getNumInductionVars();

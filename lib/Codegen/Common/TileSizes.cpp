@@ -218,8 +218,8 @@ static SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterfac
     if (range % size == 0)
       return size;
     auto share = [&](int64_t candidate) {
-      return std::min<int64_t>(
-          range, llvm::divideCeil(range, 2 * candidate) * candidate);
+      return std::min<int64_t>(range, llvm::divideCeil(range, 2 * candidate) *
+                                          candidate);
     };
     int64_t fewest = range;
     for (int64_t candidate = size; 2 * candidate >= size; --candidate)
