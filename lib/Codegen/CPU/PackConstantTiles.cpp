@@ -299,12 +299,14 @@ void packConstant(RewriterBase &rewriter, arith::ConstantOp constant) {
     if ((*moved)[d])
       permutation.push_back(d);
   unsigned outer = permutation.size();
+  for (int64_t d = 0; d < rank; ++d)
+    if (!(*moved)[d])
+      permutation.push_back(d);
   // A tile's block is the slice with its moved dimensions dropped; the
   // slice is that block expanded (checked here, before anything changes).
   SmallVector<int64_t> blockShape;
-  for (int64_t d = 0; d < rank; ++d)
-    if (!(*moved)[d])
-      blockShape.push_back(d + 1 == rank ? width : type.getDimSize(d));
+  for (int64_t d : ArrayRef<int64_t>(permutation).drop_front(outer))
+    blockShape.push_back(d + 1 == rank ? width : type.getDimSize(d));
   auto blockType = RankedTensorType::get(blockShape, type.getElementType());
   if (outer != 0 && (!prefixes.empty() ||
                      llvm::any_of(slices, [&](tensor::ExtractSliceOp slice) {
@@ -313,9 +315,6 @@ void packConstant(RewriterBase &rewriter, arith::ConstantOp constant) {
                                   blockType, slice.getResultType());
                      })))
     return;
-  for (int64_t d = 0; d < rank; ++d)
-    if (!(*moved)[d])
-      permutation.push_back(d);
   DenseElementsAttr ordered =
       outer == 0 ? attr : permuteDims(attr, permutation);
   int64_t tiles = *columns / width;

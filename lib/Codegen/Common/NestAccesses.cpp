@@ -78,6 +78,21 @@ static std::optional<StridedBox> getBufferRegion(Value value, Value root) {
   return region;
 }
 
+/// The iteration argument of the `scf.for` that carries `value` (`value`
+/// itself, or the argument tied to `value` as a result of the loop); null
+/// when no `scf.for` carries it.
+static BlockArgument getCarriedArgument(Value value) {
+  if (auto loop = value.getDefiningOp<scf::ForOp>())
+    return loop.getTiedLoopRegionIterArg(cast<OpResult>(value));
+  auto argument = dyn_cast<BlockArgument>(value);
+  auto loop = argument
+                  ? dyn_cast<scf::ForOp>(argument.getOwner()->getParentOp())
+                  : scf::ForOp();
+  if (!loop || !loop.getTiedLoopInit(argument))
+    return {};
+  return argument;
+}
+
 /// The buffers `value` may be a view of: through view-like ops, through
 /// both branches of an `scf.if` and both operands of a select that yield
 /// it (the padded window of a tile is one of two shared buffers), and
@@ -103,39 +118,30 @@ static void getRoots(Value value, SmallVectorImpl<Value> &roots,
                  roots, visited);
     return;
   }
-  scf::ForOp loop;
-  unsigned index = 0;
-  if ((loop = value.getDefiningOp<scf::ForOp>())) {
-    index = cast<OpResult>(value).getResultNumber();
-  } else if (auto argument = dyn_cast<BlockArgument>(value)) {
-    loop = dyn_cast<scf::ForOp>(argument.getOwner()->getParentOp());
-    if (loop && argument.getArgNumber() >= loop.getNumInductionVars())
-      index = argument.getArgNumber() - loop.getNumInductionVars();
-    else
-      loop = {};
-  }
-  if (loop) {
-    getRoots(loop.getInitArgs()[index], roots, visited);
-    getRoots(loop.getYieldedValues()[index], roots, visited);
+  if (BlockArgument carried = getCarriedArgument(value)) {
+    auto loop = cast<scf::ForOp>(carried.getOwner()->getParentOp());
+    getRoots(loop.getTiedLoopInit(carried)->get(), roots, visited);
+    getRoots(loop.getTiedLoopYieldedValue(carried)->get(), roots, visited);
     return;
   }
   roots.push_back(value);
 }
 
-/// Whether result `index` of `loop` is its initial value updated in place:
-/// every iteration yields its iteration argument back, directly or as the
-/// result of an inner loop that does the same.
-static bool isUpdatedInPlace(scf::ForOp loop, unsigned index) {
-  Value yielded = loop.getYieldedValues()[index];
-  Value argument = loop.getRegionIterArgs()[index];
+/// Whether the loop-carried `argument` ends every iteration as it began:
+/// the loop yields it back, directly or as the result of an inner loop
+/// that does the same (a buffer updated in place).
+static bool isUpdatedInPlace(BlockArgument argument) {
+  auto loop = cast<scf::ForOp>(argument.getOwner()->getParentOp());
+  Value yielded = loop.getTiedLoopYieldedValue(argument)->get();
   while (yielded != argument) {
-    auto inner = yielded.getDefiningOp<scf::ForOp>();
-    if (!inner)
+    BlockArgument inner = yielded.getDefiningOp<scf::ForOp>()
+                              ? getCarriedArgument(yielded)
+                              : BlockArgument();
+    if (!inner || !isUpdatedInPlace(inner))
       return false;
-    unsigned innerIndex = cast<OpResult>(yielded).getResultNumber();
-    if (!isUpdatedInPlace(inner, innerIndex))
-      return false;
-    yielded = inner.getInitArgs()[innerIndex];
+    yielded = cast<scf::ForOp>(inner.getOwner()->getParentOp())
+                  .getTiedLoopInit(inner)
+                  ->get();
   }
   return true;
 }
@@ -153,23 +159,12 @@ static Value getOuterView(Value value, function_ref<bool(Value)> isInside) {
       value = def->getOperand(0);
       continue;
     }
-    if (auto loop = dyn_cast_or_null<scf::ForOp>(def)) {
-      unsigned index = cast<OpResult>(value).getResultNumber();
-      if (!isUpdatedInPlace(loop, index))
-        break;
-      value = loop.getInitArgs()[index];
-      continue;
-    }
-    auto argument = dyn_cast<BlockArgument>(value);
-    auto loop = argument
-                    ? dyn_cast<scf::ForOp>(argument.getOwner()->getParentOp())
-                    : scf::ForOp();
-    if (!loop || argument.getArgNumber() < loop.getNumInductionVars())
+    BlockArgument carried = getCarriedArgument(value);
+    if (!carried || !isUpdatedInPlace(carried))
       break;
-    unsigned index = argument.getArgNumber() - loop.getNumInductionVars();
-    if (!isUpdatedInPlace(loop, index))
-      break;
-    value = loop.getInitArgs()[index];
+    value = cast<scf::ForOp>(carried.getOwner()->getParentOp())
+                .getTiedLoopInit(carried)
+                ->get();
   }
   return value;
 }
