@@ -1,4 +1,5 @@
 // RUN: fuse-opt %s --fuse-copies-to-linalg=strided-only=true | FileCheck %s
+// RUN: fuse-opt %s --fuse-copies-to-linalg="strided-only=true vector-bytes=128" | FileCheck %s --check-prefix=VEC
 
 // A copy into a strided view (a padded window's interior) becomes a
 // linalg.copy (a loop nest); a copy between contiguous buffers stays a
@@ -13,5 +14,39 @@ func.func @window(%src: memref<1x16x16x16xf32>, %dst: memref<1x6x10x16xf32>, %a:
   %out = memref.subview %dst[0, 1, 1, 0] [1, 4, 8, 16] [1, 1, 1, 1] : memref<1x6x10x16xf32> to memref<1x4x8x16xf32, strided<[960, 160, 16, 1], offset: 176>>
   memref.copy %in, %out : memref<1x4x8x16xf32, strided<[4096, 256, 16, 1]>> to memref<1x4x8x16xf32, strided<[960, 160, 16, 1], offset: 176>>
   memref.copy %a, %b : memref<16xf32> to memref<16xf32>
+  return
+}
+
+// With vector-bytes, the window's rows (8 pixels x 16 channels, 128
+// contiguous floats in both buffers) are collapsed and copied 32 floats
+// (128 bytes) at a time in loops over the other dims, here dynamic ones;
+// a copy whose contiguous run is 3 floats stays a linalg.copy, and a
+// contiguous copy a memref.copy.
+// VEC-LABEL: func.func @window
+//   VEC-NOT:   linalg.copy
+//       VEC:   %[[FROM:.*]] = memref.collapse_shape %{{.*}} {{\[}}[0], [1], [2, 3]] : memref<1x4x8x16xf32, strided<[4096, 256, 16, 1]>> into memref<1x4x128xf32, strided<[4096, 256, 1]>>
+//       VEC:   %[[TO:.*]] = memref.collapse_shape %{{.*}} {{\[}}[0], [1], [2, 3]] : memref<1x4x8x16xf32, strided<[960, 160, 16, 1], offset: 176>> into memref<1x4x128xf32, strided<[960, 160, 1], offset: 176>>
+//       VEC:   scf.for %[[I:.*]] = %c0 to %c1{{.*}} step %c1
+//       VEC:     scf.for %[[J:.*]] = %c0 to %c4 step %c1
+//       VEC:       scf.for %[[K:.*]] = %c0 to %c128 step %c32
+//       VEC:         %[[V:.*]] = vector.transfer_read %[[FROM]][%[[I]], %[[J]], %[[K]]], %{{.*}} {in_bounds = [true]} : memref<1x4x128xf32, strided<[4096, 256, 1]>>, vector<32xf32>
+//       VEC:         vector.transfer_write %[[V]], %[[TO]][%[[I]], %[[J]], %[[K]]] {in_bounds = [true]}
+//       VEC:   memref.copy %{{.*}}, %{{.*}} : memref<16xf32> to memref<16xf32>
+
+// VEC-LABEL: func.func @dynamic_rows
+//       VEC:   %[[N:.*]] = memref.dim %{{.*}}, %c0{{.*}} : memref<?x96xf32, strided<[100, 1]>>
+//       VEC:   scf.for %{{.*}} = %c0 to %[[N]] step %c1
+//       VEC:     scf.for %{{.*}} = %c0 to %c96 step %c32
+//       VEC:       vector.transfer_read {{.*}} vector<32xf32>
+func.func @dynamic_rows(%src: memref<?x96xf32, strided<[100, 1]>>, %dst: memref<?x96xf32>) {
+  memref.copy %src, %dst : memref<?x96xf32, strided<[100, 1]>> to memref<?x96xf32>
+  return
+}
+
+// VEC-LABEL: func.func @short_run
+//   VEC-NOT:   vector.transfer_read
+//       VEC:   linalg.copy
+func.func @short_run(%src: memref<4x3xf32, strided<[8, 1]>>, %dst: memref<4x3xf32>) {
+  memref.copy %src, %dst : memref<4x3xf32, strided<[8, 1]>> to memref<4x3xf32>
   return
 }

@@ -93,6 +93,8 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
   // loops instead of the runtime's element-by-element memrefCopy.
   FuseCopiesToLinalgPassOptions copyOptions;
   copyOptions.stridedOnly = true;
+  if (options.tileGroups && options.vectorize)
+    copyOptions.vectorBytes = 2 * CpuDescription::host().vectorBytes;
   pm.addNestedPass<func::FuncOp>(createFuseCopiesToLinalgPass(copyOptions));
   if (options.fillHalos)
     pm.addNestedPass<func::FuncOp>(createFuseFillHalosPass());
@@ -101,6 +103,10 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
   //    function's temporaries instead share one buffer by liveness.
   if (options.planBuffers)
     pm.addNestedPass<func::FuncOp>(createFusePlanBuffersPass());
+  //    A register block's epilogue reads and stores asked for before its
+  //    reduction loop, so that their misses overlap the multiplies.
+  if (options.tileGroups && options.vectorize && options.prefetchEpilogues)
+    pm.addNestedPass<func::FuncOp>(createFusePrefetchEpiloguesPass());
 
   // 5. Vector code (from fuse-vectorize-tiles) to 1-D vectors: n-D transfers
   //    unrolled, reductions along the innermost dimension as ordered

@@ -266,6 +266,36 @@ def FuseThreadTilesPass : Pass<"fuse-thread-tiles"> {
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
+def FusePrefetchEpiloguesPass
+    : Pass<"fuse-prefetch-epilogues", "::mlir::func::FuncOp"> {
+  let summary = "Prefetch what a register block's epilogue reads and "
+                "writes before its reduction loop";
+  let description = [{
+    Runs on buffers, after bufferization and before the vector transfers
+    are lowered. After a register block's reduction loop (an `scf.for`
+    carrying vectors that multiplies vectors in its body), the block's
+    epilogue reads what the group adds to the accumulators (a residual, a
+    bias row) and stores the block: the first touch of those cache lines,
+    with no work left to overlap their misses. For each in-bounds,
+    minor-identity `vector.transfer_read` and `vector.transfer_write` after
+    the loop in the same block (up to the next `scf.for`) whose buffer has
+    a unit innermost stride and whose buffer and indices are defined
+    before the loop, unless a `vector.transfer_read` before the loop in
+    that block reads the same buffer at the same indices (partial sums
+    carried between reduction chunks, in the cache already), this pass
+    issues one `memref.prefetch` per cache line
+    of each of the transfer's rows before the loop (read or write), so
+    the lines arrive while the block multiplies. At most `max-rows` rows
+    per loop. Values are unchanged.
+  }];
+  let options = [
+    Option<"maxRows", "max-rows", "int64_t", /*default=*/"32",
+           "Rows of transfers prefetched before one loop at most">,
+  ];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def FusePlanBuffersPass : Pass<"fuse-plan-buffers", "::mlir::func::FuncOp"> {
   let summary = "Place a function's temporaries in one buffer, reusing the "
                 "memory of those no longer live";

@@ -123,6 +123,12 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
                      "dead, instead of one allocation each live to the "
                      "return"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> prefetchEpilogues{
+      *this, "prefetch-epilogues",
+      llvm::cl::desc("fuse-prefetch-epilogues: the cache lines a register "
+                     "block's epilogue reads and writes prefetched before "
+                     "its reduction loop"),
+      llvm::cl::init(true)};
 
   /// Refuses values out of range, naming the option (through `error`).
   LogicalResult validate(function_ref<LogicalResult(const Twine &)> error) const;

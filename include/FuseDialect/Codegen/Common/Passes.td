@@ -230,15 +230,30 @@ def FuseCopiesToLinalgPass : Pass<"fuse-copies-to-linalg"> {
     loops like every other structured op. `--fuse-lower-to-nvvm` rewrites
     every copy (before `convert-linalg-to-loops`); `--fuse-lower-to-cpu`
     (`strided-only`) only ranked copies of rank > 0 whose source or target
-    is not a contiguous row-major buffer, whose contiguous innermost loop
-    LLVM then vectorizes. Values are unchanged.
+    is not a contiguous row-major buffer.
+
+    With `vector-bytes` (the CPU lowering: two of the host's vector
+    registers), a rewritten copy whose innermost dims form a static run
+    contiguous in both buffers (a padded window's rows) becomes `scf.for`
+    loops over the other dims around 1-D `vector.transfer_read` /
+    `vector.transfer_write` pairs along the run (collapsed with
+    `memref.collapse_shape`), each of the largest power of two of elements
+    up to `vector-bytes` that divides the run, at least 4; other copies
+    become `linalg.copy`. LLVM would fully unroll a short innermost loop
+    into scalar moves before vectorizing it. Values are unchanged.
   }];
   let options = [
     Option<"stridedOnly", "strided-only", "bool", /*default=*/"false",
            "Rewrite only copies from or to a buffer that is not contiguous "
-           "(contiguous copies stay one memcpy)">
+           "(contiguous copies stay one memcpy)">,
+    Option<"vectorBytes", "vector-bytes", "int64_t", /*default=*/"0",
+           "Copy contiguous innermost runs in vector transfers of up to "
+           "this many bytes (0: every copy a linalg.copy)">
   ];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::arith::ArithDialect"];
 }
 
 def FuseClampIndicesPass : Pass<"fuse-clamp-indices"> {
