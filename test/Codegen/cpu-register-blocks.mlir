@@ -47,6 +47,12 @@
 //    model's few tokens) keeps its reduction whole, one contiguous read of
 //    each panel of B, where more rows of blocks take it in chunks that
 //    stay in L1: 256 steps in one loop, not 2 x 128 (FEW).
+//  * with AVX-512's blocks (8 rows x 32 columns, two vectors of 16), a
+//    block over 56 pixels by 128 filters (columns in runs of 64) takes 4
+//    rows by 4 vectors instead: the same 16 accumulators, 0.5 loads per
+//    multiply-add instead of 0.63 (SQUARE); with 4 x 16 (AVX2's shape,
+//    vectors of 8) 2 x 32 would load as many, and the block stays
+//    4 x 16 (SQUARE-AVX2).
 // Values: against the unfused program (NUM), and bit for bit without fused
 // multiply-adds (EXACT).
 //
@@ -54,10 +60,12 @@
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu="block-cols=16 block-rows=4 reduction-chunk=128 pack=false" -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOPACK
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu | FileCheck %s --check-prefix=COPY
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=HOSTCHUNK
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,seventeen,whole,split,gemv,gemv_view,epilogue,two_convs,k96,qkv_heads,few_rows -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,seventeen,whole,split,gemv,gemv_view,epilogue,two_convs,k96,qkv_heads,few_rows -p "--fuse-ops" --lower="--fuse-lower-to-cpu='fma=false reassociate=false approximate-math=false'" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
-// NUM: fuse-diff: OK 17 outputs
-// EXACT: fuse-diff: OK 17 outputs, {{[0-9]+}} values, max abs err 0, max rel err 0
+// RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu="block-cols=32 block-rows=8" -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=SQUARE
+// RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu="block-cols=16 block-rows=4" -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=SQUARE-AVX2
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,seventeen,whole,split,gemv,gemv_view,epilogue,two_convs,k96,qkv_heads,few_rows,pointwise -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,seventeen,whole,split,gemv,gemv_view,epilogue,two_convs,k96,qkv_heads,few_rows,pointwise -p "--fuse-ops" --lower="--fuse-lower-to-cpu='fma=false reassociate=false approximate-math=false'" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
+// NUM: fuse-diff: OK 18 outputs
+// EXACT: fuse-diff: OK 18 outputs, {{[0-9]+}} values, max abs err 0, max rel err 0
 
 // PACK-LABEL: func.func @matmul
 //       PACK:   scf.forall
@@ -334,4 +342,21 @@ func.func @few_rows(%a: tensor<1x8x256xf32>, %b: tensor<1x256x64xf32>) -> tensor
   %p = tosa.matmul %a, %b, %zp, %zp : (tensor<1x8x256xf32>, tensor<1x256x64xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x64xf32>
   %r = tosa.clamp %p {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x8x64xf32>) -> tensor<1x8x64xf32>
   return %r : tensor<1x8x64xf32>
+}
+
+// -----
+
+// SQUARE-LABEL: func.func @pointwise
+//   SQUARE-NOT:   vector<8x32xf32>
+//       SQUARE:   scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (vector<4x64xf32>)
+//       SQUARE:     math.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<4x64xf32>
+//   SQUARE-NOT:   vector<8x32xf32>
+//       SQUARE:   fuse.yield
+// SQUARE-AVX2-LABEL: func.func @pointwise
+//       SQUARE-AVX2:   math.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<4x16xf32>
+func.func @pointwise(%x: tensor<1x8x56x64xf32>, %w: tensor<128x1x1x64xf32>, %b: tensor<128xf32>) -> tensor<1x8x56x128xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x8x56x64xf32>, tensor<128x1x1x64xf32>, tensor<128xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x56x128xf32>
+  %r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x8x56x128xf32>) -> tensor<1x8x56x128xf32>
+  return %r : tensor<1x8x56x128xf32>
 }

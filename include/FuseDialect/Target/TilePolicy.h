@@ -150,6 +150,9 @@ struct VectorPolicy {
   /// spilled; AVX-512: 8 x 32, 16 of 32 registers: each vector of B serves
   /// twice the rows of 4 x 32, 0.63 loads per multiply-add instead of
   /// 0.75, and a 7 x 7 stage's 49 pixels block 7 x 32 instead of 7 x 16).
+  /// Where the columns come in runs of 64 and the rows in fours, AVX-512
+  /// blocks are 4 x 64 instead (RegisterBlocks.cpp, getBlockShape): the
+  /// same 16 accumulators, 0.5 loads per multiply-add.
   static constexpr int64_t blockRows(const CpuDescription &cpu) {
     return cpu.vectorRegisters / 4;
   }

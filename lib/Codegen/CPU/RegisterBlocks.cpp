@@ -77,11 +77,22 @@ std::pair<int64_t, int64_t> getBlockShape(int64_t rowRange, int64_t colRange,
       if (colRange % wide == 0)
         return {1, wide};
   }
-  if (rows >= blockRows || vector < 4)
-    return {rows, cols};
   auto loadsPerFma = [](int64_t r, int64_t v) {
     return double(r + v) / double(r * v);
   };
+  // A full block over columns in whole runs of twice its vectors (64 or
+  // more filters on AVX-512) takes half the rows by twice the vectors:
+  // the same accumulators, fewer loads per multiply-add (4 x 4 vectors:
+  // 0.5, 8 x 2: 0.63). ResNet-50's first stage, 56 pixels by 64 or 256
+  // filters: 1.03x.
+  if (rows == blockRows && cols == blockCols && vector >= 4 && !half &&
+      blockCols % vector == 0 && blockRows % 2 == 0 &&
+      colRange % (2 * blockCols) == 0 && rowRange % (blockRows / 2) == 0 &&
+      loadsPerFma(blockRows / 2, 2 * blockCols / vector) <
+          loadsPerFma(blockRows, blockCols / vector))
+    return {blockRows / 2, 2 * blockCols};
+  if (rows >= blockRows || vector < 4)
+    return {rows, cols};
   int64_t moreRows = getLargestDivisor(rowRange, 2 * blockRows, half);
   if (moreRows <= rows)
     return {rows, cols};

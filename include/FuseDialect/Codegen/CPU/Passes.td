@@ -83,7 +83,9 @@ def FuseVectorizeTilesPass : Pass<"fuse-vectorize-tiles"> {
     Float matmuls and other contractions (option `contractions`) are cut
     into register blocks of up to `block-rows` x `block-cols` results (by
     default a quarter of the host's vector registers x two of them:
-    AVX2 4 x 16, AVX-512 8 x 32),
+    AVX2 4 x 16, AVX-512 8 x 32; a full block over columns in runs of
+    twice its width takes half the rows by twice the columns where that
+    loads fewer values per multiply-add: AVX-512 4 x 64),
     reduction loops innermost: each step is a vector rank-1 update of the
     block's accumulators, which are loop-carried vectors. Convolutions are
     cut the same way (output columns x up to `block-cols` channels, window
