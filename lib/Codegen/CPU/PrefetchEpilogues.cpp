@@ -69,8 +69,7 @@ VectorTransferOpInterface getPrefetchable(Operation *op) {
     return {};
   auto memref = dyn_cast<MemRefType>(transfer.getBase().getType());
   if (!memref || !memref.getElementType().isIntOrFloat() ||
-      memref.getElementTypeBitWidth() % 8 != 0 ||
-      !memref.isLastDimUnitStride())
+      memref.getElementTypeBitWidth() % 8 != 0 || !memref.isLastDimUnitStride())
     return {};
   return transfer;
 }
@@ -120,8 +119,7 @@ struct FusePrefetchEpiloguesPass final
 
   void runOnOperation() override {
     DominanceInfo dominance(getOperation());
-    SmallVector<std::pair<scf::ForOp, VectorTransferOpInterface>>
-        work;
+    SmallVector<std::pair<scf::ForOp, VectorTransferOpInterface>> work;
     getOperation()->walk([&](scf::ForOp loop) {
       if (!isBlockReduction(loop))
         return;

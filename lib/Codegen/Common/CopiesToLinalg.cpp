@@ -112,14 +112,14 @@ LogicalResult copyInVectors(RewriterBase &rewriter, memref::CopyOp copy,
   auto vectorType = VectorType::get({lanes}, source.getElementType());
   Value padding = arith::ConstantOp::create(
       rewriter, loc, rewriter.getZeroAttr(source.getElementType()));
-  scf::buildLoopNest(
-      rewriter, loc, lbs, ubs, steps,
-      [&](OpBuilder &b, Location loc, ValueRange ivs) {
-        SmallVector<bool> inBounds = {true};
-        Value part = vector::TransferReadOp::create(b, loc, vectorType, from,
-                                                    ivs, padding, inBounds);
-        vector::TransferWriteOp::create(b, loc, part, to, ivs, inBounds);
-      });
+  scf::buildLoopNest(rewriter, loc, lbs, ubs, steps,
+                     [&](OpBuilder &b, Location loc, ValueRange ivs) {
+                       SmallVector<bool> inBounds = {true};
+                       Value part = vector::TransferReadOp::create(
+                           b, loc, vectorType, from, ivs, padding, inBounds);
+                       vector::TransferWriteOp::create(b, loc, part, to, ivs,
+                                                       inBounds);
+                     });
   rewriter.eraseOp(copy);
   return success();
 }
@@ -137,11 +137,11 @@ struct FuseCopiesToLinalgPass final
     IRRewriter rewriter(&getContext());
     for (memref::CopyOp copy : copies) {
       if (vectorBytes > 0 &&
-          succeeded(copyInVectors(
-              rewriter, copy,
-              vectorBytes * 8 /
-                  cast<MemRefType>(copy.getSource().getType())
-                      .getElementTypeBitWidth())))
+          succeeded(
+              copyInVectors(rewriter, copy,
+                            vectorBytes * 8 /
+                                cast<MemRefType>(copy.getSource().getType())
+                                    .getElementTypeBitWidth())))
         continue;
       rewriter.setInsertionPoint(copy);
       linalg::CopyOp::create(rewriter, copy.getLoc(), copy.getSource(),
