@@ -1,5 +1,9 @@
 // RUN: fuse-opt %s --fuse-copies-to-linalg=strided-only=true | FileCheck %s
 // RUN: fuse-opt %s --fuse-copies-to-linalg="strided-only=true vector-bytes=128" | FileCheck %s --check-prefix=VEC
+// RUN: fuse-opt %s --fuse-copies-to-linalg="vector-bytes=128" | FileCheck %s --check-prefix=ALL
+// RUN: not fuse-opt %s --fuse-copies-to-linalg="vector-bytes=-1" 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not fuse-opt %s --fuse-copies-to-linalg="vector-bytes=4096" 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: error: fuse-copies-to-linalg: vector-bytes must be in [0, 1024]
 
 // A copy into a strided view (a padded window's interior) becomes a
 // linalg.copy (a loop nest); a copy between contiguous buffers stays a
@@ -48,5 +52,23 @@ func.func @dynamic_rows(%src: memref<?x96xf32, strided<[100, 1]>>, %dst: memref<
 //       VEC:   linalg.copy
 func.func @short_run(%src: memref<4x3xf32, strided<[8, 1]>>, %dst: memref<4x3xf32>) {
   memref.copy %src, %dst : memref<4x3xf32, strided<[8, 1]>> to memref<4x3xf32>
+  return
+}
+
+// Every copy (no strided-only) with vector-bytes: an unranked copy and one
+// of index elements, whose width the vector transfers do not take, are
+// linalg.copy like before (ALL).
+// ALL-LABEL: func.func @unranked
+//       ALL:   linalg.copy ins(%{{.*}} : memref<*xf32>)
+func.func @unranked(%a: memref<*xf32>, %b: memref<*xf32>) {
+  memref.copy %a, %b : memref<*xf32> to memref<*xf32>
+  return
+}
+
+// ALL-LABEL: func.func @index_elements
+//   ALL-NOT:   vector.transfer_read
+//       ALL:   linalg.copy ins(%{{.*}} : memref<4x8xindex, strided<[16, 1]>>)
+func.func @index_elements(%a: memref<4x8xindex, strided<[16, 1]>>, %b: memref<4x8xindex>) {
+  memref.copy %a, %b : memref<4x8xindex, strided<[16, 1]>> to memref<4x8xindex>
   return
 }

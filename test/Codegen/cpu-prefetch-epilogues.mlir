@@ -2,6 +2,9 @@
 // RUN: fuse-opt %s --fuse-ops --fuse-lower-to-cpu=prefetch-epilogues=false -mlir-print-ir-after=convert-vector-to-scf -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF
 // RUN: fuse-opt %s --fuse-ops --fuse-lower-to-cpu -mlir-print-ir-after=fuse-copies-to-linalg -o /dev/null 2>&1 | FileCheck %s --check-prefix=WINDOW
 // RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry residual -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
+// RUN: not fuse-opt %s --fuse-prefetch-epilogues=max-rows=-1 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not fuse-opt %s --fuse-prefetch-epilogues=max-rows=5000 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: error: fuse-prefetch-epilogues: max-rows must be in [0, 1024]
 // RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry residual -p "--fuse-ops" --exact --ref-lower=--fuse-lower-to-cpu=prefetch-epilogues=false | FileCheck %s --check-prefix=NUM
 
 // A 3x3 convolution with a residual add and ReLU, in tiles of one output

@@ -61,6 +61,7 @@
 
 #include "FuseDialect/Codegen/CPU/Passes.h"
 #include "FuseDialect/IR/FuseOps.h"
+#include "FuseDialect/Utils/Permutation.h"
 #include "FuseDialect/Utils/ShapeUtils.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -150,39 +151,6 @@ bool isTileSlice(tensor::ExtractSliceOp slice, RankedTensorType type,
   Value iv;
   return getTileIndex(offsets.back(), width, type.getShape().back(), constant,
                       iv);
-}
-
-/// `attr` with its dimensions permuted: dimension i of the result is
-/// dimension `permutation[i]` of `attr`.
-DenseElementsAttr permuteDims(DenseElementsAttr attr,
-                              ArrayRef<int64_t> permutation) {
-  auto type = cast<RankedTensorType>(attr.getType());
-  ArrayRef<int64_t> shape = type.getShape();
-  int64_t rank = type.getRank();
-  int64_t elementBytes = getElementBytes(type);
-  SmallVector<int64_t> strides(rank, 1);
-  for (int64_t d = rank - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * shape[d + 1];
-  SmallVector<int64_t> permuted;
-  for (int64_t d : permutation)
-    permuted.push_back(shape[d]);
-  ArrayRef<char> raw = attr.getRawData();
-  std::vector<char> data;
-  data.reserve(raw.size());
-  SmallVector<int64_t> index(rank, 0);
-  for (int64_t n = 0, e = type.getNumElements(); n < e; ++n) {
-    int64_t offset = 0;
-    for (int64_t i = 0; i < rank; ++i)
-      offset += index[i] * strides[permutation[i]];
-    const char *element = raw.data() + offset * elementBytes;
-    data.insert(data.end(), element, element + elementBytes);
-    for (int64_t i = rank - 1; i >= 0; --i) {
-      if (++index[i] < permuted[i])
-        break;
-      index[i] = 0;
-    }
-  }
-  return DenseElementsAttr::getFromRawBuffer(type.clone(permuted), data);
 }
 
 /// `attr` (whole-byte elements, not a splat) in `blocks` blocks of `width`
@@ -316,7 +284,7 @@ void packConstant(RewriterBase &rewriter, arith::ConstantOp constant) {
                      })))
     return;
   DenseElementsAttr ordered =
-      outer == 0 ? attr : permuteDims(attr, permutation);
+      outer == 0 ? attr : permuteConstant(attr, permutation);
   int64_t tiles = *columns / width;
   rewriter.setInsertionPoint(constant);
   Value packed = arith::ConstantOp::create(

@@ -41,6 +41,9 @@ using namespace mlir;
 namespace {
 
 constexpr int64_t kLineBytes = 64;
+/// The largest `max-rows` accepted: far more rows than any register
+/// block's epilogue reads and writes.
+constexpr int64_t kMaxRows = 1024;
 
 /// Whether `loop` is a register block's reduction: it carries vectors and
 /// multiplies vectors in its body.
@@ -74,6 +77,12 @@ VectorTransferOpInterface getPrefetchable(Operation *op) {
   return transfer;
 }
 
+/// Rows of `transfer`'s vector: its points past the innermost dimension.
+int64_t getRows(VectorTransferOpInterface transfer) {
+  VectorType vector = transfer.getVectorType();
+  return vector.getNumElements() / vector.getShape().back();
+}
+
 /// Prefetches each cache line `transfer` touches, before `loop`.
 void prefetchBefore(OpBuilder &builder, scf::ForOp loop,
                     VectorTransferOpInterface transfer) {
@@ -88,8 +97,7 @@ void prefetchBefore(OpBuilder &builder, scf::ForOp loop,
   Location loc = transfer.getLoc();
   SmallVector<Value> base(transfer.getIndices());
   // Every leading position of the vector, each row's lines.
-  int64_t rows = vector.getNumElements() / shape.back();
-  for (int64_t row = 0; row < rows; ++row) {
+  for (int64_t row = 0, rows = getRows(transfer); row < rows; ++row) {
     SmallVector<int64_t> position(vectorRank, 0);
     for (int64_t d = vectorRank - 2, rest = row; d >= 0; --d) {
       position[d] = rest % shape[d];
@@ -118,6 +126,12 @@ struct FusePrefetchEpiloguesPass final
   using Base::Base;
 
   void runOnOperation() override {
+    if (maxRows < 0 || maxRows > kMaxRows) {
+      emitError(getOperation()->getLoc())
+          << "fuse-prefetch-epilogues: max-rows must be in [0, " << kMaxRows
+          << "]";
+      return signalPassFailure();
+    }
     DominanceInfo dominance(getOperation());
     SmallVector<std::pair<scf::ForOp, VectorTransferOpInterface>> work;
     getOperation()->walk([&](scf::ForOp loop) {
@@ -135,7 +149,7 @@ struct FusePrefetchEpiloguesPass final
                  llvm::equal(read.getIndices(), transfer.getIndices());
         });
       };
-      int64_t lines = 0;
+      int64_t rows = 0;
       for (Operation *op = loop->getNextNode(); op; op = op->getNextNode()) {
         if (isa<scf::ForOp>(op))
           break; // the next block's loop: its accesses are its own
@@ -146,9 +160,8 @@ struct FusePrefetchEpiloguesPass final
               return dominance.properlyDominates(index, loop);
             }))
           continue;
-        lines += transfer.getVectorType().getNumElements() /
-                 transfer.getVectorType().getShape().back();
-        if (lines > maxRows)
+        rows += getRows(transfer);
+        if (rows > maxRows)
           break;
         work.emplace_back(loop, transfer);
       }

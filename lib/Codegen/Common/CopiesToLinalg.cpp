@@ -32,6 +32,10 @@ using namespace mlir;
 
 namespace {
 
+/// The largest `vector-bytes`: a 1-D vector of 1 KB is 16 AVX-512
+/// registers already.
+constexpr int64_t kMaxVectorBytes = 1024;
+
 /// Whether the LLVM lowering copies a `type` buffer with one memcpy: an
 /// identity layout, or strides of a contiguous row-major buffer.
 bool isContiguous(MemRefType type) {
@@ -66,17 +70,18 @@ int64_t getContiguousRunStart(MemRefType type) {
 }
 
 /// Rewrites `copy` as loops over its outer dims around vector transfers of
-/// up to `maxLanes` elements along the innermost dims that are contiguous
-/// and static in both buffers, collapsed into one run. Fails, leaving the
-/// copy, where that run has no power-of-two divisor of at least 4 lanes.
+/// up to `vectorBytes` along the innermost dims that are contiguous and
+/// static in both (ranked) buffers, collapsed into one run. Fails, leaving
+/// the copy, on other element types than whole-byte integers and floats
+/// and where that run has no power-of-two divisor of at least 4 elements.
 LogicalResult copyInVectors(RewriterBase &rewriter, memref::CopyOp copy,
-                            int64_t maxLanes) {
-  auto source = cast<MemRefType>(copy.getSource().getType());
-  auto target = cast<MemRefType>(copy.getTarget().getType());
-  if (!source.getElementType().isIntOrFloat() ||
-      source.getElementTypeBitWidth() % 8 != 0 ||
-      !source.isLastDimUnitStride() || !target.isLastDimUnitStride())
+                            int64_t vectorBytes) {
+  auto source = dyn_cast<MemRefType>(copy.getSource().getType());
+  auto target = dyn_cast<MemRefType>(copy.getTarget().getType());
+  if (!source || !target || !source.getElementType().isIntOrFloat() ||
+      source.getElementTypeBitWidth() % 8 != 0)
     return failure();
+  int64_t maxLanes = vectorBytes * 8 / source.getElementTypeBitWidth();
   int64_t rank = source.getRank();
   int64_t start =
       std::max(getContiguousRunStart(source), getContiguousRunStart(target));
@@ -129,6 +134,12 @@ struct FuseCopiesToLinalgPass final
   using Base::Base;
 
   void runOnOperation() override {
+    if (vectorBytes < 0 || vectorBytes > kMaxVectorBytes) {
+      emitError(getOperation()->getLoc())
+          << "fuse-copies-to-linalg: vector-bytes must be in [0, "
+          << kMaxVectorBytes << "]";
+      return signalPassFailure();
+    }
     SmallVector<memref::CopyOp> copies;
     getOperation()->walk([&](memref::CopyOp copy) {
       if (!stridedOnly || isStridedCopy(copy))
@@ -137,11 +148,7 @@ struct FuseCopiesToLinalgPass final
     IRRewriter rewriter(&getContext());
     for (memref::CopyOp copy : copies) {
       if (vectorBytes > 0 &&
-          succeeded(
-              copyInVectors(rewriter, copy,
-                            vectorBytes * 8 /
-                                cast<MemRefType>(copy.getSource().getType())
-                                    .getElementTypeBitWidth())))
+          succeeded(copyInVectors(rewriter, copy, vectorBytes)))
         continue;
       rewriter.setInsertionPoint(copy);
       linalg::CopyOp::create(rewriter, copy.getLoc(), copy.getSource(),

@@ -292,7 +292,8 @@ def FusePrefetchEpiloguesPass
   }];
   let options = [
     Option<"maxRows", "max-rows", "int64_t", /*default=*/"32",
-           "Rows of transfers prefetched before one loop at most">,
+           "Rows of transfers prefetched before one loop at most (0 to "
+           "1024; others are refused)">,
   ];
   let dependentDialects = ["::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect"];

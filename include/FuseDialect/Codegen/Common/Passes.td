@@ -248,7 +248,8 @@ def FuseCopiesToLinalgPass : Pass<"fuse-copies-to-linalg"> {
            "(contiguous copies stay one memcpy)">,
     Option<"vectorBytes", "vector-bytes", "int64_t", /*default=*/"0",
            "Copy contiguous innermost runs in vector transfers of up to "
-           "this many bytes (0: every copy a linalg.copy)">
+           "this many bytes (0: every copy a linalg.copy; at most 1024, "
+           "larger and negative values are refused)">
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::scf::SCFDialect",
