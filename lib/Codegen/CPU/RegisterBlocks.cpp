@@ -7,7 +7,7 @@
 //
 //   1. splitColumns: columns in whole vectors or powers of two below one;
 //      splitRows: rows that no full block divides, whole blocks and the
-//      rest.
+//      rest; each piece with its own bias and epilogue (SplitPieces.cpp).
 //   2. chunkReduction: the reduction in L1-sized chunks outside the blocks
 //      (Goto's blocking of K), the chunk loops in the op's order.
 //   3. peelLastChunk + fuseEpilogue: the last chunk's blocks (or the only
@@ -150,21 +150,15 @@ BlockLoops getBlockLoops(linalg::LinalgOp op, bool contraction) {
   return loops;
 }
 
-/// `op` (a TilingInterface op) split along loop `dim` at `at` (upstream
-/// `linalg::splitOp`, static slices of the operands and results): both
-/// pieces, or the one op there is when the split leaves fewer.
+/// `op` (a TilingInterface op) split along loop `dim` at `at`
+/// (splitPieces), with its bias and epilogue where `withChain`.
 SmallVector<linalg::LinalgOp> splitAt(RewriterBase &rewriter,
                                       linalg::LinalgOp op, unsigned dim,
-                                      int64_t at) {
-  rewriter.setInsertionPoint(op);
-  auto [first, second] =
-      linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()), dim,
-                      rewriter.getIndexAttr(at));
-  auto firstOp = dyn_cast_or_null<linalg::LinalgOp>(first.getOperation());
-  auto secondOp = dyn_cast_or_null<linalg::LinalgOp>(second.getOperation());
-  if (firstOp && secondOp)
-    return {firstOp, secondOp};
-  return {firstOp ? firstOp : secondOp ? secondOp : op};
+                                      int64_t at, bool withChain) {
+  SmallVector<linalg::GenericOp> epilogue;
+  if (withChain)
+    epilogue = getEpilogue(op);
+  return splitPieces(rewriter, op, dim, at, epilogue);
 }
 
 /// `op` split along its column loop into ops whose column ranges are whole
@@ -182,7 +176,7 @@ SmallVector<linalg::LinalgOp> splitAt(RewriterBase &rewriter,
 SmallVector<linalg::LinalgOp> splitColumns(RewriterBase &rewriter,
                                            linalg::LinalgOp op,
                                            bool contraction, int64_t vector,
-                                           int64_t wide) {
+                                           int64_t wide, bool withChain) {
   SmallVector<linalg::LinalgOp> pieces;
   auto [rows, columns] = getBlockLoops(op, contraction);
   if (!columns || vector < 2 || !isa<TilingInterface>(op.getOperation())) {
@@ -210,7 +204,7 @@ SmallVector<linalg::LinalgOp> splitColumns(RewriterBase &rewriter,
       return pieces;
     }
     SmallVector<linalg::LinalgOp> split =
-        splitAt(rewriter, op, *columns, head);
+        splitAt(rewriter, op, *columns, head, withChain);
     pieces.push_back(split.front());
     // Not split, or only one piece left: block what there is.
     if (split.size() == 1)
@@ -229,7 +223,8 @@ SmallVector<linalg::LinalgOp> splitColumns(RewriterBase &rewriter,
 /// in the same order.
 SmallVector<linalg::LinalgOp> splitRows(RewriterBase &rewriter,
                                         linalg::LinalgOp op, bool contraction,
-                                        int64_t blockRows, int64_t blockCols) {
+                                        int64_t blockRows, int64_t blockCols,
+                                        bool withChain) {
   auto [rows, columns] = getBlockLoops(op, contraction);
   if (!rows || !columns || hasHalfFloats(op) ||
       !isa<TilingInterface>(op.getOperation()))
@@ -244,7 +239,8 @@ SmallVector<linalg::LinalgOp> splitRows(RewriterBase &rewriter,
                         .first;
   if (2 * blocked >= blockRows)
     return {op};
-  return splitAt(rewriter, op, *rows, range / blockRows * blockRows);
+  return splitAt(rewriter, op, *rows, range / blockRows * blockRows,
+                 withChain);
 }
 
 /// Register-block sizes of a contraction's loops: the output's innermost
@@ -515,11 +511,9 @@ linalg::LinalgOp peelLastChunk(RewriterBase &rewriter,
   return cast<linalg::LinalgOp>(inner);
 }
 
-/// The elementwise ops that consume `op`'s result one after another inside
-/// its tile (a bias, an activation, a residual add): each the only user of
-/// the last, all its loops parallel, reading that value and writing its
-/// result through identity maps of the same shape. Empty if there are none.
-SmallVector<linalg::GenericOp> getEpilogue(linalg::LinalgOp op) {
+} // namespace
+
+SmallVector<linalg::GenericOp> cpu::getEpilogue(linalg::LinalgOp op) {
   SmallVector<linalg::GenericOp> chain;
   if (op->getNumResults() != 1)
     return chain;
@@ -545,6 +539,8 @@ SmallVector<linalg::GenericOp> getEpilogue(linalg::LinalgOp op) {
   }
   return chain;
 }
+
+namespace {
 
 /// Contraction or convolution `op` computed block by block with its
 /// epilogue: the last op of getEpilogue is tiled by `op`'s register block
@@ -1029,9 +1025,10 @@ void cpu::cutIntoRegisterBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
   int64_t rows = options.rows, cols = options.cols;
   SmallVector<linalg::LinalgOp> pieces;
   for (linalg::LinalgOp columns :
-       splitColumns(rewriter, op, contraction, cols / 2, rows * cols))
-    llvm::append_range(pieces,
-                       splitRows(rewriter, columns, contraction, rows, cols));
+       splitColumns(rewriter, op, contraction, cols / 2, rows * cols,
+                    options.epilogues))
+    llvm::append_range(pieces, splitRows(rewriter, columns, contraction, rows,
+                                         cols, options.epilogues));
   for (linalg::LinalgOp piece : pieces) {
     // Only a chunked op with an epilogue has its last chunk peeled.
     bool epilogue = !getEpilogue(piece).empty();
@@ -1047,9 +1044,9 @@ void cpu::cutIntoRegisterBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
     if (sizes.empty())
       continue;
     SmallVector<linalg::LinalgOp> ops;
-    // One piece: the blocks of its last chunk take the epilogue.
-    if (options.epilogues && pieces.size() == 1 &&
-        (loops.empty() || epilogue)) {
+    // The blocks of each piece's last chunk take its epilogue (split with
+    // it, splitPieces).
+    if (options.epilogues && (loops.empty() || epilogue)) {
       linalg::LinalgOp last =
           loops.empty() ? chunk : peelLastChunk(rewriter, loops, chunk, ops);
       SmallVector<linalg::LinalgOp> blockOps;

@@ -45,6 +45,26 @@ linalg::LinalgOp packReusedOperand(RewriterBase &rewriter, linalg::LinalgOp op,
 linalg::LinalgOp dropUnitMultiplier(RewriterBase &rewriter,
                                     linalg::LinalgOp op);
 
+/// The elementwise ops that consume `op`'s result one after another inside
+/// its tile (a bias, an activation, a residual add): each the only user of
+/// the last, all its loops parallel, reading that value and writing its
+/// result through identity maps of the same shape. Empty if there are none.
+SmallVector<linalg::GenericOp> getEpilogue(linalg::LinalgOp op);
+
+/// `op` (a TilingInterface op) split along loop `dim` at `at` (upstream
+/// `linalg::splitOp`, static slices of the operands and results): both
+/// pieces, or the one op there is when the split leaves fewer. With
+/// `epilogue` (getEpilogue of `op`), the producer of `op`'s initial values
+/// (the bias broadcast) and the epilogue are split with it, so that each
+/// piece has its own (SplitPieces.cpp). Without an epilogue the producer
+/// stays whole: the pieces are assembled into the value it wrote, and
+/// split it would be written before that value is read, which
+/// bufferization resolves with copies.
+SmallVector<linalg::LinalgOp> splitPieces(RewriterBase &rewriter,
+                                          linalg::LinalgOp op, unsigned dim,
+                                          int64_t at,
+                                          ArrayRef<linalg::GenericOp> epilogue);
+
 /// After vectorization and hoisting: a block's accumulators start from the
 /// vector its bias broadcast wrote, an overwritten write is dropped, and
 /// stores at loop indices that stay inside the tile are in bounds.
