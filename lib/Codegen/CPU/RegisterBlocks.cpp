@@ -239,8 +239,7 @@ SmallVector<linalg::LinalgOp> splitRows(RewriterBase &rewriter,
                         .first;
   if (2 * blocked >= blockRows)
     return {op};
-  return splitAt(rewriter, op, *rows, range / blockRows * blockRows,
-                 withChain);
+  return splitAt(rewriter, op, *rows, range / blockRows * blockRows, withChain);
 }
 
 /// Register-block sizes of a contraction's loops: the output's innermost
@@ -1024,9 +1023,8 @@ void cpu::cutIntoRegisterBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
                                 SmallVectorImpl<linalg::LinalgOp> &blocks) {
   int64_t rows = options.rows, cols = options.cols;
   SmallVector<linalg::LinalgOp> pieces;
-  for (linalg::LinalgOp columns :
-       splitColumns(rewriter, op, contraction, cols / 2, rows * cols,
-                    options.epilogues))
+  for (linalg::LinalgOp columns : splitColumns(
+           rewriter, op, contraction, cols / 2, rows * cols, options.epilogues))
     llvm::append_range(pieces, splitRows(rewriter, columns, contraction, rows,
                                          cols, options.epilogues));
   for (linalg::LinalgOp piece : pieces) {

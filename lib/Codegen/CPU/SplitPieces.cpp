@@ -130,7 +130,8 @@ cpu::splitPieces(RewriterBase &rewriter, linalg::LinalgOp op, unsigned dim,
   }
   if (position) {
     auto rank = cast<ShapedType>(op->getResult(0).getType()).getRank();
-    auto init = op.getDpsInitOperand(0)->get().getDefiningOp<linalg::LinalgOp>();
+    auto init =
+        op.getDpsInitOperand(0)->get().getDefiningOp<linalg::LinalgOp>();
     if (init && init->getBlock() == op->getBlock() && init->hasOneUse() &&
         init.getNumDpsInits() == 1 && init.getNumLoops() == rank &&
         init.getNumParallelLoops() == rank &&
@@ -156,9 +157,9 @@ cpu::splitPieces(RewriterBase &rewriter, linalg::LinalgOp op, unsigned dim,
   for (linalg::LinalgOp each : chain) {
     bool isInit = each == initOp;
     rewriter.setInsertionPoint(each);
-    auto [head, tail] = linalg::splitOp(
-        rewriter, cast<TilingInterface>(each.getOperation()), *position,
-        rewriter.getIndexAttr(at));
+    auto [head, tail] =
+        linalg::splitOp(rewriter, cast<TilingInterface>(each.getOperation()),
+                        *position, rewriter.getIndexAttr(at));
     for (Operation *piece : {head.getOperation(), tail.getOperation()}) {
       if (!piece)
         continue;
