@@ -89,6 +89,10 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
         bufferization::createBufferLoopHoistingPass());
   }
   bufferization::buildBufferDeallocationPipeline(pm);
+  // A padded window's buffer filled only outside the box its copy writes,
+  // while the copy is still one op (memref.copy) to match.
+  if (options.fillHalos)
+    pm.addNestedPass<func::FuncOp>(createFuseFillHalosPass());
   // Strided copies (a convolution tile's padded window) as vectorizable
   // loops instead of the runtime's element-by-element memrefCopy.
   FuseCopiesToLinalgPassOptions copyOptions;
@@ -96,8 +100,6 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
   if (options.tileGroups && options.vectorize)
     copyOptions.vectorBytes = 2 * CpuDescription::host().vectorBytes;
   pm.addNestedPass<func::FuncOp>(createFuseCopiesToLinalgPass(copyOptions));
-  if (options.fillHalos)
-    pm.addNestedPass<func::FuncOp>(createFuseFillHalosPass());
   pm.addPass(createConvertBufferizationToMemRefPass());
   //    Deallocation frees each buffer at the end of its block: the
   //    function's temporaries instead share one buffer by liveness.
