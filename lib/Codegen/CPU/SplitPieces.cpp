@@ -27,8 +27,8 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 
 using namespace mlir;
 using namespace mlir::fuse;
@@ -37,39 +37,30 @@ using namespace mlir::fuse::cpu;
 namespace {
 
 /// `extract_slice(insert_slice(%src, %dest, T), S)` is `%src` where S is T
-/// and reads `%dest` where the two static unit-stride slices are disjoint:
-/// the slices a split (upstream `linalg::splitOp`) cuts of a value another
-/// split assembled. Replaces `extract` by the piece it reads, if any, or
-/// with `throughDest` by the slice S of the first value it reaches that
-/// is not such an assembly.
+/// and reads `%dest` where the two slices cannot overlap (upstream
+/// `ValueBoundsConstraintSet`): the slices a split (upstream
+/// `linalg::splitOp`) cuts of a value another split assembled. Replaces
+/// `extract` by the piece it reads, if any, or with `throughDest` by the
+/// slice S of the first value it reaches that is not such an assembly.
 void foldSplitSlice(RewriterBase &rewriter, tensor::ExtractSliceOp extract,
                     bool throughDest) {
-  auto isUnitStride = [](auto slice) {
-    return llvm::all_of(slice.getMixedStrides(), isOneInteger);
-  };
-  std::optional<SmallVector<int64_t>> offsets =
-      getConstantIntValues(extract.getMixedOffsets());
-  if (!offsets || !isUnitStride(extract) ||
-      ShapedType::isDynamicShape(extract.getStaticSizes()))
-    return;
-  ArrayRef<int64_t> sizes = extract.getStaticSizes();
+  MLIRContext *context = extract.getContext();
+  HyperrectangularSlice slice(
+      cast<OffsetSizeAndStrideOpInterface>(extract.getOperation()));
   Value source = extract.getSource();
   while (auto insert = source.getDefiningOp<tensor::InsertSliceOp>()) {
-    std::optional<SmallVector<int64_t>> at =
-        getConstantIntValues(insert.getMixedOffsets());
-    ArrayRef<int64_t> extent = insert.getStaticSizes();
-    if (!at || !isUnitStride(insert) || ShapedType::isDynamicShape(extent) ||
-        at->size() != offsets->size())
-      return;
-    if (*at == *offsets && extent == sizes) {
+    HyperrectangularSlice written(
+        cast<OffsetSizeAndStrideOpInterface>(insert.getOperation()));
+    FailureOr<bool> same =
+        ValueBoundsConstraintSet::areEquivalentSlices(context, slice, written);
+    if (succeeded(same) && *same) {
       if (insert.getSource().getType() == extract.getType())
         rewriter.replaceOp(extract, insert.getSource());
       return;
     }
-    bool disjoint = false;
-    for (auto [a, n, b, m] : llvm::zip_equal(*at, extent, *offsets, sizes))
-      disjoint |= a + n <= b || b + m <= a;
-    if (!disjoint)
+    FailureOr<bool> overlap =
+        ValueBoundsConstraintSet::areOverlappingSlices(context, slice, written);
+    if (failed(overlap) || *overlap)
       return;
     source = insert.getDest();
   }
@@ -150,8 +141,7 @@ cpu::splitPieces(RewriterBase &rewriter, linalg::LinalgOp op, unsigned dim,
     return {firstOp ? firstOp : secondOp ? secondOp : op};
   if (chain.empty())
     return {firstOp, secondOp};
-  if (!epilogue.empty())
-    writeInPlace(rewriter, epilogue.back());
+  writeInPlace(rewriter, epilogue.back());
   SmallVector<Operation *> pieces = {firstOp, secondOp};
   llvm::SmallPtrSet<Operation *, 2> initPieces;
   for (linalg::LinalgOp each : chain) {
