@@ -99,7 +99,10 @@ def FuseVectorizeTilesPass : Pass<"fuse-vectorize-tiles"> {
     the result (values unchanged), so that one pass of the blocks reads a
     panel of B that stays in L1. With `epilogues`, the tile's bias and the
     elementwise ops after the contraction are applied to the accumulators
-    of the last chunk's blocks before their one store. A contraction that
+    of the last chunk's blocks before their one store, also where the op
+    is split into pieces that blocks divide (rows of 17 pixels as 16 + 1,
+    24 filters as 16 + 8): bias and epilogue are split with it. A
+    contraction that
     reads unit dims of an input at index 0 (a view folded into its maps)
     reads them through a collapse first, so that it is blocked as one.
 
