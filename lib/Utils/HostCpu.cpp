@@ -33,11 +33,11 @@ CpuDescription CpuDescription::host() {
     cpu.vectorBytes = 16;
     cpu.vectorRegisters = 32;
   }
-#if defined(__linux__) && defined(_SC_LEVEL1_DCACHE_SIZE)
+#if defined(__linux__) && defined(_SC_LEVEL2_CACHE_SIZE)
   // 0 or -1 where the kernel does not say (some virtual machines).
-  long l1 = sysconf(_SC_LEVEL1_DCACHE_SIZE);
-  if (l1 >= 8 * 1024 && l1 <= 4 * 1024 * 1024)
-    cpu.l1Bytes = l1;
+  long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  if (l2 >= 64 * 1024 && l2 <= 64 * 1024 * 1024)
+    cpu.l2Bytes = l2;
 #endif
   return cpu;
 }

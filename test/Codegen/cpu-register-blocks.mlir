@@ -37,7 +37,12 @@
 //    chunk, its accumulators starting at zero in registers: the host's
 //    budget (102 steps for 8 x 32 blocks and 32 KB) is not rounded down to
 //    a power of two (64, which cut it into two chunks of 48 around a
-//    zero-filled buffer of partial sums) (HOSTCHUNK);
+//    zero-filled buffer of partial sums) (HOSTCHUNK); the budget comes
+//    from the host's L2 (at least 256 KB: 819 steps for AVX-512's blocks),
+//    so a 3x3 convolution over 80 channels (720 steps) keeps its window
+//    loops inside the blocks, carrying the accumulators in registers, where
+//    an L1-sized chunk (102) cut it at every tap of the window, each block
+//    loading and storing its accumulators nine times (HOSTCHUNK);
 //  * a contraction whose result has unit dims between its rows and columns
 //    and is written in another order than its loops (ViT's fused Q, K and V
 //    projection: 16 x 32 . 32 x (3 x 32) written as 3 x 16 x 1 x 1 x 32)
@@ -62,10 +67,10 @@
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=HOSTCHUNK
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu="block-cols=32 block-rows=8" -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=SQUARE
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu="block-cols=16 block-rows=4" -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=SQUARE-AVX2
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,seventeen,whole,split,gemv,gemv_view,epilogue,two_convs,k96,qkv_heads,few_rows,pointwise -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,seventeen,whole,split,gemv,gemv_view,epilogue,two_convs,k96,qkv_heads,few_rows,pointwise -p "--fuse-ops" --lower="--fuse-lower-to-cpu='fma=false reassociate=false approximate-math=false'" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
-// NUM: fuse-diff: OK 18 outputs
-// EXACT: fuse-diff: OK 18 outputs, {{[0-9]+}} values, max abs err 0, max rel err 0
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,seventeen,whole,split,gemv,gemv_view,epilogue,two_convs,k96,qkv_heads,few_rows,pointwise,taps80 -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,seventeen,whole,split,gemv,gemv_view,epilogue,two_convs,k96,qkv_heads,few_rows,pointwise,taps80 -p "--fuse-ops" --lower="--fuse-lower-to-cpu='fma=false reassociate=false approximate-math=false'" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
+// NUM: fuse-diff: OK 19 outputs
+// EXACT: fuse-diff: OK 19 outputs, {{[0-9]+}} values, max abs err 0, max rel err 0
 
 // PACK-LABEL: func.func @matmul
 //       PACK:   scf.forall
@@ -291,6 +296,23 @@ func.func @k96(%a: tensor<1x56x96xf32>, %b: tensor<1x96x64xf32>) -> tensor<1x56x
   %p = tosa.matmul %a, %b, %zp, %zp : (tensor<1x56x96xf32>, tensor<1x96x64xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x56x64xf32>
   %r = tosa.clamp %p {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x56x64xf32>) -> tensor<1x56x64xf32>
   return %r : tensor<1x56x64xf32>
+}
+
+// -----
+
+// The window loops carry the block's accumulators: one chunk.
+// HOSTCHUNK-LABEL: func.func @taps80
+//       HOSTCHUNK:   scf.forall
+//       HOSTCHUNK:     scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (vector<
+//       HOSTCHUNK:       scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (vector<
+//       HOSTCHUNK:         scf.for %{{.*}} = %c0 to %c80 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (vector<
+//       HOSTCHUNK:   fuse.yield
+func.func @taps80(%x: tensor<1x18x18x80xf32>, %b: tensor<64xf32>) -> tensor<1x16x16x64xf32> {
+  %w = "tosa.const"() <{values = dense<0.01> : tensor<64x3x3x80xf32>}> : () -> tensor<64x3x3x80xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x18x18x80xf32>, tensor<64x3x3x80xf32>, tensor<64xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x16x16x64xf32>
+  %r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x16x16x64xf32>) -> tensor<1x16x16x64xf32>
+  return %r : tensor<1x16x16x64xf32>
 }
 
 // -----

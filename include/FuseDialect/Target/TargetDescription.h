@@ -62,8 +62,8 @@ struct CpuDescription {
   int64_t vectorBytes = 64;
   /// Vector registers the compiler can allocate (AVX-512: 32; AVX2: 16).
   int64_t vectorRegisters = 32;
-  /// Bytes of the core's L1 data cache (Sapphire Rapids: 48 KB).
-  int64_t l1Bytes = 48 * 1024;
+  /// Bytes of the core's private L2 cache (Sapphire Rapids: 2 MB).
+  int64_t l2Bytes = 2 * 1024 * 1024;
 
   /// The compiling machine, from its CPU features (lib/Utils/HostCpu.cpp):
   /// what the JIT generates code for.

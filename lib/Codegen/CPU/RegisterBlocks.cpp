@@ -8,7 +8,7 @@
 //   1. splitColumns: columns in whole vectors or powers of two below one;
 //      splitRows: rows that no full block divides, whole blocks and the
 //      rest; each piece with its own bias and epilogue (SplitPieces.cpp).
-//   2. chunkReduction: the reduction in L1-sized chunks outside the blocks
+//   2. chunkReduction: the reduction in L2-sized chunks outside the blocks
 //      (Goto's blocking of K), the chunk loops in the op's order.
 //   3. peelLastChunk + fuseEpilogue: the last chunk's blocks (or the only
 //      one's) take the tile's bias and elementwise epilogue, applied to the
@@ -339,13 +339,14 @@ linalg::LinalgOp cutIntoBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
 /// `op`'s reduction loops cut into chunks of at most `chunk` steps, the
 /// chunk loops outermost and in the op's order (Goto's blocking of the
 /// reduction): each pass of the register blocks over the tile then reads a
-/// panel of B (of the filter) of `chunk` rows, which stays in L1 while the
+/// panel of B (of the filter) of `chunk` rows, which stays in L2 while the
 /// blocks of the tile's other rows reuse it, instead of the whole
-/// reduction's panel, which came from L2 for every block (a 1024-step
-/// GEMM's panel of 32 columns is 128 KB; a 3x3 convolution's over 512
-/// channels 590 KB). The innermost reduction loop takes its largest divisor
-/// that fits, the loops outside it what is left of the chunk (a 3x3
-/// convolution over 64 channels: one window tap of 64 channels per chunk);
+/// reduction's panel, which would come from L3 or memory for every block
+/// (VectorPolicy::reductionChunk sizes `chunk` from the host's L2; a 3x3
+/// convolution over 1024 channels, 9216 steps of 64 columns, is 2.3 MB).
+/// The innermost reduction loop takes its largest divisor that fits, the
+/// loops outside it what is left of the chunk (that convolution with 3276
+/// steps: one row of its window, 3072 steps, per chunk);
 /// a loop whose largest such divisor is below a quarter of what is left
 /// keeps the reduction whole. Each result still sums in the scalar loop's
 /// order: a chunk carries on from the partial sum the last one left in the
@@ -404,7 +405,7 @@ int64_t getRowsOfBlocks(linalg::LinalgOp op, int64_t blockRows) {
 
 /// A contraction with at most this many rows of register blocks keeps its
 /// reduction whole (chunkReduction's chunks pay for themselves only when
-/// many rows of blocks reuse a chunk's panel of B from L1): each block then
+/// many rows of blocks reuse a chunk's panel of B from L2): each block then
 /// reads its panel of B as one contiguous stream (a constant's panels,
 /// fuse-pack-constant-panels, are `K x v` runs), where chunks broke it
 /// into runs of `chunk x v` floats a panel apart, which the prefetchers

@@ -97,7 +97,7 @@ def FuseVectorizeTilesPass : Pass<"fuse-vectorize-tiles"> {
     an ulp per step). A reduction longer than `reduction-chunk` steps runs
     in chunks outside the blocks, each chunk's partial sums carried through
     the result (values unchanged), so that one pass of the blocks reads a
-    panel of B that stays in L1. With `epilogues`, the tile's bias and the
+    panel of B that stays in L2. With `epilogues`, the tile's bias and the
     elementwise ops after the contraction are applied to the accumulators
     of the last chunk's blocks before their one store, also where the op
     is split into pieces that blocks divide (rows of 17 pixels as 16 + 1,
@@ -156,7 +156,7 @@ def FuseVectorizeTilesPass : Pass<"fuse-vectorize-tiles"> {
            /*default=*/"0",
            "Reduction steps of one pass of a contraction's or convolution's "
            "register blocks over their tile (the chunk of its reduction "
-           "loops whose operand panels stay in L1; 0: from the host's L1, "
+           "loops whose operand panels stay in L2; 0: from the host's L2, "
            "a value at least the reduction's length keeps it whole)">,
     Option<"fuseEpilogues", "epilogues", "bool", /*default=*/"true",
            "Fuse the elementwise ops after a contraction or convolution in "

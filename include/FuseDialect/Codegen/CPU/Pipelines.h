@@ -74,7 +74,7 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
       *this, "reduction-chunk",
       llvm::cl::desc("fuse-vectorize-tiles: reduction steps per pass of the "
                      "register blocks over their tile (0: from the host's "
-                     "L1)"),
+                     "L2)"),
       llvm::cl::init(0)};
   PassOptions::Option<bool> epilogues{
       *this, "epilogues",
