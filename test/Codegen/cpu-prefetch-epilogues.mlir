@@ -1,4 +1,5 @@
-// RUN: fuse-opt %s --fuse-ops --fuse-lower-to-cpu -mlir-print-ir-after=fuse-prefetch-epilogues -o /dev/null 2>&1 | FileCheck %s
+// RUN: fuse-opt %s --fuse-ops --fuse-lower-to-cpu=reduction-chunk=96 -mlir-print-ir-after=fuse-prefetch-epilogues -o /dev/null 2>&1 | FileCheck %s
+// RUN: fuse-opt %s --fuse-ops --fuse-lower-to-cpu -mlir-print-ir-after=fuse-prefetch-epilogues -o /dev/null 2>&1 | FileCheck %s --check-prefix=WHOLE
 // RUN: fuse-opt %s --fuse-ops --fuse-lower-to-cpu=prefetch-epilogues=false -mlir-print-ir-after=convert-vector-to-scf -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF
 // RUN: fuse-opt %s --fuse-ops --fuse-lower-to-cpu -mlir-print-ir-after=fuse-copies-to-linalg -o /dev/null 2>&1 | FileCheck %s --check-prefix=WINDOW
 // RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry residual -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
@@ -9,12 +10,16 @@
 
 // A 3x3 convolution with a residual add and ReLU, in tiles of one output
 // row, register blocks of 8 pixels x 32 channels. Its reduction runs in
-// two chunks (taps of the first two filter rows, then the last): the
+// chunks of 96 steps (one filter row; `reduction-chunk=96`, the host's
+// L2-sized chunk would keep its 288 steps whole), the first two in a loop,
+// the last peeled: the
 // first chunk's blocks store partial sums they read back, nothing to ask
 // for; the last chunk's blocks add the residual (%arg3) and store the
 // result, so each block asks for the residual's 8 rows of 2 cache lines
 // (read) and the result's (write) before its reduction loop
 // (fuse-prefetch-epilogues; none with prefetch-epilogues=false, OFF).
+// With the host's chunk the reduction is one (its window loops carry the
+// accumulators), and each block asks for the same lines before it (WHOLE).
 // The tile's padded window (3 input rows, 18 pixels wide) takes its rows
 // of 16 pixels x 32 channels as 512 contiguous floats, copied in vectors
 // of 32 (fuse-copies-to-linalg with the CPU's vector-bytes, WINDOW).
@@ -35,6 +40,13 @@
 //       CHECK:     scf.for {{.*}} -> (vector<8x32xf32>)
 //       CHECK:     vector.transfer_read %arg3
 //       CHECK:     vector.transfer_write
+
+// WHOLE-LABEL: func.func @residual
+//       WHOLE:   scf.parallel
+// WHOLE-COUNT-16:  memref.prefetch %arg3{{.*}}, read, locality<3>, data
+// WHOLE-COUNT-16:  memref.prefetch %{{.*}}, write, locality<3>, data
+//   WHOLE-NEXT:   scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}}) -> (vector<8x32xf32>)
+//   WHOLE-NEXT:     scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}}) -> (vector<8x32xf32>)
 
 // OFF-LABEL: func.func @residual
 //   OFF-NOT:   memref.prefetch
