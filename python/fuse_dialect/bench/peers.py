@@ -17,7 +17,10 @@ two (bench/models/, TOSA files with no PyTorch original, are not here):
   * IREE's `llvm-cpu` backend on the same ONNX file (`iree-import-onnx`,
     `iree-compile` for the host CPU; the `local-sync` driver at one thread,
     `local-task` with two workers at two);
-  * TorchInductor (`torch.compile` of the same module).
+  * TorchInductor (`torch.compile` of the same module);
+  * with `--baseline FUSE_OPT`, ours again as another fuse-opt (an older
+    build) compiles it, in a column of its own: a change timed against the
+    build before it in the same interleaved run, with the peers beside.
 
 The peers come from the package index, into a virtual environment under the
 build folder (build/peers-venv) that this script creates and fills on its
@@ -43,7 +46,8 @@ rerun it.
 
 Usage: bench/peers.py [--models a,b] [--threads 1,2] [--rounds N]
                       [--calls N] [--peers ours,torch,ort,iree,inductor]
-                      [--lower-options OPTS] [--malloc-defaults]
+                      [--lower-options OPTS] [--baseline FUSE_OPT]
+                      [--malloc-defaults]
 """
 
 import argparse
@@ -76,7 +80,8 @@ PACKAGES = [
 TOLERANCE = 1e-3
 PEERS = ["ours", "torch", "ort", "iree", "inductor"]
 TITLES = {"ours": "ours", "torch": "PyTorch eager", "ort": "ONNX Runtime",
-          "iree": "IREE llvm-cpu", "inductor": "TorchInductor"}
+          "iree": "IREE llvm-cpu", "inductor": "TorchInductor",
+          "baseline": "ours, baseline"}
 
 
 # -- the environment ----------------------------------------------------------
@@ -154,13 +159,14 @@ class Ours(aot.CompiledModel):
     """@model of an ONNX file: `fuse-import`, then compiled by our pipeline
     into a shared library (fuse_dialect.aot)."""
 
-    def __init__(self, onnx_path, out_dir, lower_options=""):
-        os.makedirs(out_dir, exist_ok=True)
-        imported = os.path.join(out_dir, "model.mlir")
+    def __init__(self, onnx_path, work, out_dir, lower_options="",
+                 fuse_opt=None):
+        os.makedirs(work, exist_ok=True)
+        imported = os.path.join(work, "model.mlir")
         if not os.path.exists(imported):
             run_tool([toolchain.launcher("fuse-import"), onnx_path, "-o", imported],
                      "fuse-import")
-        super().__init__(imported, out_dir, lower_options)
+        super().__init__(imported, out_dir, lower_options, fuse_opt)
 
 
 # -- the peers ----------------------------------------------------------------
@@ -179,8 +185,12 @@ def prepare(peer, name, module, example, onnx_path, threads, args):
     import torch
     x = example.numpy()
     work = os.path.join(WORK, name)
-    if peer == "ours":
-        ours = Ours(onnx_path, work, args.lower_options)
+    if peer in ("ours", "baseline"):
+        # The baseline's library in a folder of its own: a second dlopen of
+        # the same path would return the first library.
+        ours = (Ours(onnx_path, work, work, args.lower_options) if peer == "ours"
+                else Ours(onnx_path, work, os.path.join(work, "baseline"),
+                          args.lower_options, args.baseline))
         return {t: ((lambda t=t: ours.set_threads(t)), lambda: ours(x))
                 for t in threads}
     if peer == "torch":
@@ -345,6 +355,10 @@ def main(argv):
     ap.add_argument("--peers", default=",".join(PEERS))
     ap.add_argument("--lower-options", default="",
                     help="more --fuse-lower-to-cpu options for ours")
+    ap.add_argument("--baseline", metavar="FUSE_OPT",
+                    help="another fuse-opt (an older build): ours compiled "
+                    "by it is timed in the same run, interleaved, as a "
+                    "column of its own")
     ap.add_argument("--malloc-defaults", action="store_true",
                     help="time every column under glibc's default malloc "
                     "settings (a user's process) instead of keeping freed "
@@ -354,6 +368,10 @@ def main(argv):
     for p in args.peers:
         if p not in PEERS:
             ap.error("unknown peer %r (one of %s)" % (p, ",".join(PEERS)))
+    if args.baseline:
+        if not (os.path.isfile(args.baseline) and os.access(args.baseline, os.X_OK)):
+            ap.error("--baseline: %r is not an executable file" % args.baseline)
+        args.peers.append("baseline")
     names = [m for m in args.models.split(",") if m]
     for n in names:
         if n not in models.ZOO:
