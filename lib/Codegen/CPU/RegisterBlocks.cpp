@@ -57,7 +57,7 @@ namespace {
 /// are never more than `blockRows` x two vectors.
 std::pair<int64_t, int64_t> getBlockShape(int64_t rowRange, int64_t colRange,
                                           int64_t blockRows, int64_t blockCols,
-                                          bool half) {
+                                          bool half, bool strided) {
   int64_t rows = getLargestDivisor(rowRange, blockRows, half);
   int64_t cols = getLargestDivisor(colRange, blockCols, half);
   int64_t vector = blockCols / 2;
@@ -84,8 +84,12 @@ std::pair<int64_t, int64_t> getBlockShape(int64_t rowRange, int64_t colRange,
   // more filters on AVX-512) takes half the rows by twice the vectors:
   // the same accumulators, fewer loads per multiply-add (4 x 4 vectors:
   // 0.5, 8 x 2: 0.63). ResNet-50's first stage, 56 pixels by 64 or 256
-  // filters: 1.03x.
+  // filters: 1.03x. Not where a vector of B is a gather (`strided`: a
+  // run-time filter in TOSA's F x H x W x C order, each lane a whole
+  // filter apart): LLVM builds a 64-lane gather through the stack, and a
+  // 3x3 convolution over 64 channels ran 22 times slower (3.5 -> 79 ms).
   if (rows == blockRows && cols == blockCols && vector >= 4 && !half &&
+      !strided &&
       blockCols % vector == 0 && blockRows % 2 == 0 &&
       colRange % (2 * blockCols) == 0 && rowRange % (blockRows / 2) == 0 &&
       loadsPerFma(blockRows / 2, 2 * blockCols / vector) <
@@ -101,6 +105,21 @@ std::pair<int64_t, int64_t> getBlockShape(int64_t rowRange, int64_t colRange,
   if (cols >= blockCols && loadsPerFma(moreRows, 1) < loadsPerFma(rows, 2))
     return {moreRows, vector};
   return {rows, cols};
+}
+
+/// Whether some input of `op` that loop `columns` indexes does not have it
+/// as its innermost dimension: a register block's vector of that input is
+/// then a gather of elements a row apart, not one contiguous run.
+bool readsColumnsStrided(linalg::LinalgOp op, unsigned columns) {
+  AffineExpr column = getAffineDimExpr(columns, op.getContext());
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (map.getNumResults() == 0 || !map.isFunctionOfDim(columns))
+      continue;
+    if (map.getResults().back() != column)
+      return true;
+  }
+  return false;
 }
 
 /// The results of a convolution-like op's output past its unit dimensions
@@ -234,9 +253,10 @@ SmallVector<linalg::LinalgOp> splitRows(RewriterBase &rewriter,
   if (ShapedType::isDynamic(range) || ShapedType::isDynamic(ranges[*columns]) ||
       range <= blockRows)
     return {op};
-  int64_t blocked = getBlockShape(range, ranges[*columns], blockRows,
-                                  blockCols, /*half=*/false)
-                        .first;
+  int64_t blocked =
+      getBlockShape(range, ranges[*columns], blockRows, blockCols,
+                    /*half=*/false, readsColumnsStrided(op, *columns))
+          .first;
   if (2 * blocked >= blockRows)
     return {op};
   return splitAt(rewriter, op, *rows, range / blockRows * blockRows, withChain);
@@ -264,7 +284,7 @@ SmallVector<int64_t> getRegisterBlock(linalg::LinalgOp op, int64_t blockRows,
   unsigned n = *columns;
   bool half = hasHalfFloats(op);
   auto [rows, cols] = getBlockShape(m ? ranges[*m] : 1, ranges[n], blockRows,
-                                    blockCols, half);
+                                    blockCols, half, readsColumnsStrided(op, n));
   sizes[n] = cols;
   if (sizes[n] < std::min<int64_t>(4, ranges[n]))
     return {};
@@ -295,8 +315,9 @@ SmallVector<int64_t> getWindowBlock(linalg::LinalgOp op, int64_t blockRows,
   SmallVector<int64_t> sizes(ranges.size(), 1);
   bool half = hasHalfFloats(op);
   // One output point (the last row splitRows leaves) is one row of columns.
-  std::pair<int64_t, int64_t> shape = getBlockShape(
-      rows ? ranges[*rows] : 1, ranges[*cols], blockRows, blockCols, half);
+  std::pair<int64_t, int64_t> shape =
+      getBlockShape(rows ? ranges[*rows] : 1, ranges[*cols], blockRows,
+                    blockCols, half, readsColumnsStrided(op, *cols));
   sizes[*cols] = shape.second;
   if (rows)
     sizes[*rows] = shape.first;
