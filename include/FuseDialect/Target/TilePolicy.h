@@ -173,8 +173,8 @@ struct VectorPolicy {
   /// 4 (32 KB L1, 1 MB L2) ResNet-50 and Inception-v3 ran 7% and 4% faster
   /// with the chunks cut from L2 (docs/Performance.md).
   static constexpr int64_t reductionChunk(const CpuDescription &cpu) {
-    return std::max<int64_t>(
-        1, cpu.l2Bytes / 2 / (4 * (blockRows(cpu) + blockCols(cpu))));
+    return std::max<int64_t>(1, cpu.l2Bytes / 2 /
+                                    (4 * (blockRows(cpu) + blockCols(cpu))));
   }
 };
 

@@ -89,8 +89,7 @@ std::pair<int64_t, int64_t> getBlockShape(int64_t rowRange, int64_t colRange,
   // filter apart): LLVM builds a 64-lane gather through the stack, and a
   // 3x3 convolution over 64 channels ran 22 times slower (3.5 -> 79 ms).
   if (rows == blockRows && cols == blockCols && vector >= 4 && !half &&
-      !strided &&
-      blockCols % vector == 0 && blockRows % 2 == 0 &&
+      !strided && blockCols % vector == 0 && blockRows % 2 == 0 &&
       colRange % (2 * blockCols) == 0 && rowRange % (blockRows / 2) == 0 &&
       loadsPerFma(blockRows / 2, 2 * blockCols / vector) <
           loadsPerFma(blockRows, blockCols / vector))
@@ -283,8 +282,9 @@ SmallVector<int64_t> getRegisterBlock(linalg::LinalgOp op, int64_t blockRows,
   SmallVector<int64_t> sizes(ranges.size(), 1);
   unsigned n = *columns;
   bool half = hasHalfFloats(op);
-  auto [rows, cols] = getBlockShape(m ? ranges[*m] : 1, ranges[n], blockRows,
-                                    blockCols, half, readsColumnsStrided(op, n));
+  auto [rows, cols] =
+      getBlockShape(m ? ranges[*m] : 1, ranges[n], blockRows, blockCols, half,
+                    readsColumnsStrided(op, n));
   sizes[n] = cols;
   if (sizes[n] < std::min<int64_t>(4, ranges[n]))
     return {};
