@@ -368,7 +368,7 @@ def main(argv):
     for p in args.peers:
         if p not in PEERS:
             ap.error("unknown peer %r (one of %s)" % (p, ",".join(PEERS)))
-    if args.baseline:
+    if args.baseline is not None:
         if not (os.path.isfile(args.baseline) and os.access(args.baseline, os.X_OK)):
             ap.error("--baseline: %r is not an executable file" % args.baseline)
         args.peers.append("baseline")
