@@ -61,7 +61,6 @@ MAX_TENSOR_ELEMENTS = 1 << 32   # elements of any one tensor
 MAX_WEIGHT_BYTES = 16 << 30     # all initializers and Constant tensors together
 MAX_FOLD_ELEMENTS = 1 << 26     # a tensor computed at import time (in memory)
 MAX_NAME = 200                  # characters of a name in a message
-MAX_CONV_GROUPS = 4096          # a grouped (not depthwise) convolution's groups
 
 
 FLT_MAX = "3.40282347E+38"
@@ -1716,21 +1715,34 @@ class Importer:
             y = self.emit(E.op("depthwise_conv2d", [xn, wv, bv, zp, zp],
                                ttype(out_shape, DTYPES[x.dtype]), attrs), out_shape, x.dtype)
         else:
-            if group > MAX_CONV_GROUPS:
-                self.fail("%d groups: more than %d (each group is one convolution)"
-                          % (group, MAX_CONV_GROUPS))
-            cg_out = cout // group
-            parts = []
-            for gi in range(group):
-                xs = self.slice(xn, [0, 0, 0, gi * cin_g], [n, h, wd, cin_g])
-                wv = self.const(np.transpose(w[gi * cg_out:(gi + 1) * cg_out], (0, 2, 3, 1)))
-                bv = self.const(bias[gi * cg_out:(gi + 1) * cg_out])
-                ps = (n, oh, ow, cg_out)
-                parts.append(self.emit(E.op("conv2d", [xs, wv, bv, zp, zp],
-                                            ttype(ps, DTYPES[x.dtype]), attrs), ps, x.dtype))
-            y = self.emit(E.op("concat", parts, ttype(out_shape, DTYPES[x.dtype]),
-                               E.axis_attr(3)), out_shape, x.dtype)
+            y = self.grouped_conv(xn, w, bias, group, pads, strides, dil, out_shape)
         self.out(self.to_nchw(y))
+
+    def grouped_conv(self, xn, w, bias, group, pads, strides, dil, out_shape):
+        """A grouped convolution (not depthwise) as one op, whatever the
+        number of groups: TOSA has none, so it is linalg's
+        `conv_2d_nhwgc_gfhwc` on the NHWC input viewed as [N, H, W, G, C/G]
+        and padded first (linalg's convolutions do not pad), its result
+        [N, OH, OW, G, F/G] viewed back as [N, OH, OW, F], plus the bias."""
+        n, h, wd, cin = xn.shape
+        cout, cin_g, kh, kw = w.shape
+        elt = DTYPES[xn.dtype]
+        if any(pads):
+            p = self.shape_value([0, 0, pads[0], pads[1], pads[2], pads[3], 0, 0])
+            h, wd = h + pads[0] + pads[1], wd + pads[2] + pads[3]
+            xn = self.emit(E.op("pad", [xn, (p, E.shape_type(8)), self.zp(xn.dtype)],
+                                ttype((n, h, wd, cin), elt)), (n, h, wd, cin), xn.dtype)
+        x5 = self.reshape(xn, (n, h, wd, group, cin_g))
+        # [F, C/G, KH, KW] -> [G, F/G, KH, KW, C/G]
+        wv = self.const(np.transpose(w.reshape(group, cout // group, cin_g, kh, kw),
+                                     (0, 1, 3, 4, 2)))
+        shape5 = (n, out_shape[1], out_shape[2], group, cout // group)
+        zero = self.emit(E.scalar_zero(elt), (), xn.dtype)
+        init = self.emit(E.empty(ttype(shape5, elt)), shape5, xn.dtype)
+        init = self.emit(E.fill((zero.name, elt), init), shape5, xn.dtype)
+        y5 = self.emit(E.grouped_conv2d(x5, wv, init, strides, dil), shape5, xn.dtype)
+        y = self.reshape(y5, out_shape)
+        return self.binary("add", y, self.const(bias.reshape(1, 1, 1, cout)))
 
     def _pool(self, node, kind):
         x = self.get(node.input[0])

@@ -1,5 +1,6 @@
 """TOSA ops as MLIR text: the one writer of the ops that fuse-import
-(onnx_import) and the random graph generator (random_graph) emit.
+(onnx_import) and the random graph generator (random_graph) emit, and of
+the few linalg ops they need where TOSA has none (grouped convolutions).
 
 Each function returns one op's text without the `%name = ` in front, e.g.
 `op("add", [a, b], "tensor<2xf32>")` -> `tosa.add %a, %b : (tensor<2xf32>,
@@ -75,3 +76,28 @@ def pool_attr(kernel, pad, stride, acc_type=None):
     return "{%s%s}" % ("acc_type = %s, " % acc_type if acc_type else "",
                        "kernel = %s, pad = %s, stride = %s" % (
                            _array(kernel), _array(pad), _array(stride)))
+
+
+def scalar_zero(elt):
+    """`arith.constant` zero of float type `elt` (a fill's value)."""
+    return "arith.constant 0.0 : %s" % elt
+
+
+def empty(type_):
+    return "tensor.empty() : %s" % type_
+
+
+def fill(value, init):
+    """`linalg.fill` of `init` (a tensor.empty) with the scalar `value`."""
+    (v, vt), (i, it) = _operand(value), _operand(init)
+    return "linalg.fill ins(%s : %s) outs(%s : %s) -> %s" % (v, vt, i, it, it)
+
+
+def grouped_conv2d(x, w, init, stride, dilation):
+    """`linalg.conv_2d_nhwgc_gfhwc`: input [N, H, W, G, C], filter
+    [G, F, KH, KW, C], accumulated into `init` [N, OH, OW, G, F]."""
+    (x, xt), (w, wt), (i, it) = _operand(x), _operand(w), _operand(init)
+    return ("linalg.conv_2d_nhwgc_gfhwc {dilations = dense<[%d, %d]> : tensor<2xi64>, "
+            "strides = dense<[%d, %d]> : tensor<2xi64>} ins(%s, %s : %s, %s) "
+            "outs(%s : %s) -> %s" % (dilation[0], dilation[1], stride[0], stride[1],
+                                     x, w, xt, wt, i, it, it))

@@ -108,3 +108,50 @@ mod_runtime = helper.make_graph(
     [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3])])
 onnx.save(helper.make_model(mod_runtime, opset_imports=[helper.make_opsetid("", 17)]),
           os.path.join(out, "mod_runtime.onnx"))
+
+
+def grouped_conv_reference(x, w, b, group, pads, strides, dilations):
+    """ONNX Conv with `group` groups, written out directly in numpy (NCHW)."""
+    n, c, h, wd = x.shape
+    f, cg, kh, kw = w.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])))
+    oh = (h + pads[0] + pads[2] - (kh - 1) * dilations[0] - 1) // strides[0] + 1
+    ow = (wd + pads[1] + pads[3] - (kw - 1) * dilations[1] - 1) // strides[1] + 1
+    y = np.zeros((n, f, oh, ow), np.float64)
+    fg = f // group
+    for o in range(f):
+        gi = o // fg
+        for i in range(oh):
+            for j in range(ow):
+                rows = i * strides[0] + dilations[0] * np.arange(kh)
+                cols = j * strides[1] + dilations[1] * np.arange(kw)
+                win = xp[:, gi * cg:(gi + 1) * cg][:, :, rows][:, :, :, cols]
+                y[:, o, i, j] = np.einsum("nckl,ckl->n", win, w[o]) + b[o]
+    return y.astype(np.float32)
+
+
+# Grouped convolutions as ONNX node tests (model.onnx, test_data_set_0) for
+# fuse-onnx-node-tests --data: expected outputs from the reference above.
+for name, (c, f, group, k, pads, strides, dil, hw) in {
+        "test_grouped_conv_3x3": (12, 6, 3, (3, 3), [1, 1, 1, 1], [1, 1], [1, 1], (7, 9)),
+        "test_grouped_conv_strided_asym_pads": (8, 16, 4, (3, 2), [2, 0, 1, 1], [2, 3], [1, 1],
+                                                (9, 10)),
+        "test_grouped_conv_dilated": (6, 4, 2, (3, 3), [2, 2, 2, 2], [1, 1], [2, 2], (6, 6)),
+        "test_grouped_conv_1x1": (32, 64, 8, (1, 1), [0, 0, 0, 0], [1, 1], [1, 1], (5, 5))}.items():
+    d = os.path.join(out, "node", name)
+    os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
+    x = rng.standard_normal((1, c) + hw).astype(np.float32)
+    w = (rng.standard_normal((f, c // group) + k) * 0.5).astype(np.float32)
+    b = rng.standard_normal(f).astype(np.float32)
+    y = grouped_conv_reference(x, w, b, group, pads, strides, dil)
+    g = helper.make_graph(
+        [helper.make_node("Conv", ["x", "w", "b"], ["y"], group=group, pads=pads,
+                          strides=strides, dilations=dil, name="gconv")],
+        name, [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(x.shape))],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, list(y.shape))],
+        [numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")])
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]),
+              os.path.join(d, "model.onnx"))
+    for kind, arr in (("input_0", x), ("output_0", y)):
+        with open(os.path.join(d, "test_data_set_0", kind + ".pb"), "wb") as fh:
+            fh.write(numpy_helper.from_array(arr).SerializeToString())
