@@ -191,6 +191,9 @@ void buildLowerToCPUViaGpuPipeline(OpPassManager &pm,
   // A block runs as one thread: a warp's mma.sync cannot, so the matmuls
   // that would take tensor cores take the scalar path here.
   fuse::buildGroupsToGpuLaunches(pm, options, /*tensorCores=*/false);
+  // Launches over the parameter limit rebuilt as the kernels rebuild them.
+  pm.addPass(fuse::createFuseCompactKernelArgumentsPass(
+      {options.kernelParameterBytes}));
   pm.addPass(std::make_unique<TestSerializeLaunchesPass>());
   // The kernels' float arithmetic as the PTX computes it, on any host.
   pm.addPass(fuse::createFuseEmulateGpuFloatArithPass());

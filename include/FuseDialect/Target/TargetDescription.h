@@ -43,6 +43,8 @@ struct GpuDescription {
   static constexpr int64_t kMaxAccumulators = 16;
   /// Blocks a kernel asks to keep resident per SM (`maxnreg` follows).
   static constexpr int64_t kMinBlocksPerSM = 4;
+  /// Bytes of parameters a kernel may take (PTX ISA 8.0; 8.1 allows 32764).
+  static constexpr int64_t kMaxKernelParameterBytes = 4352;
 
   /// Streaming multiprocessors.
   int64_t numSMs = 132;

@@ -25,7 +25,9 @@
 //     `block-size` tiles, mapped to blocks and threads. Host buffers the
 //     launches touch become managed or registered memory
 //     (fuse-gpu-host-memory).
-//  4. Upstream's gpu-lower-to-nvvm-pipeline steps: outlining (shared-memory
+//  4. Upstream's gpu-lower-to-nvvm-pipeline steps: outlining (a launch
+//     whose captured buffers would exceed PTX's parameter space first
+//     compacted by fuse-compact-kernel-arguments; shared-memory
 //     buffers aligned to 16 bytes), NVVM (bf16 mma.sync first, by
 //     fuse-lower-bf16-mma), host calls to the mgpu* runtime (lib/Runtime),
 //     serialization for `chip`, with libdevice from `cuda-path` linked for
@@ -177,6 +179,8 @@ void mlir::fuse::buildLowerToNVVMPipeline(OpPassManager &pm,
   // unknown to the backend (64-bit divisions instead of shifts and
   // multiplications).
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createFuseCompactKernelArgumentsPass(
+      {options.kernelParameterBytes}));
   pm.addPass(createGpuKernelOutliningPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createFuseAnnotateKernelsPass());
   pm.addPass(createConvertVectorToSCFPass());
@@ -221,6 +225,8 @@ LogicalResult LowerToNVVMOptions::validate(OptionError error) const {
   if (failed(checkOptionRange(error, "block-size", blockSize, 1,
                               GpuDescription::kMaxBlockThreads)) ||
       failed(checkOptionRange(error, "opt-level", optLevel, 0, 3)) ||
+      failed(checkOptionRange(error, "kernel-parameter-bytes",
+                              kernelParameterBytes, 0, int64_t(1) << 20)) ||
       failed(checkOptionRange(error, "tile-elements", tileElements, 1,
                               int64_t(1) << 40)) ||
       failed(checkOptionRange(error, "contraction-tile", contractionTile, 1,

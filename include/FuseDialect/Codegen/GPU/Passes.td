@@ -196,6 +196,37 @@ def FuseGpuHostMemoryPass : Pass<"fuse-gpu-host-memory", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def FuseCompactKernelArgumentsPass : Pass<"fuse-compact-kernel-arguments"> {
+  let summary = "Keep each GPU launch's kernel parameters within PTX's limit";
+  let description = [{
+    Run by `--fuse-lower-to-nvvm` on every `gpu.launch` just before kernel
+    outlining, when each value the launch uses from above becomes a kernel
+    parameter: a memref as its whole descriptor (two pointers, an offset, a
+    size and a stride per dimension: 88 bytes at rank 4). PTX ISA 8.0
+    allows 4352 bytes of parameters; a group reading every part of a
+    DenseNet dense block's concatenation needed 9024. A launch over
+    `max-bytes` is compacted, each step only while it is still over:
+    1. the views it reads (subview, expand/collapse_shape, cast,
+       reinterpret_cast, view) and the constants they use are sunk into
+       it: each buffer is then one parameter however many views of it the
+       launch reads;
+    2. each memref with static sizes and strides, largest descriptor
+       first, is passed as its base buffer (a 0-d memref: 24 bytes) and
+       rebuilt inside with `memref.reinterpret_cast` (a dynamic offset
+       passed as one index);
+    3. a launch still over is an error at its location (at 24 bytes a
+       buffer, more than 180 buffers).
+    Launches within the limit are left as they are.
+  }];
+  let options = [
+    Option<"maxBytes", "max-bytes", "int64_t",
+           /*default=*/"::mlir::fuse::GpuDescription::kMaxKernelParameterBytes",
+           "The most bytes of parameters a kernel may take (PTX ISA 8.0's "
+           "limit; 8.1, features=+ptx81, allows 32764)">
+  ];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def FuseLowerBF16MmaPass : Pass<"fuse-lower-bf16-mma"> {
   let summary = "Lower bf16 nvgpu.mma.sync to nvvm.mma.sync";
   let description = [{

@@ -44,6 +44,14 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       *this, "block-size",
       llvm::cl::desc("Threads per GPU block"),
       llvm::cl::init(TilePolicy::kGpuBlockSize)};
+  PassOptions::Option<int64_t> kernelParameterBytes{
+      *this, "kernel-parameter-bytes",
+      llvm::cl::desc("The most bytes of parameters a kernel may take: a "
+                     "launch over it passes views as their buffers and "
+                     "buffers as base pointers (fuse-compact-kernel-"
+                     "arguments); PTX ISA 8.0 allows 4352, 8.1 (features="
+                     "+ptx81) 32764"),
+      llvm::cl::init(GpuDescription::kMaxKernelParameterBytes)};
   PassOptions::Option<bool> distribute{
       *this, "distribute",
       llvm::cl::desc("One block per tile, the tile's ops shared among its "
