@@ -61,7 +61,7 @@ void registerModulePipeline(
         builder(pm, options);
         return success();
       },
-      [](function_ref<void(const detail::PassOptions &)> handler) {
+      [](function_ref<void(const mlir::detail::PassOptions &)> handler) {
         handler(Options());
       });
 }

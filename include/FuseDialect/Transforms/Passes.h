@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "FuseDialect/Transforms/Fusion/FusionPlanner.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::fuse {

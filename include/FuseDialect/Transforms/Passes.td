@@ -185,7 +185,8 @@ def FuseFormGroupsPass : Pass<"fuse-form-groups", "::mlir::ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::fuse::FuseDialect"];
   let options = [
-    Option<"maxGroupSize", "max-group-size", "unsigned", /*default=*/"64",
+    Option<"maxGroupSize", "max-group-size", "unsigned",
+           /*default=*/"::mlir::fuse::FusionPlannerOptions::kDefaultMaxGroupSize",
            "Largest number of ops in one group">,
     Option<"profile", "profile", "std::string", /*default=*/"\"\"",
            "JSON profile database whose measured decisions override the "

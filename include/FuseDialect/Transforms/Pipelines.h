@@ -3,6 +3,7 @@
 #ifndef FUSEDIALECT_TRANSFORMS_PIPELINES_H
 #define FUSEDIALECT_TRANSFORMS_PIPELINES_H
 
+#include "FuseDialect/Transforms/Fusion/FusionPlanner.h"
 #include "mlir/Pass/PassOptions.h"
 #include "mlir/Support/LLVM.h"
 
@@ -34,7 +35,7 @@ struct FuseOpsOptions : public PassPipelineOptions<FuseOpsOptions> {
       llvm::cl::init(true)};
   PassOptions::Option<unsigned> maxGroupSize{
       *this, "max-group-size", llvm::cl::desc("Largest number of ops in a group"),
-      llvm::cl::init(64)};
+      llvm::cl::init(FusionPlannerOptions::kDefaultMaxGroupSize)};
   PassOptions::Option<std::string> profile{
       *this, "profile",
       llvm::cl::desc("JSON profile database overriding the fusion cost model"),

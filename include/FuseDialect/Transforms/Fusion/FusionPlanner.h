@@ -106,8 +106,15 @@ private:
 };
 
 struct FusionPlannerOptions {
+  /// Largest number of ops in one group by default: room for DenseNet's
+  /// groups, where a layer's convolution also normalizes its output for
+  /// every later layer of its dense block and writes it into each of their
+  /// concatenations (4 ops per later layer: DenseNet-121's 24-layer block
+  /// needs 97, DenseNet-201's 48-layer block 193). At 64, DenseNet-121 took
+  /// 288 kernels, 118 of them copies of one concat part; at 256, 123.
+  static constexpr unsigned kDefaultMaxGroupSize = 256;
   /// Largest number of ops in one group.
-  unsigned maxGroupSize = 64;
+  unsigned maxGroupSize = kDefaultMaxGroupSize;
   const FusionCostModel *costModel = nullptr;
   const ProfileOverrides *profile = nullptr;
 };
