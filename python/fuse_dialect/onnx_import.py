@@ -1727,12 +1727,15 @@ class Importer:
         n, h, wd, cin = xn.shape
         cout, cin_g, kh, kw = w.shape
         elt = DTYPES[xn.dtype]
-        if any(pads):
-            p = self.shape_value([0, 0, pads[0], pads[1], pads[2], pads[3], 0, 0])
-            h, wd = h + pads[0] + pads[1], wd + pads[2] + pads[3]
-            xn = self.emit(E.op("pad", [xn, (p, E.shape_type(8)), self.zp(xn.dtype)],
-                                ttype((n, h, wd, cin), elt)), (n, h, wd, cin), xn.dtype)
+        # Viewed first, then padded: the pad stays next to the convolution,
+        # where tiling fuses it into the convolution's tiles.
         x5 = self.reshape(xn, (n, h, wd, group, cin_g))
+        if any(pads):
+            p = self.shape_value([0, 0, pads[0], pads[1], pads[2], pads[3], 0, 0, 0, 0])
+            h, wd = h + pads[0] + pads[1], wd + pads[2] + pads[3]
+            shape = (n, h, wd, group, cin_g)
+            x5 = self.emit(E.op("pad", [x5, (p, E.shape_type(10)), self.zp(xn.dtype)],
+                                ttype(shape, elt)), shape, xn.dtype)
         # [F, C/G, KH, KW] -> [G, F/G, KH, KW, C/G]
         wv = self.const(np.transpose(w.reshape(group, cout // group, cin_g, kh, kw),
                                      (0, 1, 3, 4, 2)))
@@ -1741,8 +1744,9 @@ class Importer:
         init = self.emit(E.empty(ttype(shape5, elt)), shape5, xn.dtype)
         init = self.emit(E.fill((zero.name, elt), init), shape5, xn.dtype)
         y5 = self.emit(E.grouped_conv2d(x5, wv, init, strides, dil), shape5, xn.dtype)
-        y = self.reshape(y5, out_shape)
-        return self.binary("add", y, self.const(bias.reshape(1, 1, 1, cout)))
+        # The bias on the grouped result: an epilogue of the convolution.
+        y5 = self.binary("add", y5, self.const(bias.reshape(1, 1, 1, group, cout // group)))
+        return self.reshape(y5, out_shape)
 
     def _pool(self, node, kind):
         x = self.get(node.input[0])

@@ -16,9 +16,9 @@
 
 // The NCHW graph keeps its interface; convolutions and pools run in NHWC
 // between transposes; BN is a per-channel multiply-add; the grouped conv is
-// one op (linalg's, on the padded input viewed as [N, H, W, groups,
-// channels per group]), not a conv per group; Gemm's transB is done on the
-// weights.
+// one op (linalg's, on the input viewed as [N, H, W, groups, channels per
+// group] and padded; its bias added before the result is viewed back), not
+// a conv per group; Gemm's transB is done on the weights.
 // CHECK-LABEL: func.func @model(%arg0: tensor<1x3x8x8xf32>, %arg1: tensor<2x4x4xf32>) -> (tensor<1x10xf32>, tensor<2x12xf32>)
 //       CHECK:   tosa.transpose %arg0 {perms = array<i32: 0, 2, 3, 1>}
 //       CHECK:   tosa.conv2d {{.*}}pad = array<i64: 1, 1, 1, 1>{{.*}} -> tensor<1x8x8x8xf32>
@@ -27,11 +27,12 @@
 //       CHECK:   tosa.add {{.*}} -> tensor<1x8x8x8xf32>
 //       CHECK:   tosa.clamp {{.*}}min_val = 0.0 : f32
 //       CHECK:   tosa.max_pool2d {{.*}}kernel = array<i64: 2, 2>{{.*}} -> tensor<1x4x4x8xf32>
-//       CHECK:   tosa.pad {{.*}} -> tensor<1x6x6x8xf32>
-//       CHECK:   tosa.reshape {{.*}} -> tensor<1x6x6x4x2xf32>
+//       CHECK:   tosa.reshape {{.*}} -> tensor<1x4x4x4x2xf32>
+//       CHECK:   tosa.pad {{.*}} -> tensor<1x6x6x4x2xf32>
 //   CHECK-NOT:   tosa.conv2d
 //       CHECK:   linalg.conv_2d_nhwgc_gfhwc {{.*}}strides = dense<[1, 1]>{{.*}} ins({{.*}} : tensor<1x6x6x4x2xf32>, tensor<4x2x3x3x2xf32>) outs({{.*}} : tensor<1x4x4x4x2xf32>)
 //   CHECK-NOT:   tosa.concat
+//       CHECK:   tosa.add {{.*}} -> tensor<1x4x4x4x2xf32>
 //       CHECK:   tosa.reshape {{.*}} -> tensor<1x4x4x8xf32>
 //       CHECK:   tosa.reduce_sum
 //       CHECK:   tosa.matmul {{.*}}: (tensor<1x1x8xf32>, tensor<1x8x10xf32>

@@ -322,10 +322,18 @@ bool isContraction(linalg::LinalgOp op) {
   return isStaticFloatOp(op) && linalg::isaContractionOpInterface(op);
 }
 
-/// A convolution on floats (named or generic), static shapes.
+/// A convolution on floats, static shapes: a named one, or a generic
+/// grouped one (channels in groups of output channels: a grouped
+/// convolution whose constant filter fuse-tile-groups laid out for it).
 bool isConvolution(linalg::LinalgOp op) {
-  return isStaticFloatOp(op) &&
-         isa<linalg::ConvolutionOpInterface>(op.getOperation());
+  if (!isStaticFloatOp(op))
+    return false;
+  if (isa<linalg::ConvolutionOpInterface>(op.getOperation()))
+    return true;
+  FailureOr<linalg::ConvolutionDimensions> dims =
+      linalg::inferConvolutionDims(op);
+  return succeeded(dims) && !dims->depth.empty() &&
+         !dims->outputChannel.empty() && !dims->inputChannel.empty();
 }
 
 /// Whether `op` is worth and safe to vectorize as one unrolled vector op.

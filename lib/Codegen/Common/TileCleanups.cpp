@@ -431,6 +431,58 @@ struct ConstantFilterAsHwcf final : OpRewritePattern<linalg::Conv2DNhwcFhwcOp> {
   }
 };
 
+/// A grouped convolution whose filter is a constant reads it as
+/// H x W x C x G x F (the filter permuted at compile time; no named op has
+/// that layout, so a generic with the named op's loops, maps but the
+/// filter's, and body) when `contiguousFilters` asks for it: a CPU register
+/// block of groups by filters then reads its filter rows as one contiguous
+/// run per reduction step instead of a gather of G x F values H x W x C
+/// apart (ResNeXt-50's 3x3 convolutions: 9% of the FMA peak). The same
+/// multiply-adds in the same order: values are unchanged.
+struct ConstantGroupedFilterAsHwcgf final
+    : OpRewritePattern<linalg::Conv2DNhwgcGfhwcOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::Conv2DNhwgcGfhwcOp op,
+                                PatternRewriter &rewriter) const override {
+    DenseElementsAttr filter;
+    if (!matchPattern(op.getInputs()[1], m_Constant(&filter)) ||
+        !isa<RankedTensorType>(filter.getType()))
+      return rewriter.notifyMatchFailure(op, "the filter is not a constant");
+    Type element = getElementTypeOrSelf(op.getOutputs()[0].getType());
+    if (!isa<FloatType>(element) ||
+        llvm::any_of(op->getOperandTypes(), [&](Type type) {
+          return getElementTypeOrSelf(type) != element;
+        }))
+      return rewriter.notifyMatchFailure(op, "not one float type");
+    Location loc = op.getLoc();
+    // [G, F, KH, KW, C] -> [KH, KW, C, G, F]
+    Value hwcgf = arith::ConstantOp::create(
+        rewriter, loc,
+        permuteConstant(filter, ArrayRef<int64_t>{2, 3, 4, 0, 1}));
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    MLIRContext *ctx = op.getContext();
+    // Loops (n, oh, ow, g, f, kh, kw, c), as the named op has them.
+    AffineExpr g = getAffineDimExpr(3, ctx), f = getAffineDimExpr(4, ctx),
+               kh = getAffineDimExpr(5, ctx), kw = getAffineDimExpr(6, ctx),
+               c = getAffineDimExpr(7, ctx);
+    AffineMap named = maps[1];
+    if (named != AffineMap::get(8, 0, {g, f, kh, kw, c}, ctx))
+      return rewriter.notifyMatchFailure(op, "unexpected filter map");
+    maps[1] = AffineMap::get(8, 0, {kh, kw, c, g, f}, ctx);
+    rewriter.replaceOpWithNewOp<linalg::GenericOp>(
+        op, op->getResultTypes(), ValueRange{op.getInputs()[0], hwcgf},
+        op.getOutputs(), maps, op.getIteratorTypesArray(),
+        [](OpBuilder &b, Location loc, ValueRange args) {
+          Value product = arith::MulFOp::create(b, loc, args[0], args[1]);
+          linalg::YieldOp::create(
+              b, loc, ValueRange{arith::AddFOp::create(b, loc, args[2],
+                                                       product)});
+        });
+    return success();
+  }
+};
+
 bool isCheapToRecompute(Operation *op) {
   auto generic = dyn_cast<linalg::GenericOp>(op);
   if (!generic || generic.getNumLoops() != generic.getNumParallelLoops() ||
@@ -630,7 +682,7 @@ void convertOneByOneConvs(GroupOp group, bool contiguousFilters) {
   patterns.add<OneByOneConvAsContraction>(ctx, contiguousFilters,
                                           /*benefit=*/2);
   if (contiguousFilters)
-    patterns.add<ConstantFilterAsHwcf>(ctx);
+    patterns.add<ConstantFilterAsHwcf, ConstantGroupedFilterAsHwcgf>(ctx);
   tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);
   (void)applyPatternsGreedily(group.getBody(), std::move(patterns));
 }

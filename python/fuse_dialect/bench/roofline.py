@@ -14,6 +14,9 @@ builds whole models) and called from this process:
   * the same with the weight a constant of the model, as the zoo has it
     (laid out, permuted and padded at compile time), and a 3x3 14x14
     256->256 convolution;
+  * grouped 3x3 convolutions with constant filters (ResNeXt-50's 56x56
+    128->128 and 14x14 512->512 in 32 groups, RegNet-Y-400MF's 14x14
+    208->208 in 26), in fuse-import's form;
 
 each with its bias and a ReLU epilogue, as the zoo's groups have them, on
 fixed pseudo-random inputs in [-1, 1). Prints one row per shape: our time,
@@ -24,12 +27,14 @@ against PyTorch's. Every column runs with glibc's malloc keeping freed
 memory, as in bench/peers.py (toolchain.keep_freed_memory): a result's pages
 are not faulted in again on every call. Usage: bench/roofline.py [--calls N]
 [--rounds N] [--lower-options OPTS] [--baseline OLD_FUSE_OPT] (an older
-build timed in the same run, interleaved: a before/after column).
+build timed in the same run, interleaved: a before/after column) [--cases
+REGEX] (only the kernels whose name matches).
 docs/Performance.md holds the latest table.
 """
 
 import argparse
 import os
+import re
 import statistics
 import sys
 import tempfile
@@ -118,6 +123,44 @@ def conv(hw, cin, cout, k, depthwise=False, constant=False):
     return text, flops, weight
 
 
+def grouped_conv(hw, cin, cout, k, groups):
+    """(text, flops, filter): a same-padded stride-1 grouped convolution
+    (not depthwise) of a 1 x hw x hw x cin image with a constant filter,
+    bias, ReLU, in the form fuse-import gives it: the input padded and
+    viewed as [1, H, W, G, C/G] and padded, `linalg.conv_2d_nhwgc_gfhwc`
+    with the filter [G, F/G, KH, KW, C/G], the bias added and the result
+    viewed back."""
+    cg, fg, pad = cin // groups, cout // groups, (k - 1) // 2
+    hp = hw + 2 * pad
+    x, y = "tensor<1x%dx%dx%dxf32>" % (hw, hw, cin), "tensor<1x%dx%dx%dxf32>" % (hw, hw, cout)
+    x5 = "tensor<1x%dx%dx%dx%dxf32>" % (hp, hp, groups, cg)
+    y5 = "tensor<1x%dx%dx%dx%dxf32>" % (hw, hw, groups, fg)
+    wshape = (groups, fg, k, k, cg)
+    w = "tensor<%sxf32>" % "x".join(str(d) for d in wshape)
+    weight = constant_values(wshape)
+    text = """func.func @model(%%x: %(x)s, %%b: tensor<1x1x1x%(groups)dx%(fg)dxf32>) -> %(y)s {
+  %%w = %(filter)s
+  %%zp = %(zp)s
+  %%s5 = tosa.const_shape {values = dense<[1, %(hw)d, %(hw)d, %(groups)d, %(cg)d]> : tensor<5xindex>} : () -> !tosa.shape<5>
+  %%x5 = tosa.reshape %%x, %%s5 : (%(x)s, !tosa.shape<5>) -> %(x5u)s
+  %%p = tosa.const_shape {values = dense<[0, 0, %(pad)d, %(pad)d, %(pad)d, %(pad)d, 0, 0, 0, 0]> : tensor<10xindex>} : () -> !tosa.shape<10>
+  %%xp = tosa.pad %%x5, %%p, %%zp : (%(x5u)s, !tosa.shape<10>, tensor<1xf32>) -> %(x5)s
+  %%zero = arith.constant 0.0 : f32
+  %%e = tensor.empty() : %(y5)s
+  %%f = linalg.fill ins(%%zero : f32) outs(%%e : %(y5)s) -> %(y5)s
+  %%c = linalg.conv_2d_nhwgc_gfhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%%xp, %%w : %(x5)s, %(w)s) outs(%%f : %(y5)s) -> %(y5)s
+  %%a = tosa.add %%c, %%b : (%(y5)s, tensor<1x1x1x%(groups)dx%(fg)dxf32>) -> %(y5)s
+  %%s4 = tosa.const_shape {values = dense<[1, %(hw)d, %(hw)d, %(cout)d]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %%a4 = tosa.reshape %%a, %%s4 : (%(y5)s, !tosa.shape<4>) -> %(y)s
+  %%r = tosa.clamp %%a4 {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (%(y)s) -> %(y)s
+  return %%r : %(y)s
+}
+""" % dict(x=x, y=y, x5u="tensor<1x%dx%dx%dx%dxf32>" % (hw, hw, groups, cg), x5=x5, y5=y5,
+           w=w, filter=constant_filter(weight), zp=ZP, pad=pad, hw=hw, groups=groups,
+           cg=cg, fg=fg, cout=cout)
+    return text, 2.0 * hw * hw * cout * k * k * cg, weight
+
+
 CASES = [
     ("GEMM 1024x1024x1024", lambda: gemm(1024, 1024, 1024),
      ("mm", 1024, 1024, 1024)),
@@ -146,6 +189,14 @@ CASES = [
      lambda: conv(14, 256, 256, 3, constant=True), ("conv", 14, 256, 256, 3, 1)),
     ("conv 3x3 7x7 512->512, constant filter",
      lambda: conv(7, 512, 512, 3, constant=True), ("conv", 7, 512, 512, 3, 1)),
+    # Grouped convolutions (constant filters): ResNeXt-50 32x4d's first and
+    # third stages, RegNet-Y-400MF's third (groups of 8 channels).
+    ("grouped 3x3 56x56 128->128, 32 groups", lambda: grouped_conv(56, 128, 128, 3, 32),
+     ("grouped", 56, 128, 128, 3, 32)),
+    ("grouped 3x3 14x14 512->512, 32 groups", lambda: grouped_conv(14, 512, 512, 3, 32),
+     ("grouped", 14, 512, 512, 3, 32)),
+    ("grouped 3x3 14x14 208->208, 26 groups", lambda: grouped_conv(14, 208, 208, 3, 26),
+     ("grouped", 14, 208, 208, 3, 26)),
 ]
 
 
@@ -192,12 +243,16 @@ def torch_op(spec, inputs, weight):
         b = torch.from_numpy(weight)[0] if weight is not None else rest.pop(0)[0]
         bias = rest[0][0, 0]
         return lambda: torch.relu(torch.addmm(bias, a, b))
-    _, hw, cin, cout, k, groups = spec
+    kind, hw, cin, cout, k, groups = spec
     x, rest = t[0].permute(0, 3, 1, 2).contiguous(), t[1:]
     w = torch.from_numpy(weight) if weight is not None else rest.pop(0)
-    # TOSA's filters: cout x k x k x cin, or k x k x cin x 1 (depthwise).
-    w = (w.permute(2, 3, 0, 1) if groups > 1 else w.permute(0, 3, 1, 2)).contiguous()
-    bias = rest[0]
+    # TOSA's filters: cout x k x k x cin, or k x k x cin x 1 (depthwise);
+    # linalg's grouped ones G x cout/G x k x k x cin/G.
+    if kind == "grouped":
+        w = w.reshape(cout, k, k, cin // groups).permute(0, 3, 1, 2).contiguous()
+    else:
+        w = (w.permute(2, 3, 0, 1) if groups > 1 else w.permute(0, 3, 1, 2)).contiguous()
+    bias = rest[0].reshape(-1)
     return lambda: torch.relu(F.conv2d(x, w, bias, padding=(k - 1) // 2,
                                        groups=groups)).permute(0, 2, 3, 1)
 
@@ -225,6 +280,8 @@ def main(argv):
     ap.add_argument("--baseline", metavar="FUSE_OPT",
                     help="another fuse-opt (an older build) timed in the "
                          "same run, interleaved, as a 'before' column")
+    ap.add_argument("--cases", default="", metavar="REGEX",
+                    help="only the kernels whose name matches")
     args = ap.parse_args(argv[1:])
     if args.calls < 1 or args.rounds < 1:
         ap.error("--calls and --rounds must be at least 1")
@@ -240,6 +297,8 @@ def main(argv):
           "---|---|---|---|")
     with tempfile.TemporaryDirectory() as work:
         for i, (name, make, spec) in enumerate(CASES):
+            if not re.search(args.cases, name):
+                continue
             text, flops, weight = make()
             ours = compile_ours(text, os.path.join(work, "ours%d" % i),
                                 args.lower_options)
