@@ -1677,10 +1677,53 @@ class Importer:
                 x = self.slice(x, [0] * 4, sizes)
         return x
 
+    def as_2d(self, node, handler, weights):
+        """A 1-D convolution or pool (input [N, C, L]) as the 2-D one of
+        height 1: its spatial attributes given a leading 1 (pads 0), its
+        input viewed as [N, C, 1, L] and its weights [F, C/G, K] as
+        [F, C/G, 1, K]; the result viewed back as [N, F, L']."""
+        x = self.get(node.input[0])
+        lifted = onnx.NodeProto()
+        lifted.CopyFrom(node)
+        del lifted.attribute[:]
+        for a in node.attribute:
+            v = onnx.helper.get_attribute_value(a)
+            if a.name in ("kernel_shape", "strides", "dilations", "pads"):
+                v = [int(d) for d in v]
+                if len(v) != (2 if a.name == "pads" else 1):
+                    self.fail("attribute %r must have %d values for a 1-D input, has %s"
+                              % (a.name, 2 if a.name == "pads" else 1, v))
+                v = [0, v[0], 0, v[1]] if a.name == "pads" else [1] + v
+                a = onnx.helper.make_attribute(a.name, v)
+            lifted.attribute.append(a)
+        # Names no ONNX graph uses (an ONNX name is a non-empty identifier).
+        prefix = "\x00as_2d:%d:" % len(self.values)
+        lifted.input[0] = prefix + "x"
+        self.values[lifted.input[0]] = self.reshape(x, (x.shape[0], x.shape[1], 1, x.shape[2]))
+        if weights:
+            w = self.const_of(node.input[1])
+            if w.ndim != 3:
+                self.fail("the weights of a 1-D convolution must be [C_out, C_in / group, K], "
+                          "are %s" % (w.shape,))
+            lifted.input[1] = prefix + "w"
+            self.consts[lifted.input[1]] = w.reshape(w.shape[0], w.shape[1], 1, w.shape[2])
+        lifted.output[0] = prefix + "y"
+        self.node = lifted
+        try:
+            handler(lifted)
+        finally:
+            self.node = node
+        y = self.values.pop(lifted.output[0])
+        self.values.pop(lifted.input[0])
+        self.consts.pop(prefix + "w", None)
+        self.out(self.reshape(y, (y.shape[0], y.shape[1], y.shape[3])))
+
     def op_Conv(self, node):
         x = self.get(node.input[0])
+        if len(x.shape) == 3:
+            return self.as_2d(node, self.op_Conv, weights=True)
         if len(x.shape) != 4:
-            self.fail("only 2-D convolutions (NCHW input) are supported")
+            self.fail("only 1-D and 2-D convolutions (NCL and NCHW inputs) are supported")
         w = self.const_of(node.input[1]).astype(x.dtype)
         if w.ndim != 4:
             self.fail("the weights must be [C_out, C_in / group, KH, KW], are %s" % (w.shape,))
@@ -1750,8 +1793,10 @@ class Importer:
 
     def _pool(self, node, kind):
         x = self.get(node.input[0])
+        if len(x.shape) == 3:
+            return self.as_2d(node, lambda lifted: self._pool(lifted, kind), weights=False)
         if len(x.shape) != 4:
-            self.fail("only 2-D pooling (NCHW input) is supported")
+            self.fail("only 1-D and 2-D pooling (NCL and NCHW inputs) is supported")
         if len(node.output) > 1 and node.output[1]:
             self.fail("MaxPool's indices output is not supported")
         kernel, strides, dil = self.spatial_attrs()

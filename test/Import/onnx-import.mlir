@@ -10,8 +10,9 @@
 // RUN: %fuse-import %t/mod.onnx -o %t/mod.mlir
 // RUN: FileCheck %s --check-prefix=MOD < %t/mod.mlir
 // RUN: not %fuse-import %t/mod_runtime.onnx -o %t/mod_runtime.mlir 2>&1 | FileCheck %s --check-prefix=MODRT
-// Grouped convolutions (3x3, strided with asymmetric pads, dilated, 1x1)
-// against a direct numpy implementation of ONNX's Conv.
+// Grouped convolutions (3x3, strided with asymmetric pads, dilated, 1x1),
+// 1-D convolutions (plain, strided and dilated, grouped) and 1-D max and
+// average pools against direct numpy implementations of ONNX's ops.
 // RUN: %fuse-onnx-node-tests --data %t/node | FileCheck %s --check-prefix=GROUPED
 
 // The NCHW graph keeps its interface; convolutions and pools run in NHWC
@@ -53,7 +54,7 @@
 //   FUSED-NOT:   linalg.transpose
 //       FUSED:   return
 
-// GROUPED: onnx node tests: 4 of the 4 using supported ops pass, 0 fail, 0 refused
+// GROUPED: onnx node tests: 9 of the 9 using supported ops pass, 0 fail, 0 refused
 
 // ERR: fuse-import: {{.*}}bad.onnx: error: node 'the_topk' (TopK): unsupported operator
 

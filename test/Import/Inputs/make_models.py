@@ -155,3 +155,51 @@ for name, (c, f, group, k, pads, strides, dil, hw) in {
     for kind, arr in (("input_0", x), ("output_0", y)):
         with open(os.path.join(d, "test_data_set_0", kind + ".pb"), "wb") as fh:
             fh.write(numpy_helper.from_array(arr).SerializeToString())
+
+
+def pool1d_reference(x, kind, k, pads, stride):
+    """ONNX MaxPool / AveragePool (count_include_pad=0) on [N, C, L]."""
+    fill = -np.inf if kind == "max" else np.nan
+    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (pads[0], pads[1])),
+                constant_values=fill)
+    out = (x.shape[2] + pads[0] + pads[1] - k) // stride + 1
+    wins = np.stack([xp[:, :, i * stride:i * stride + k] for i in range(out)], axis=2)
+    return (np.max(wins, axis=3) if kind == "max" else np.nanmean(wins, axis=3)).astype(np.float32)
+
+
+# 1-D convolutions and pools ([N, C, L]; audio models), as node tests.
+def node_test(name, nodes, x, y, inits):
+    d = os.path.join(out, "node", name)
+    os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
+    g = helper.make_graph(nodes, name,
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(x.shape))],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, list(y.shape))],
+                          inits)
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]),
+              os.path.join(d, "model.onnx"))
+    for kind, arr in (("input_0", x), ("output_0", y)):
+        with open(os.path.join(d, "test_data_set_0", kind + ".pb"), "wb") as fh:
+            fh.write(numpy_helper.from_array(arr).SerializeToString())
+
+
+for name, (c, f, group, k, pads, stride, dil, length) in {
+        "test_conv1d": (3, 8, 1, 5, [2, 2], 1, 1, 30),
+        "test_conv1d_strided_dilated": (4, 6, 1, 3, [0, 3], 3, 2, 40),
+        "test_conv1d_grouped": (8, 8, 4, 3, [1, 1], 2, 1, 17)}.items():
+    x = rng.standard_normal((1, c, length)).astype(np.float32)
+    w = (rng.standard_normal((f, c // group, k)) * 0.5).astype(np.float32)
+    b = rng.standard_normal(f).astype(np.float32)
+    y = grouped_conv_reference(x[:, :, None, :], w[:, :, None, :], b, group,
+                               [0, pads[0], 0, pads[1]], [1, stride], [1, dil])[:, :, 0, :]
+    node_test(name, [helper.make_node("Conv", ["x", "w", "b"], ["y"], group=group, pads=pads,
+                                      strides=[stride], dilations=[dil], name="conv1d")],
+              x, y, [numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")])
+
+for name, (kind, k, pads, stride) in {
+        "test_maxpool1d": ("max", 3, [1, 1], 2),
+        "test_averagepool1d": ("avg", 4, [0, 0], 4)}.items():
+    x = rng.standard_normal((1, 5, 24)).astype(np.float32)
+    y = pool1d_reference(x, kind, k, pads, stride)
+    node_test(name, [helper.make_node("MaxPool" if kind == "max" else "AveragePool", ["x"], ["y"],
+                                      kernel_shape=[k], pads=pads, strides=[stride],
+                                      name="pool1d")], x, y, [])

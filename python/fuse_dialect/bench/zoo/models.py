@@ -89,6 +89,48 @@ class GPT2(nn.Module):
         return self.head(self.ln_f(x))
 
 
+class BertEncoder(nn.Module):
+    """A BERT-base encoder (Devlin et al., 2019): token, position and
+    segment embeddings, LayerNorm, 12 post-LN encoder layers (768 wide, 12
+    heads, GELU with erf, torch's own nn.TransformerEncoderLayer), and the
+    pooled output of the first token (dense + tanh)."""
+
+    def __init__(self, layers=12, d=768, heads=12, vocab=30522, ctx=512):
+        super().__init__()
+        self.tok, self.pos = nn.Embedding(vocab, d), nn.Embedding(ctx, d)
+        self.seg = nn.Embedding(2, d)
+        self.ln = nn.LayerNorm(d, eps=1e-12)
+        layer = nn.TransformerEncoderLayer(d, heads, 4 * d, dropout=0.0, activation="gelu",
+                                           batch_first=True, layer_norm_eps=1e-12)
+        self.encoder = nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
+        self.pool = nn.Linear(d, d)
+
+    def forward(self, ids):
+        pos = torch.arange(ids.shape[1], dtype=torch.long).unsqueeze(0)
+        x = self.ln(self.tok(ids) + self.pos(pos) + self.seg(torch.zeros_like(ids)))
+        return torch.tanh(self.pool(self.encoder(x)[:, 0]))
+
+
+class AudioM5(nn.Module):
+    """An audio-style 1-D convolution stack (M5 of Dai et al., 2017, on raw
+    8 kHz audio): a wide strided first convolution, then 3-tap ones, each
+    with BatchNorm, ReLU and max pooling; global average pool, classifier."""
+
+    def __init__(self, classes=35, width=32):
+        super().__init__()
+        chans = [1, width, width, 2 * width, 2 * width]
+        layers = []
+        for i in range(4):
+            k, s = (80, 4) if i == 0 else (3, 1)
+            layers += [nn.Conv1d(chans[i], chans[i + 1], k, stride=s, padding=k // 2 if i else 38),
+                       nn.BatchNorm1d(chans[i + 1]), nn.ReLU(), nn.MaxPool1d(4 if i < 3 else 2)]
+        self.features = nn.Sequential(*layers)
+        self.fc = nn.Linear(chans[-1], classes)
+
+    def forward(self, x):
+        return self.fc(self.features(x).mean(dim=2))
+
+
 def torchvision_model(name, **kw):
     import torchvision.models as tvm
     return getattr(tvm, name)(weights=None, **kw)
@@ -104,6 +146,10 @@ def build(name, small=False):
         m = GPT2(layers=int(name.split("_")[1]), ctx=128)
     elif name == "unet":
         m = UNet(width=16 if small else 64)
+    elif name == "audio_m5":
+        m = AudioM5()
+    elif name == "bert_base":
+        m = BertEncoder(vocab=4096 if small else 30522)
     elif name == "inception_v3":
         m = torchvision_model(name, aux_logits=False, init_weights=True)
     else:
@@ -113,7 +159,7 @@ def build(name, small=False):
         # output 0 and the numeric check vacuous.
         if isinstance(mod, nn.Linear) and not mod.weight.detach().any():
             nn.init.normal_(mod.weight, std=0.02)
-        if isinstance(mod, nn.BatchNorm2d):
+        if isinstance(mod, (nn.BatchNorm1d, nn.BatchNorm2d)):
             mod.running_mean.uniform_(-0.1, 0.1)
             mod.running_var.uniform_(0.5, 1.5)
     return m.eval()
@@ -134,12 +180,15 @@ ZOO = {
     "regnet_y_400mf": ((1, 3, 224, 224), (1, 3, 64, 64)),
     "resnext50_32x4d": ((1, 3, 224, 224), (1, 3, 64, 64)),
     "densenet121": ((1, 3, 224, 224), (1, 3, 64, 64)),
+    "audio_m5": ((1, 1, 8000), (1, 1, 8000)),
+    "bert_base": ((1, 128), (1, 16)),
 }
 
 
 def example_input(name, shape):
     g = torch.Generator().manual_seed(1)
-    if name.startswith("gpt2"):
-        vocab = 4096 if shape[1] <= 16 else 50257
+    if name.startswith("gpt2") or name == "bert_base":
+        full = 50257 if name.startswith("gpt2") else 30522
+        vocab = 4096 if shape[1] <= 16 else full
         return torch.randint(0, vocab, shape, generator=g)
     return torch.randn(shape, generator=g)
