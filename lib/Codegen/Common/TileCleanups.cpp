@@ -5,7 +5,8 @@
 // tile-and-fuse cannot fuse through is cleared: unit-dim reshapes folded
 // into their readers, slices moved to their producers, reshapes moved out by
 // expanding loops, 1x1 convolutions as contractions, constant convolution
-// filters permuted for the CPU.
+// filters permuted for the CPU, elementwise readers of one contraction
+// merged into one op (each would otherwise be a root recomputing it).
 //
 //===----------------------------------------------------------------------===//
 
@@ -685,6 +686,117 @@ void convertOneByOneConvs(GroupOp group, bool contiguousFilters) {
     patterns.add<ConstantFilterAsHwcf, ConstantGroupedFilterAsHwcgf>(ctx);
   tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);
   (void)applyPatternsGreedily(group.getBody(), std::move(patterns));
+}
+
+/// An elementwise generic that `mergeSiblingReaders` may merge: all loops
+/// parallel, one result at the identity map whose init (a tensor.empty) it
+/// does not read, no op with effects in its payload, and a result of
+/// `producer` among its inputs at the identity map.
+static bool isMergeableReader(linalg::GenericOp op, Operation *producer) {
+  if (op.getNumResults() != 1 || op.getNumLoops() != op.getNumParallelLoops() ||
+      !op.hasPureTensorSemantics() ||
+      !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity() ||
+      !op.getDpsInitOperand(0)->get().getDefiningOp<tensor::EmptyOp>() ||
+      op.payloadUsesValueFromOperand(op.getDpsInitOperand(0)))
+    return false;
+  if (llvm::any_of(op.getBody()->without_terminator(), [](Operation &inner) {
+        return !isMemoryEffectFree(&inner);
+      }))
+    return false;
+  return llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+    return input->get().getDefiningOp() == producer &&
+           op.getMatchingIndexingMap(input).isIdentity();
+  });
+}
+
+/// `readers` as one generic with a result each, right after `producer`
+/// (every input of theirs is defined before it or by it).
+static linalg::GenericOp mergeReaders(RewriterBase &rewriter,
+                                      Operation *producer,
+                                      ArrayRef<linalg::GenericOp> readers) {
+  rewriter.setInsertionPointAfter(producer);
+  SmallVector<Value> inputs, inits;
+  SmallVector<AffineMap> maps;
+  for (linalg::GenericOp reader : readers)
+    for (OpOperand *in : reader.getDpsInputOperands()) {
+      inputs.push_back(in->get());
+      maps.push_back(reader.getMatchingIndexingMap(in));
+    }
+  for (linalg::GenericOp reader : readers) {
+    auto type = cast<RankedTensorType>(reader->getResult(0).getType());
+    inits.push_back(tensor::EmptyOp::create(
+        rewriter, reader.getLoc(), type.getShape(), type.getElementType()));
+    maps.push_back(reader.getMatchingIndexingMap(reader.getDpsInitOperand(0)));
+  }
+  auto merged = linalg::GenericOp::create(
+      rewriter, producer->getLoc(), ValueRange(inits).getTypes(), inputs,
+      inits, maps, linalg::GenericOp(readers.front()).getIteratorTypesArray());
+  Block *block = rewriter.createBlock(&merged.getRegion());
+  for (Value v : llvm::concat<Value>(inputs, inits))
+    block->addArgument(getElementTypeOrSelf(v.getType()), v.getLoc());
+  rewriter.setInsertionPointToStart(block);
+  SmallVector<Value> yielded;
+  unsigned nextInput = 0, nextInit = inputs.size();
+  for (linalg::GenericOp reader : readers) {
+    IRMapping mapping;
+    Block *payload = reader.getBody();
+    unsigned numInputs = reader.getNumDpsInputs();
+    for (unsigned i = 0; i < numInputs; ++i)
+      mapping.map(payload->getArgument(i), block->getArgument(nextInput++));
+    mapping.map(payload->getArgument(numInputs), block->getArgument(nextInit++));
+    for (Operation &inner : payload->without_terminator())
+      rewriter.clone(inner, mapping);
+    yielded.push_back(
+        mapping.lookupOrDefault(payload->getTerminator()->getOperand(0)));
+  }
+  linalg::YieldOp::create(rewriter, merged.getLoc(), yielded);
+  for (auto [reader, result] : llvm::zip(readers, merged->getResults()))
+    rewriter.replaceOp(reader, result);
+  return merged;
+}
+
+void mergeSiblingReaders(GroupOp group) {
+  IRRewriter rewriter(group.getContext());
+  Block &body = group.getBodyBlock();
+  // The contractions and window ops first, then each merged generic (the
+  // next level of a chain of elementwise ops, DenseNet's multiply, add and
+  // ReLU per later layer, reads one result each of the level before) and
+  // each lone elementwise reader.
+  SmallVector<Operation *> worklist;
+  for (Operation &op : body.without_terminator())
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op);
+        linalgOp && linalgOp.getNumReductionLoops() > 0)
+      worklist.push_back(&op);
+  while (!worklist.empty()) {
+    Operation *producer = worklist.pop_back_val();
+    SmallVector<linalg::GenericOp> readers;
+    for (Operation *user : producer->getUsers()) {
+      auto generic = dyn_cast<linalg::GenericOp>(user);
+      if (generic && generic->getBlock() == &body &&
+          !llvm::is_contained(readers, generic) &&
+          isMergeableReader(generic, producer))
+        readers.push_back(generic);
+    }
+    // One reader (an average pool's division, a bias) is the producer of
+    // the next level.
+    if (readers.size() == 1)
+      worklist.push_back(readers.front());
+    if (readers.size() < 2)
+      continue;
+    // Each input defined before the producer, or by it (constants, the
+    // producer's results); the inits are new empties.
+    auto available = [&](Value v) {
+      Operation *def = v.getDefiningOp();
+      return !def || def->getBlock() != &body || def == producer ||
+             def->isBeforeInBlock(producer);
+    };
+    if (!llvm::all_of(readers, [&](linalg::GenericOp reader) {
+          return llvm::all_of(reader.getDpsInputOperands(),
+                              [&](OpOperand *in) { return available(in->get()); });
+        }))
+      continue;
+    worklist.push_back(mergeReaders(rewriter, producer, readers));
+  }
 }
 
 } // namespace mlir::fuse::tiling

@@ -506,6 +506,7 @@ struct FuseTileGroupsPass final
       splitCopyChains(rewriter, group);
       cleanUpBody(group);
       convertOneByOneConvs(group, policy.contiguousFilters);
+      mergeSiblingReaders(group);
       if (failed(tileGroup(rewriter, group, policy)))
         group.emitRemark("fuse-tile-groups: the root could not be tiled; "
                          "left untiled");

@@ -65,6 +65,14 @@ void cleanUpBody(GroupOp group);
 /// convolutions' constant filters as H x W x C x F.
 void convertOneByOneConvs(GroupOp group, bool contiguousFilters);
 
+/// Elementwise generics over the whole result of one contraction or window
+/// op (DenseNet: a layer's convolution normalized for each later layer of
+/// its dense block) become one generic with a result each. Each would be a
+/// root of its own nest, and each nest would recompute the producer: 24
+/// times for the first convolution of a 24-layer block. The same payloads
+/// on the same values: results are unchanged.
+void mergeSiblingReaders(GroupOp group);
+
 //===----------------------------------------------------------------------===//
 // Roots and tile sizes (TileSizes.cpp)
 //===----------------------------------------------------------------------===//
