@@ -3,13 +3,13 @@
 #ifndef FUSEDIALECT_TRANSFORMS_PASSES_H
 #define FUSEDIALECT_TRANSFORMS_PASSES_H
 
+#include "FuseDialect/Transforms/Fusion/FusionPlanner.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
-#include "FuseDialect/Transforms/Fusion/FusionPlanner.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::fuse {

@@ -34,7 +34,8 @@ struct FuseOpsOptions : public PassPipelineOptions<FuseOpsOptions> {
       llvm::cl::desc("Plan fusion and form fuse.group kernels"),
       llvm::cl::init(true)};
   PassOptions::Option<unsigned> maxGroupSize{
-      *this, "max-group-size", llvm::cl::desc("Largest number of ops in a group"),
+      *this, "max-group-size",
+      llvm::cl::desc("Largest number of ops in a group"),
       llvm::cl::init(FusionPlannerOptions::kDefaultMaxGroupSize)};
   PassOptions::Option<std::string> profile{
       *this, "profile",

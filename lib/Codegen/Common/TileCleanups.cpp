@@ -477,8 +477,8 @@ struct ConstantGroupedFilterAsHwcgf final
         [](OpBuilder &b, Location loc, ValueRange args) {
           Value product = arith::MulFOp::create(b, loc, args[0], args[1]);
           linalg::YieldOp::create(
-              b, loc, ValueRange{arith::AddFOp::create(b, loc, args[2],
-                                                       product)});
+              b, loc,
+              ValueRange{arith::AddFOp::create(b, loc, args[2], product)});
         });
     return success();
   }
@@ -729,8 +729,8 @@ static linalg::GenericOp mergeReaders(RewriterBase &rewriter,
     maps.push_back(reader.getMatchingIndexingMap(reader.getDpsInitOperand(0)));
   }
   auto merged = linalg::GenericOp::create(
-      rewriter, producer->getLoc(), ValueRange(inits).getTypes(), inputs,
-      inits, maps, linalg::GenericOp(readers.front()).getIteratorTypesArray());
+      rewriter, producer->getLoc(), ValueRange(inits).getTypes(), inputs, inits,
+      maps, linalg::GenericOp(readers.front()).getIteratorTypesArray());
   Block *block = rewriter.createBlock(&merged.getRegion());
   for (Value v : llvm::concat<Value>(inputs, inits))
     block->addArgument(getElementTypeOrSelf(v.getType()), v.getLoc());
@@ -743,7 +743,8 @@ static linalg::GenericOp mergeReaders(RewriterBase &rewriter,
     unsigned numInputs = reader.getNumDpsInputs();
     for (unsigned i = 0; i < numInputs; ++i)
       mapping.map(payload->getArgument(i), block->getArgument(nextInput++));
-    mapping.map(payload->getArgument(numInputs), block->getArgument(nextInit++));
+    mapping.map(payload->getArgument(numInputs),
+                block->getArgument(nextInit++));
     for (Operation &inner : payload->without_terminator())
       rewriter.clone(inner, mapping);
     yielded.push_back(
@@ -791,8 +792,9 @@ void mergeSiblingReaders(GroupOp group) {
              def->isBeforeInBlock(producer);
     };
     if (!llvm::all_of(readers, [&](linalg::GenericOp reader) {
-          return llvm::all_of(reader.getDpsInputOperands(),
-                              [&](OpOperand *in) { return available(in->get()); });
+          return llvm::all_of(reader.getDpsInputOperands(), [&](OpOperand *in) {
+            return available(in->get());
+          });
         }))
       continue;
     worklist.push_back(mergeReaders(rewriter, producer, readers));

@@ -179,8 +179,8 @@ void mlir::fuse::buildLowerToNVVMPipeline(OpPassManager &pm,
   // unknown to the backend (64-bit divisions instead of shifts and
   // multiplications).
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
-  pm.addPass(createFuseCompactKernelArgumentsPass(
-      {options.kernelParameterBytes}));
+  pm.addPass(
+      createFuseCompactKernelArgumentsPass({options.kernelParameterBytes}));
   pm.addPass(createGpuKernelOutliningPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createFuseAnnotateKernelsPass());
   pm.addPass(createConvertVectorToSCFPass());
