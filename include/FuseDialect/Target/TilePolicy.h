@@ -90,6 +90,13 @@ struct TilePolicy {
   /// tile of 5 rows that packed all of B again (11.8 -> 10.4 ms, interleaved;
   /// docs/Performance.md). 1: contractionTile.
   int64_t runtimeOperandsSideFactor = 1;
+  /// Elementwise readers of one contraction or window op's result are one
+  /// multi-result root (mergeSiblingReaders), so that their nest computes
+  /// the contraction once (DenseNet-121 on the CPU: 254 -> 61 ms). false on
+  /// the GPU: a thread then keeps every reader's value in registers, and
+  /// DenseNet's kernels spilled up to 968 bytes; each reader's nest
+  /// recomputes the contraction there (the trade not yet timed on a GPU).
+  bool mergeSiblingReaders = false;
 
   /// The CPU lowering: tiles of rows large enough to amortize the loop
   /// overhead and small enough for a core's cache; a matmul in squares of
@@ -121,7 +128,8 @@ struct TilePolicy {
                       /*windowTileElements=*/32768,
                       /*weightRowTileElements=*/65536,
                       /*oneWeightRowTile=*/false,
-                      /*runtimeOperandsSideFactor=*/2};
+                      /*runtimeOperandsSideFactor=*/2,
+                      /*mergeSiblingReaders=*/true};
   }
   /// The GPU lowering: a tile is a block's work; contractions in 64x64
   /// squares, halved until every SM has a block.

@@ -47,6 +47,7 @@ void mlir::fuse::buildTileGroupsPipeline(OpPassManager &pm,
   tileOptions.weightRowTileElements = policy->weightRowTileElements;
   tileOptions.oneWeightRowTile = policy->oneWeightRowTile;
   tileOptions.runtimeOperandsSideFactor = policy->runtimeOperandsSideFactor;
+  tileOptions.mergeSiblingReaders = policy->mergeSiblingReaders;
   pm.addPass(createFuseTileGroupsPass(tileOptions));
   // No CSE from here to bufferization: merged nests write their results
   // into distinct empty tensors, which CSE would make one buffer.

@@ -477,7 +477,7 @@ struct FuseTileGroupsPass final
                       convolutionsAsMatmuls, contiguousFilters,
                       widenRowsFirst,        windowTileElements,
                       weightRowTileElements, oneWeightRowTile,
-                      runtimeOperandsSideFactor};
+                      runtimeOperandsSideFactor, mergeSiblingReaders};
     for (GroupOp group : groups) {
       // Upstream tiling needs static, non-empty loop ranges: a group with a
       // dynamic or zero-sized tensor (not one --fuse-ops forms, but valid
@@ -506,7 +506,8 @@ struct FuseTileGroupsPass final
       splitCopyChains(rewriter, group);
       cleanUpBody(group);
       convertOneByOneConvs(group, policy.contiguousFilters);
-      mergeSiblingReaders(group);
+      if (policy.mergeSiblingReaders)
+        tiling::mergeSiblingReaders(group);
       if (failed(tileGroup(rewriter, group, policy)))
         group.emitRemark("fuse-tile-groups: the root could not be tiled; "
                          "left untiled");

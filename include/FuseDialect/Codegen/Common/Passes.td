@@ -122,6 +122,10 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
            "B packed per tile on the CPU, tiles in squares this many times "
            "contraction-tile a side (1: contraction-tile; the CPU lowering "
            "uses 2)">,
+    Option<"mergeSiblingReaders", "merge-sibling-readers", "bool",
+           /*default=*/"::mlir::fuse::TilePolicy{}.mergeSiblingReaders",
+           "Elementwise readers of one contraction or window op's result "
+           "as one multi-result root, which computes it once (the CPU's)">,
     Option<"reportNests", "report-nests", "bool", /*default=*/"false",
            "Remark on groups that need more than one loop nest">,
     Option<"contractionTile", "contraction-tile", "int64_t",
