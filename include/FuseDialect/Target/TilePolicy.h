@@ -121,10 +121,13 @@ struct TilePolicy {
   /// the thread count, decide which contractions get register blocks (with
   /// fused multiply-adds), so equal tiles keep the values equal.
   static constexpr TilePolicy forCpu() {
-    return TilePolicy{/*minTileElements=*/4096, /*contractionTile=*/64,
-                      /*contractionTiles=*/1, /*partialTiles=*/true,
+    return TilePolicy{/*minTileElements=*/4096,
+                      /*contractionTile=*/64,
+                      /*contractionTiles=*/1,
+                      /*partialTiles=*/true,
                       /*convolutionsAsMatmuls=*/true,
-                      /*contiguousFilters=*/true, /*widenRowsFirst=*/true,
+                      /*contiguousFilters=*/true,
+                      /*widenRowsFirst=*/true,
                       /*windowTileElements=*/32768,
                       /*weightRowTileElements=*/65536,
                       /*oneWeightRowTile=*/false,

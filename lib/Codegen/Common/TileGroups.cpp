@@ -472,12 +472,11 @@ struct FuseTileGroupsPass final
     SmallVector<GroupOp> groups;
     getOperation()->walk([&](GroupOp group) { groups.push_back(group); });
     IRRewriter rewriter(&getContext());
-    TilePolicy policy{minTileElements,       contractionTile,
-                      contractionTiles,      partialTiles,
-                      convolutionsAsMatmuls, contiguousFilters,
-                      widenRowsFirst,        windowTileElements,
-                      weightRowTileElements, oneWeightRowTile,
-                      runtimeOperandsSideFactor, mergeSiblingReaders};
+    TilePolicy policy{
+        minTileElements,  contractionTile,           contractionTiles,
+        partialTiles,     convolutionsAsMatmuls,     contiguousFilters,
+        widenRowsFirst,   windowTileElements,        weightRowTileElements,
+        oneWeightRowTile, runtimeOperandsSideFactor, mergeSiblingReaders};
     for (GroupOp group : groups) {
       // Upstream tiling needs static, non-empty loop ranges: a group with a
       // dynamic or zero-sized tensor (not one --fuse-ops forms, but valid
