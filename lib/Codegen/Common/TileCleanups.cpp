@@ -256,6 +256,14 @@ struct FoldUnitCollapseIntoProducer final
   }
 };
 
+/// The payload of a convolution or contraction as a generic:
+/// `out + in * filter`, multiply then add, as linalg's named ops compute it.
+static void yieldMultiplyAdd(OpBuilder &b, Location loc, ValueRange args) {
+  Value product = arith::MulFOp::create(b, loc, args[0], args[1]);
+  linalg::YieldOp::create(
+      b, loc, ValueRange{arith::AddFOp::create(b, loc, args[2], product)});
+}
+
 /// A 1x1 convolution with unit strides and dilations is a matmul over the
 /// channels at every pixel: as a contraction (its filter collapsed to F x C,
 /// which folds into a constant filter) it tiles as a matmul does (square
@@ -339,12 +347,7 @@ struct OneByOneConvAsContraction final
     rewriter.replaceOpWithNewOp<linalg::GenericOp>(
         op, op->getResultTypes(),
         ValueRange{op.getInputs()[0], filterMatrix}, op.getOutputs(), maps,
-        iterators, [](OpBuilder &b, Location loc, ValueRange args) {
-          Value product = arith::MulFOp::create(b, loc, args[0], args[1]);
-          linalg::YieldOp::create(
-              b, loc, ValueRange{arith::AddFOp::create(b, loc, args[2],
-                                                       product)});
-        });
+        iterators, yieldMultiplyAdd);
     return success();
   }
 };
@@ -456,30 +459,22 @@ struct ConstantGroupedFilterAsHwcgf final
           return getElementTypeOrSelf(type) != element;
         }))
       return rewriter.notifyMatchFailure(op, "not one float type");
-    Location loc = op.getLoc();
-    // [G, F, KH, KW, C] -> [KH, KW, C, G, F]
-    Value hwcgf = arith::ConstantOp::create(
-        rewriter, loc,
-        permuteConstant(filter, ArrayRef<int64_t>{2, 3, 4, 0, 1}));
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     MLIRContext *ctx = op.getContext();
     // Loops (n, oh, ow, g, f, kh, kw, c), as the named op has them.
     AffineExpr g = getAffineDimExpr(3, ctx), f = getAffineDimExpr(4, ctx),
                kh = getAffineDimExpr(5, ctx), kw = getAffineDimExpr(6, ctx),
                c = getAffineDimExpr(7, ctx);
-    AffineMap named = maps[1];
-    if (named != AffineMap::get(8, 0, {g, f, kh, kw, c}, ctx))
+    if (maps[1] != AffineMap::get(8, 0, {g, f, kh, kw, c}, ctx))
       return rewriter.notifyMatchFailure(op, "unexpected filter map");
     maps[1] = AffineMap::get(8, 0, {kh, kw, c, g, f}, ctx);
+    // [G, F, KH, KW, C] -> [KH, KW, C, G, F]
+    Value hwcgf = arith::ConstantOp::create(
+        rewriter, op.getLoc(),
+        permuteConstant(filter, ArrayRef<int64_t>{2, 3, 4, 0, 1}));
     rewriter.replaceOpWithNewOp<linalg::GenericOp>(
         op, op->getResultTypes(), ValueRange{op.getInputs()[0], hwcgf},
-        op.getOutputs(), maps, op.getIteratorTypesArray(),
-        [](OpBuilder &b, Location loc, ValueRange args) {
-          Value product = arith::MulFOp::create(b, loc, args[0], args[1]);
-          linalg::YieldOp::create(
-              b, loc,
-              ValueRange{arith::AddFOp::create(b, loc, args[2], product)});
-        });
+        op.getOutputs(), maps, op.getIteratorTypesArray(), yieldMultiplyAdd);
     return success();
   }
 };
