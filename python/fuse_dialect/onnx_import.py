@@ -864,10 +864,17 @@ class Importer:
     def op_Dropout(self, node):
         if len(node.input) > 2 and node.input[2] and (
                 not self.is_const(node.input[2]) or self.consts[node.input[2]].any()):
-            self.fail("training-mode Dropout is not supported")
+            # Training mode keeps each element with probability 1 - ratio
+            # (scaled by 1 / (1 - ratio)): the identity when the ratio is a
+            # constant 0, as torchvision's Swin exports its attention dropout.
+            ratio = node.input[1] if len(node.input) > 1 and node.input[1] else None
+            if ratio is None or not self.is_const(ratio) or self.consts[ratio].size != 1 \
+                    or float(self.consts[ratio].reshape(-1)[0]) != 0.0:
+                self.fail("training-mode Dropout is only supported with a constant ratio of 0")
         self.alias(node)
         if len(node.output) > 1 and node.output[1]:
-            self.fail("Dropout's mask output is not supported")
+            # Every element kept: the mask is all true (a folded constant).
+            self.out(np.ones(self._shape_of(node.input[0]), dtype=np.bool_), 1)
 
     def alias(self, node):
         src = node.input[0]
@@ -1327,25 +1334,79 @@ class Importer:
             self.fail("axes %s repeat an axis" % axes)
         if 0 in steps:
             self.fail("a step of 0")
-        begin = [0] * rank
-        size = list(shape)
-        for st, en, ax, sp in zip(starts, ends, axes, steps):
-            d = shape[ax]
-            if sp != 1:
-                if self.is_const(node.input[0]):
-                    continue
-                self.fail("Slice with step %d is not supported" % sp)
-            st = st + d if st < 0 else st
-            en = en + d if en < 0 else en
-            st, en = max(0, min(st, d)), max(0, min(en, d))
-            begin[ax], size[ax] = st, max(0, en - st)
         if self.is_const(node.input[0]):
             idx = [slice(None)] * rank
             for st, en, ax, sp in zip(starts, ends, axes, steps):
                 idx[ax] = slice(st, en, sp)
             self.out(self.consts[node.input[0]][tuple(idx)])
             return
-        self.out(self.slice(self.get(node.input[0]), begin, size))
+        x = self.get(node.input[0])
+        begin, size = [0] * rank, list(shape)
+        stepped = []
+        for st, en, ax, sp in zip(starts, ends, axes, steps):
+            # ONNX clamps start and end as Python's slices do.
+            picked = range(*slice(st, en, sp).indices(shape[ax]))
+            if sp < 0 and len(picked):
+                # Reversed, the axis is read forwards with step -sp.
+                x = self.emit(E.op("reverse", [x], x.type, "{axis = %d : i32}" % ax),
+                              x.shape, x.dtype)
+                picked = range(shape[ax] - 1 - picked[0], shape[ax] - 1 - picked[-1] + 1, -sp)
+            if abs(sp) == 1 or len(picked) <= 1:
+                begin[ax], size[ax] = (picked[0], len(picked)) if len(picked) else (0, 0)
+            else:
+                stepped.append((ax, picked))
+        x = self.slice(x, begin, size) if begin != [0] * rank or size != list(shape) else x
+        for ax, picked in stepped:
+            x = self.every_kth(x, ax, picked.start, picked.step, len(picked))
+        self.out(x)
+
+    def every_kth(self, x, axis, first, k, n):
+        """Elements first, first + k, ..., first + (n - 1) k of `axis`, with
+        k > 1: the n * k elements from `first` (padded at the end when the
+        axis is shorter) viewed as [n, k], of which the column 0 is kept."""
+        shape = list(x.shape)
+        take = min(n * k, shape[axis] - first)
+        sizes = shape[:axis] + [take] + shape[axis + 1:]
+        x = self.slice(x, [0] * axis + [first] + [0] * (len(shape) - axis - 1), sizes)
+        if take < n * k:
+            pads = [0] * (2 * len(shape))
+            pads[2 * axis + 1] = n * k - take
+            sizes[axis] = n * k
+            p = self.shape_value(pads)
+            x = self.emit(E.op("pad", [x, (p, E.shape_type(len(pads))), self.zp(x.dtype)],
+                               ttype(sizes, DTYPES[x.dtype])), sizes, x.dtype)
+        x = self.reshape(x, shape[:axis] + [n, k] + shape[axis + 1:])
+        x = self.slice(x, [0] * (len(shape) + 1), shape[:axis] + [n, 1] + shape[axis + 1:])
+        return self.reshape(x, shape[:axis] + [n] + shape[axis + 1:])
+
+    def op_ScatterND(self, node):
+        """Folded when data, indices and updates are constants (such as the
+        attention masks built at export time); refused otherwise."""
+        if not self.all_const(node):
+            self.fail("ScatterND is only supported on constants")
+        data, idx, upd = (self.consts[i] for i in node.input[:3])
+        if idx.dtype != np.int64 or idx.ndim < 1 or idx.shape[-1] > data.ndim:
+            self.fail("indices must be int64 [..., k] with k <= rank %d, are %s %s"
+                      % (data.ndim, idx.dtype, idx.shape))
+        k = idx.shape[-1]
+        if upd.shape != idx.shape[:-1] + data.shape[k:]:
+            self.fail("updates must have shape %s, have %s"
+                      % (idx.shape[:-1] + data.shape[k:], upd.shape))
+        bound = np.asarray(data.shape[:k], dtype=np.int64)
+        if ((idx < -bound) | (idx >= bound)).any():
+            self.fail("an index is out of range for the data's shape %s" % (data.shape,))
+        idx = np.where(idx < 0, idx + bound, idx).reshape(-1, k)
+        reduction = self.attr("reduction", "none")
+        reduction = reduction.decode() if isinstance(reduction, bytes) else reduction
+        apply = {"none": None, "add": np.add, "mul": np.multiply,
+                 "max": np.maximum, "min": np.minimum}
+        if reduction not in apply:
+            self.fail("unknown reduction %r" % reduction)
+        out = data.copy()
+        upd = upd.reshape((idx.shape[0],) + data.shape[k:]).astype(data.dtype)
+        for i, at in enumerate(map(tuple, idx)):
+            out[at] = upd[i] if apply[reduction] is None else apply[reduction](out[at], upd[i])
+        self.out(out)
 
     def op_Gather(self, node):
         data_shape = self._shape_of(node.input[0])
@@ -1455,11 +1516,16 @@ class Importer:
         self.out(self.tile(self.get(node.input[0]), self.int_list(node.input[1], "repeats")))
 
     def op_Expand(self, node):
-        x = self.get(node.input[0])
         shape = self.int_list(node.input[1], "the shape")
         if any(d < 0 for d in shape):
             self.fail("shape %s has a negative dimension" % shape)
-        self.out(self.expand_to(x, self.broadcast_shape(x.shape, shape)))
+        target = self.broadcast_shape(self._shape_of(node.input[0]), shape)
+        if self.is_const(node.input[0]):  # folded (e.g. masks built at export)
+            self.check_fold(target)
+            self.out(np.broadcast_to(self.consts[node.input[0]], target).copy())
+            return
+        x = self.get(node.input[0])
+        self.out(self.expand_to(x, target))
 
     # -- reductions, normalizations -------------------------------------------
     def _reduce(self, node, op, mean=False):
@@ -1588,6 +1654,85 @@ class Importer:
         x = self.reshape(x, xs)
         return self.tile(x, [o // d for o, d in zip(shape, xs)])
 
+    def einsum_terms(self, shapes):
+        """The Einsum equation's operand and output subscripts, one letter
+        per axis (an ellipsis spelled out as letters no subscript uses)."""
+        eq = self.attr("equation", "")
+        eq = (eq.decode() if isinstance(eq, bytes) else eq).replace(" ", "")
+        lhs, arrow, out = eq.partition("->")
+        terms = lhs.split(",")
+        if len(terms) != len(shapes) or not re.fullmatch(r"[A-Za-z.,]*(->[A-Za-z.]*)?", eq):
+            self.fail("equation %r does not fit %d operands" % (eq, len(shapes)))
+        spare = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                 if c not in eq]
+        ell = max([len(sh) - len(t.replace("...", "")) for t, sh in zip(terms, shapes)
+                   if "..." in t] + [0])
+        fill = "".join(spare[:ell])
+        for i, (t, sh) in enumerate(zip(terms, shapes)):
+            if "..." in t:
+                n = len(sh) - len(t.replace("...", ""))
+                t = t.replace("...", fill[ell - n:] if n > 0 else "", 1)
+            if "." in t or len(t) != len(sh):
+                self.fail("subscripts %r do not fit operand %d of rank %d"
+                          % (terms[i], i, len(sh)))
+            if len(set(t)) != len(t):
+                self.fail("repeated subscripts in %r (diagonals) are not supported" % t)
+            terms[i] = t
+        if not arrow:  # implicit: the letters used once, in order, after the ellipsis
+            used = "".join(terms)
+            out = "..." + "".join(sorted(c for c in set(used)
+                                         if used.count(c) == 1 and c not in fill))
+        out = out.replace("...", fill, 1)
+        sizes = {}
+        for t, sh in zip(terms, shapes):
+            for c, d in zip(t, sh):
+                if sizes.setdefault(c, d) != d:
+                    self.fail("subscript %r has sizes %d and %d (broadcasting is not "
+                              "supported)" % (c, sizes[c], d))
+        if len(set(out)) != len(out) or any(c not in sizes for c in out):
+            self.fail("output subscripts %r are repeated or not in the inputs" % out)
+        return terms, out, sizes
+
+    def op_Einsum(self, node):
+        """One or two operands: axes only one operand has and the output
+        lacks are summed first; then a batched matmul of [batch, free,
+        contracted] by [batch, contracted, free], transposed to the output."""
+        if len(node.input) not in (1, 2):
+            self.fail("Einsum of %d operands is not supported (1 or 2)" % len(node.input))
+        shapes = [self._shape_of(i) for i in node.input]
+        terms, out, sizes = self.einsum_terms(shapes)
+        if self.all_const(node):
+            self.check_fold([sizes[c] for c in out])
+            self.out(np.einsum(",".join(terms) + "->" + out,
+                               *[self.consts[i] for i in node.input]))
+            return
+        xs = [self.get(i) for i in node.input]
+        self.same_dtype(*xs)
+        for i, (x, t) in enumerate(zip(xs, terms)):
+            others = out + "".join(terms[:i] + terms[i + 1:])
+            alone = [a for a, c in enumerate(t) if c not in others]
+            if alone:
+                xs[i] = self.reduce_axes("sum", x, alone, False)
+                terms[i] = "".join(c for c in t if c in others)
+        if len(xs) == 1:
+            self.out(self.transpose(xs[0], [terms[0].index(c) for c in out]))
+            return
+        (a, b), (ta, tb) = xs, terms
+        batch = [c for c in ta if c in tb and c in out]
+        contr = [c for c in ta if c in tb and c not in out]
+        fa = [c for c in ta if c not in tb]
+        fb = [c for c in tb if c not in ta]
+
+        def size(letters):
+            return int(np.prod([sizes[c] for c in letters]))
+        a = self.transpose(a, [ta.index(c) for c in batch + fa + contr])
+        b = self.transpose(b, [tb.index(c) for c in batch + contr + fb])
+        y = self.matmul3(self.reshape(a, (size(batch), size(fa), size(contr))),
+                         self.reshape(b, (size(batch), size(contr), size(fb))))
+        got = batch + fa + fb
+        y = self.reshape(y, [sizes[c] for c in got])
+        self.out(self.transpose(y, [got.index(c) for c in out]))
+
     def op_MatMul(self, node):
         self.out(self.matmul(self.get(node.input[0]), self.get(node.input[1])))
 
@@ -1618,29 +1763,32 @@ class Importer:
         self.out(y)
 
     def _pads(self, kernel, in_hw, strides, dilations):
+        """The pads of a conv or pool over len(kernel) spatial axes, in
+        TOSA's order (each axis' begin, then its end)."""
+        nd = len(kernel)
         auto = self.attr("auto_pad", "NOTSET")
         if auto not in ("NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"):
             self.fail("auto_pad %r is not NOTSET, SAME_UPPER, SAME_LOWER or VALID" % auto)
-        pads = self.attr("pads", [0, 0, 0, 0])
-        if len(pads) != 4:
-            self.fail("only 2-D spatial ops are supported")
+        pads = [int(p) for p in self.attr("pads", [0] * (2 * nd))]
+        if len(pads) != 2 * nd:
+            self.fail("attribute 'pads' must have %d values, has %s" % (2 * nd, pads))
         if any(p < 0 for p in pads):
             self.fail("pads %s: negative pads are not supported" % (pads,))
         if auto in ("SAME_UPPER", "SAME_LOWER"):
-            pads = [0, 0, 0, 0]
-            for i in range(2):
+            pads = [0] * (2 * nd)
+            for i in range(nd):
                 out = -(-in_hw[i] // strides[i])
                 total = max(0, (out - 1) * strides[i] + (kernel[i] - 1) * dilations[i] + 1 - in_hw[i])
                 lo = total // 2 if auto == "SAME_UPPER" else total - total // 2
-                pads[i], pads[i + 2] = lo, total - lo
+                pads[i], pads[i + nd] = lo, total - lo
         elif auto == "VALID":
-            pads = [0, 0, 0, 0]
-        # ONNX [top, left, bottom, right] -> TOSA [top, bottom, left, right]
-        return [pads[0], pads[2], pads[1], pads[3]]
+            pads = [0] * (2 * nd)
+        # ONNX [begins..., ends...] -> TOSA [begin, end] per axis
+        return [pads[i // 2 + (i % 2) * nd] for i in range(2 * nd)]
 
     def _out_hw(self, in_hw, kernel, pads, strides, dilations, ceil=False):
         out = []
-        for i in range(2):
+        for i in range(len(kernel)):
             span = in_hw[i] + pads[2 * i] + pads[2 * i + 1] - (kernel[i] - 1) * dilations[i] - 1
             q = -(-span // strides[i]) if ceil else span // strides[i]
             out.append(q + 1)
@@ -1651,21 +1799,24 @@ class Importer:
 
     def spatial_attrs(self, kernel=None):
         """kernel_shape (checked against the weights' `kernel` if given),
-        strides and dilations of a 2-D conv or pool: 2 values, each >= 1."""
+        strides and dilations of a conv or pool over len(kernel) spatial
+        axes (2 without `kernel`): a value per axis, each >= 1."""
+        nd = len(kernel) if kernel is not None else 2
         k = self.attr("kernel_shape")
         if k is None and kernel is None:
             self.fail("attribute 'kernel_shape' is required")
-        k = self.ints_attr("kernel_shape", kernel, 2, 1)
+        k = self.ints_attr("kernel_shape", kernel, nd, 1)
         if kernel is not None and list(k) != list(kernel):
             self.fail("kernel_shape %s differs from the weights' %s" % (k, list(kernel)))
-        return (k, self.ints_attr("strides", [1, 1], 2, 1),
-                self.ints_attr("dilations", [1, 1], 2, 1))
+        return (k, self.ints_attr("strides", [1] * nd, nd, 1),
+                self.ints_attr("dilations", [1] * nd, nd, 1))
 
     def fit_stride(self, x, kernel, strides, dilations, pads):
         """TOSA wants (H + pads - extent) divisible by the stride, where ONNX
         rounds down: the rows no window reads go (bottom padding first, then
-        input rows). Updates `pads`; returns the (sliced) NCHW input."""
-        for i in range(2):
+        input rows), on each of the len(kernel) spatial axes. Updates `pads`;
+        returns the (sliced) NC... input."""
+        for i in range(len(kernel)):
             extent = (kernel[i] - 1) * dilations[i] + 1
             extra = (x.shape[2 + i] + pads[2 * i] + pads[2 * i + 1] - extent) % strides[i]
             cut = min(extra, pads[2 * i + 1])
@@ -1674,7 +1825,7 @@ class Importer:
             if extra:
                 sizes = list(x.shape)
                 sizes[2 + i] -= extra
-                x = self.slice(x, [0] * 4, sizes)
+                x = self.slice(x, [0] * len(sizes), sizes)
         return x
 
     def as_2d(self, node, handler, weights):
@@ -1722,12 +1873,15 @@ class Importer:
         x = self.get(node.input[0])
         if len(x.shape) == 3:
             return self.as_2d(node, self.op_Conv, weights=True)
-        if len(x.shape) != 4:
-            self.fail("only 1-D and 2-D convolutions (NCL and NCHW inputs) are supported")
+        if len(x.shape) not in (4, 5):
+            self.fail("only 1-D, 2-D and 3-D convolutions (NCL, NCHW and NCDHW inputs) "
+                      "are supported")
         w = self.const_of(node.input[1]).astype(x.dtype)
-        if w.ndim != 4:
-            self.fail("the weights must be [C_out, C_in / group, KH, KW], are %s" % (w.shape,))
-        cout, cin_g, kh, kw = w.shape
+        if w.ndim != len(x.shape):
+            self.fail("the weights must be [C_out, C_in / group, kernel...] with %d kernel "
+                      "axes, are %s" % (len(x.shape) - 2, w.shape))
+        cout, cin_g = w.shape[:2]
+        kernel = w.shape[2:]
         bias = self.const_of(node.input[2]).astype(x.dtype) if len(node.input) > 2 and \
             node.input[2] else np.zeros([cout], x.dtype)
         if bias.shape != (cout,):
@@ -1736,14 +1890,27 @@ class Importer:
         if group < 1 or cin_g * group != x.shape[1] or cout % group:
             self.fail("group %d does not divide the channels (%d in, weights for %d per "
                       "group, %d out)" % (group, x.shape[1], cin_g, cout))
-        _, strides, dil = self.spatial_attrs((kh, kw))
-        pads = self._pads((kh, kw), x.shape[2:], strides, dil)
-        oh, ow = self._out_hw(x.shape[2:], (kh, kw), pads, strides, dil)
-        x = self.fit_stride(x, (kh, kw), strides, dil, pads)
-        n, cin, h, wd = x.shape
-        xn = self.to_nhwc(x)
+        _, strides, dil = self.spatial_attrs(kernel)
+        pads = self._pads(kernel, x.shape[2:], strides, dil)
+        out_sp = self._out_hw(x.shape[2:], kernel, pads, strides, dil)
+        x = self.fit_stride(x, kernel, strides, dil, pads)
         attrs = E.conv_attr(DTYPES[x.dtype], pads, strides, dil)
         zp = self.zp(x.dtype)
+        if len(kernel) == 3:
+            if group != 1:
+                self.fail("grouped 3-D convolutions are not supported")
+            # NCDHW -> NDHWC; weights [F, C, KD, KH, KW] -> [F, KD, KH, KW, C].
+            xn = self.transpose(x, [0, 2, 3, 4, 1])
+            out_shape = (x.shape[0],) + tuple(out_sp) + (cout,)
+            wv, bv = self.const(np.transpose(w, (0, 2, 3, 4, 1))), self.const(bias)
+            y = self.emit(E.op("conv3d", [xn, wv, bv, zp, zp], ttype(out_shape, DTYPES[x.dtype]),
+                               attrs), out_shape, x.dtype)
+            self.out(self.transpose(y, [0, 4, 1, 2, 3]))
+            return
+        kh, kw = kernel
+        oh, ow = out_sp
+        n, cin, h, wd = x.shape
+        xn = self.to_nhwc(x)
         out_shape = (n, oh, ow, cout)
         if group == 1:
             wv = self.const(np.transpose(w, (0, 2, 3, 1)))

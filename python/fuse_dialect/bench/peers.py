@@ -90,14 +90,15 @@ def venv_python():
     return os.path.join(VENV, "bin", "python3")
 
 
-def ensure_venv():
-    """Creates build/peers-venv and installs the peers that are missing;
-    a package that fails to install is reported, not fatal."""
+def ensure_venv(groups=None):
+    """Creates build/peers-venv and installs the peers that are missing
+    (those of PACKAGES, or only the given groups of it); a package that
+    fails to install is reported, not fatal."""
     py = venv_python()
     if not os.path.exists(py):
         print("peers: creating %s" % VENV, flush=True)
         subprocess.run([BASE_PYTHON, "-m", "venv", VENV], check=True)
-    for names in PACKAGES:
+    for names in groups or PACKAGES:
         missing = [n for n in names if subprocess.run(
             [py, "-m", "pip", "show", "-q", re.split("[<>=]", n)[0]],
             capture_output=True).returncode != 0]

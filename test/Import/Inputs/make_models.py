@@ -168,16 +168,20 @@ def pool1d_reference(x, kind, k, pads, stride):
 
 
 # 1-D convolutions and pools ([N, C, L]; audio models), as node tests.
-def node_test(name, nodes, x, y, inits):
+def node_test(name, nodes, x, y, inits, more=()):
+    """Inputs x (and x1, x2, ... from `more`), output y."""
     d = os.path.join(out, "node", name)
     os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
+    xs = [x] + list(more)
     g = helper.make_graph(nodes, name,
-                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(x.shape))],
+                          [helper.make_tensor_value_info("x%s" % (i or ""), TensorProto.FLOAT,
+                                                         list(a.shape))
+                           for i, a in enumerate(xs)],
                           [helper.make_tensor_value_info("y", TensorProto.FLOAT, list(y.shape))],
                           inits)
     onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]),
               os.path.join(d, "model.onnx"))
-    for kind, arr in (("input_0", x), ("output_0", y)):
+    for kind, arr in [("input_%d" % i, a) for i, a in enumerate(xs)] + [("output_0", y)]:
         with open(os.path.join(d, "test_data_set_0", kind + ".pb"), "wb") as fh:
             fh.write(numpy_helper.from_array(arr).SerializeToString())
 
@@ -203,3 +207,90 @@ for name, (kind, k, pads, stride) in {
     node_test(name, [helper.make_node("MaxPool" if kind == "max" else "AveragePool", ["x"], ["y"],
                                       kernel_shape=[k], pads=pads, strides=[stride],
                                       name="pool1d")], x, y, [])
+
+# Einsum (batched, with a constant operand, an ellipsis, an axis summed
+# alone, implicit output), stepped Slice on run-time values (a step that
+# needs the axis padded, a negative step), and what Swin's export needs:
+# training-mode Dropout of ratio 0 with its mask, ScatterND and Expand of
+# constants (folded). References are numpy's.
+def f32(*shape):
+    return rng.standard_normal(shape).astype(np.float32)
+
+
+for name, (eq, shapes, const_b) in {
+        "test_einsum_attention": ("bghid,bghjd->bghij", [(1, 2, 3, 5, 4), (1, 2, 3, 6, 4)], False),
+        "test_einsum_weights": ("ij,jk->ik", [(5, 7), (7, 3)], True),
+        "test_einsum_ellipsis": ("...ij,...jk->...ik", [(2, 3, 4, 5), (2, 3, 5, 2)], False),
+        "test_einsum_sum_alone": ("abc,cd->da", [(3, 4, 5), (5, 2)], False),
+        "test_einsum_implicit": ("bij,bkj", [(2, 3, 4), (2, 5, 4)], False),
+        "test_einsum_transpose": ("...ij->...ji", [(2, 3, 4)], False)}.items():
+    a = [f32(*sh) for sh in shapes]
+    y = np.einsum(eq, *a).astype(np.float32)
+    inputs = ["x"] + (["w"] if const_b else ["x1"] * (len(a) - 1))
+    node_test(name, [helper.make_node("Einsum", inputs, ["y"], equation=eq, name="einsum")],
+              a[0], y, [numpy_helper.from_array(a[1], "w")] if const_b else [],
+              [] if const_b else a[1:])
+
+for name, (starts, ends, axes, steps) in {
+        "test_slice_steps_padded": ([0, 1], [7, 9], [1, 2], [2, 3]),
+        "test_slice_negative_step": ([-1, 5], [-100, 0], [3, 1], [-2, -1])}.items():
+    x = f32(1, 7, 9, 6)
+    idx = [slice(None)] * 4
+    for st, en, ax, sp in zip(starts, ends, axes, steps):
+        idx[ax] = slice(st, en, sp)
+    node_test(name, [helper.make_node("Slice", ["x", "starts", "ends", "axes", "steps"], ["y"],
+                                      name="slice")], x, np.ascontiguousarray(x[tuple(idx)]),
+              [numpy_helper.from_array(np.array(v, np.int64), n) for n, v in
+               (("starts", starts), ("ends", ends), ("axes", axes), ("steps", steps))])
+
+x = f32(2, 4, 4)
+mask = np.zeros((4, 4), np.float32)
+mask[[1, 3]] = 1.0
+node_test("test_swin_masks", [
+    helper.make_node("Dropout", ["x", "ratio", "training"], ["d", "m"], name="dropout"),
+    helper.make_node("Cast", ["m"], ["mf"], to=TensorProto.FLOAT, name="cast"),
+    helper.make_node("Mul", ["d", "mf"], ["dm"], name="mul"),
+    helper.make_node("ScatterND", ["zeros", "rows", "ones"], ["mask"], name="scatter"),
+    helper.make_node("Expand", ["mask", "shape"], ["masks"], name="expand"),
+    helper.make_node("Add", ["dm", "masks"], ["y"], name="add")], x, x + mask, [
+    numpy_helper.from_array(np.array(0.0, np.float32), "ratio"),
+    numpy_helper.from_array(np.array(True), "training"),
+    numpy_helper.from_array(np.zeros((4, 4), np.float32), "zeros"),
+    numpy_helper.from_array(np.array([[1], [3]], np.int64), "rows"),
+    numpy_helper.from_array(np.ones((2, 4), np.float32), "ones"),
+    numpy_helper.from_array(np.array([2, 4, 4], np.int64), "shape")])
+
+
+def conv3d_reference(x, w, b, pads, strides, dilations):
+    """ONNX Conv on [N, C, D, H, W] (not grouped), directly in numpy."""
+    nd = 3
+    xp = np.pad(x.astype(np.float64),
+                ((0, 0), (0, 0)) + tuple((pads[i], pads[i + nd]) for i in range(nd)))
+    k = w.shape[2:]
+    out = [(x.shape[2 + i] + pads[i] + pads[i + nd] - (k[i] - 1) * dilations[i] - 1)
+           // strides[i] + 1 for i in range(nd)]
+    y = np.zeros((x.shape[0], w.shape[0]) + tuple(out))
+    for p in np.ndindex(*out):
+        idx = [p[i] * strides[i] + dilations[i] * np.arange(k[i]) for i in range(nd)]
+        win = xp[:, :, idx[0]][:, :, :, idx[1]][:, :, :, :, idx[2]]
+        y[(slice(None), slice(None)) + p] = np.einsum("ncdhw,fcdhw->nf", win, w) + b
+    return y.astype(np.float32)
+
+
+# 3-D convolutions (video models): padded, strided with a dropped last
+# window, dilated, 1x1x1.
+for name, (c, f, k, pads, strides, dil, dhw) in {
+        "test_conv3d": (3, 4, (3, 3, 3), [1, 1, 1, 1, 1, 1], [1, 1, 1], [1, 1, 1], (4, 5, 6)),
+        "test_conv3d_strided": (2, 5, (3, 7, 7), [1, 3, 3, 1, 3, 3], [1, 2, 2], [1, 1, 1],
+                                (3, 9, 10)),
+        "test_conv3d_dilated": (2, 3, (2, 3, 2), [0, 2, 1, 1, 2, 0], [2, 1, 3], [2, 2, 1],
+                                (7, 6, 8)),
+        "test_conv3d_1x1x1_strided": (4, 6, (1, 1, 1), [0] * 6, [2, 2, 2], [1, 1, 1],
+                                      (5, 5, 5))}.items():
+    x = f32(1, c, *dhw)
+    w = (rng.standard_normal((f, c) + k) * 0.3).astype(np.float32)
+    b = f32(f)
+    node_test(name, [helper.make_node("Conv", ["x", "w", "b"], ["y"], pads=pads,
+                                      strides=strides, dilations=dil, name="conv3d")],
+              x, conv3d_reference(x, w, b, pads, strides, dil),
+              [numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")])

@@ -131,8 +131,24 @@ class AudioM5(nn.Module):
         return self.fc(self.features(x).mean(dim=2))
 
 
+class SegmentationOutput(nn.Module):
+    """torchvision's segmentation models return {"out": ...}: the tensor."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, x):
+        return self.model(x)["out"]
+
+
 def torchvision_model(name, **kw):
     import torchvision.models as tvm
+    if hasattr(tvm.segmentation, name):
+        return SegmentationOutput(getattr(tvm.segmentation, name)(
+            weights=None, weights_backbone=None, **kw))
+    if hasattr(tvm.video, name):
+        return getattr(tvm.video, name)(weights=None, **kw)
     return getattr(tvm, name)(weights=None, **kw)
 
 
@@ -159,7 +175,7 @@ def build(name, small=False):
         # output 0 and the numeric check vacuous.
         if isinstance(mod, nn.Linear) and not mod.weight.detach().any():
             nn.init.normal_(mod.weight, std=0.02)
-        if isinstance(mod, (nn.BatchNorm1d, nn.BatchNorm2d)):
+        if isinstance(mod, (nn.BatchNorm1d, nn.BatchNorm2d, nn.BatchNorm3d)):
             mod.running_mean.uniform_(-0.1, 0.1)
             mod.running_var.uniform_(0.5, 1.5)
     return m.eval()
@@ -182,6 +198,24 @@ ZOO = {
     "densenet121": ((1, 3, 224, 224), (1, 3, 64, 64)),
     "audio_m5": ((1, 1, 8000), (1, 1, 8000)),
     "bert_base": ((1, 128), (1, 16)),
+    # The other torchvision classification families (AlexNet's adaptive
+    # pool and the window transformers need their full input size).
+    "alexnet": ((1, 3, 224, 224), (1, 3, 224, 224)),
+    "wide_resnet50_2": ((1, 3, 224, 224), (1, 3, 64, 64)),
+    "googlenet": ((1, 3, 224, 224), (1, 3, 64, 64)),
+    "squeezenet1_1": ((1, 3, 224, 224), (1, 3, 64, 64)),
+    "mobilenet_v3_large": ((1, 3, 224, 224), (1, 3, 64, 64)),
+    "mnasnet1_0": ((1, 3, 224, 224), (1, 3, 64, 64)),
+    "efficientnet_v2_s": ((1, 3, 224, 224), (1, 3, 64, 64)),
+    "convnext_tiny": ((1, 3, 224, 224), (1, 3, 64, 64)),
+    "swin_t": ((1, 3, 224, 224), (1, 3, 224, 224)),
+    "maxvit_t": ((1, 3, 224, 224), (1, 3, 224, 224)),
+    # Segmentation (torchvision.models.segmentation; the "out" map).
+    "fcn_resnet50": ((1, 3, 224, 224), (1, 3, 64, 64)),
+    "deeplabv3_resnet50": ((1, 3, 224, 224), (1, 3, 64, 64)),
+    "lraspp_mobilenet_v3_large": ((1, 3, 224, 224), (1, 3, 64, 64)),
+    # Video: 3-D convolutions (torchvision.models.video), [N, C, T, H, W].
+    "r3d_18": ((1, 3, 16, 112, 112), (1, 3, 8, 32, 32)),
 }
 
 

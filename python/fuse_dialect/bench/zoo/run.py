@@ -10,10 +10,20 @@ exported by bench/zoo/export.py when missing; build products in build/zoo):
     model,
   * MB of intermediates between kernels, unfused -> ours; transposes before
     -> after,
-  * fuse-opt --fuse-ops wall time and peak memory,
+  * fuse-opt --fuse-ops wall time and peak memory, and `--fuse-lower-to-cpu`
+    wall time on the fused module,
+  * IREE's dispatch count on the same ONNX file (`iree-import-onnx`, then
+    `iree-compile --compile-to=flow` for llvm-cpu: its `flow.dispatch`
+    ops), with --iree (installed into build/peers-venv like bench/peers),
+  * the GPU kernels: `--fuse-lower-to-nvvm` on the fused module, each
+    kernel assembled with `ptxas -arch=sm_90` (where ptxas is found):
+    assembled / kernels, and those that spill,
   * numerics: the model at the reduced input size, `--fuse-ops` then
     `--fuse-lower-to-cpu`, run on the CPU on the same input as PyTorch;
-    max |ours - PyTorch| / max |PyTorch| (must be <= 1e-3).
+    max |ours - PyTorch| / max |PyTorch| (must be <= 1e-3), with the time
+    of that lowering, JIT compile and run; and the same through the GPU
+    pipeline with every GPU thread a CPU thread
+    (`--fuse-test-lower-to-cpu-via-gpu`),
 and GPT-2 compile time at 12, 24 and 48 layers (weights elided).
 
 GPT-2 is compiled with elided weights (`--elide-weights`: 124M parameters
@@ -21,11 +31,14 @@ would be a 1 GB text file); the numeric check uses a 4096-token
 vocabulary. Writes docs/Zoo.md and docs/zoo_kernels.svg.
 
 Usage: bench/zoo/run.py [--models a,b] [--no-numerics] [--no-scaling]
+                        [--iree] [--no-gpu]
 """
 
 import argparse
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -36,6 +49,7 @@ import onnx
 
 from ... import onnx_import, runner, toolchain
 from .. import fusion  # kernel counting
+from .. import peers  # the virtual environment IREE is installed into
 from . import models
 
 ROOT = toolchain.source_root()
@@ -81,9 +95,11 @@ def structure_row(name):
         f.write(text)
     linalg = fusion.run([fusion.MLIR_OPT, mlir, "--pass-pipeline=" + fusion.TO_LINALG])
     upstream = fusion.run([fusion.MLIR_OPT, mlir, "--pass-pipeline=" + fusion.UPSTREAM])
+    fused = os.path.join(ZOO_DIR, name + ".fused.mlir")
     with tempfile.NamedTemporaryFile(suffix=".json") as rep:
-        _, dt, peak = timed([FUSE_OPT, mlir, "--fuse-ops=report=" + rep.name, "-o", os.devnull])
+        _, dt, peak = timed([FUSE_OPT, mlir, "--fuse-ops=report=" + rep.name, "-o", fused])
         report = json.load(open(rep.name))
+    _, lower_dt, _ = timed([FUSE_OPT, fused, "--fuse-lower-to-cpu", "-o", os.devnull])
     t = report["totals"]
     return {
         "onnx_ops": onnx_ops, "tosa_ops": fusion.count_tosa(text),
@@ -93,16 +109,60 @@ def structure_row(name):
         "mb_before": fusion.unfused_intermediate_bytes(text) / 2 ** 20,
         "mb_after": t["bytes_between_kernels"] / 2 ** 20,
         "tr_before": t["transposes_before"], "tr_after": t["transposes_after"],
-        "time": dt, "peak": peak,
+        "time": dt, "peak": peak, "lower": lower_dt,
     }
 
 
-def numerics(name):
+def iree_dispatches(name):
+    """IREE's dispatch count for llvm-cpu on the model's ONNX file."""
+    bindir = os.path.dirname(peers.venv_python())
+    work = os.path.join(ZOO_DIR, "iree")
+    os.makedirs(work, exist_ok=True)
+    imported, flow = (os.path.join(work, name + ext) for ext in (".mlir", ".flow.mlir"))
+    for cmd in ([os.path.join(bindir, "iree-import-onnx"), ensure_exported(name, False),
+                 "-o", imported],
+                [os.path.join(bindir, "iree-compile"), imported, "--compile-to=flow",
+                 "--iree-hal-target-device=local",
+                 "--iree-hal-local-target-device-backends=llvm-cpu",
+                 "--iree-llvmcpu-target-cpu=host", "-o", flow]):
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            return "failed: %s" % (r.stderr.strip().splitlines() or ["?"])[-1][:60]
+    with open(flow) as f:
+        return str(len(re.findall(r"\bflow\.dispatch @", f.read())))
+
+
+def ptxas_path():
+    return shutil.which("ptxas") or next(
+        (p for p in ["/usr/local/cuda/bin/ptxas"] if os.path.exists(p)), None)
+
+
+def gpu_kernels(name, ptxas):
+    """'assembled/kernels, spilling' for the sm_90 lowering of the fused
+    module."""
+    fused = os.path.join(ZOO_DIR, name + ".fused.mlir")
+    nvvm = os.path.join(ZOO_DIR, name + ".nvvm.mlir")
+    r = subprocess.run([FUSE_OPT, fused, "--fuse-lower-to-nvvm", "-o", nvvm],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        return "lowering failed: %s" % (r.stderr.strip().splitlines() or ["?"])[0][:60]
+    r = subprocess.run(toolchain.module_command("fuse_dialect.tools.fuse_extract_ptx")
+                       + ["--ptxas", ptxas, nvvm, os.path.join(ZOO_DIR, name + ".ptx")],
+                       capture_output=True, text=True, env=toolchain.module_env())
+    kernels = re.findall(r"^(\S+) \S+\.ptx$", r.stdout, re.M)
+    failed = re.findall(r"^\S+ ptxas FAILED$", r.stdout, re.M)
+    spills = [int(m) for m in re.findall(r"spill-stores (\d+)", r.stdout) if int(m)]
+    return "%d/%d, %s" % (len(kernels) - len(failed), len(kernels),
+                          "%d spill (max %d B)" % (len(spills), max(spills)) if spills
+                          else "no spills")
+
+
+def numerics(name, lower="--fuse-lower-to-cpu"):
     path = ensure_exported(name, True)
     ref = np.load(os.path.join(ZOO_DIR, name + ".small.npz"))
     x, y = ref["input"], ref["output"]
     text = onnx_import.import_model(path)
-    got = runner.run_model(text, [x], [(y.shape, y.dtype)], FUSE_OPT)
+    got = runner.run_model(text, [x], [(y.shape, y.dtype)], FUSE_OPT, lower=(lower,))
     if len(got) != 1 or got[0].size != y.size:
         raise RuntimeError("printed %d outputs" % len(got))
     scale = float(np.max(np.abs(y))) or 1.0
@@ -130,10 +190,10 @@ def plot(rows, path):
         import matplotlib.pyplot as plt
     except ImportError:
         return False
-    names = list(rows)
+    names = [n for n in rows if "refused" not in rows[n]]
     series = [("ONNX ops", "onnx_ops"), ("TOSA→linalg", "linalg"),
               ("upstream elementwise fusion", "upstream"), ("fuse-opt --fuse-ops", "ours")]
-    fig, ax = plt.subplots(figsize=(11, 4.5))
+    fig, ax = plt.subplots(figsize=(max(11, 0.45 * len(names)), 4.5))
     w = 0.8 / (len(series) + 1)
     for k, (label, key) in enumerate(series):
         ax.bar([i + k * w for i in range(len(names))], [rows[n][key] for n in names], w, label=label)
@@ -141,7 +201,7 @@ def plot(rows, path):
     ax.bar([i + len(series) * w for i in range(len(names))], [d or 0 for d in dnn], w,
            label="DNNFusion (published, after)", hatch="//")
     ax.set_xticks([i + 0.4 for i in range(len(names))])
-    ax.set_xticklabels(names, rotation=20)
+    ax.set_xticklabels(names, rotation=60, ha="right", fontsize=7)
     ax.set_yscale("log")
     ax.set_ylabel("kernels (log)")
     ax.legend(fontsize=8)
@@ -155,28 +215,51 @@ def main():
     ap.add_argument("--models", default=",".join(models.ZOO))
     ap.add_argument("--no-numerics", action="store_true")
     ap.add_argument("--no-scaling", action="store_true")
+    ap.add_argument("--iree", action="store_true",
+                    help="IREE's dispatch counts (installs it into build/peers-venv)")
+    ap.add_argument("--no-gpu", action="store_true", help="no sm_90 lowering and ptxas")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "Zoo.md"))
     args = ap.parse_args()
+    if args.iree:
+        peers.ensure_venv([g for g in peers.PACKAGES if g[0].startswith("iree")])
+    ptxas = None if args.no_gpu else ptxas_path()
     rows = {}
     for name in args.models.split(","):
         print("zoo: %s ..." % name, file=sys.stderr, flush=True)
-        row = structure_row(name)
+        try:
+            row = structure_row(name)
+        except Exception as e:  # a refusal is a row with its reason
+            rows[name] = {"refused": str(e).strip().splitlines()[-1][:160]}
+            print("zoo: %s %s" % (name, rows[name]), file=sys.stderr, flush=True)
+            continue
+        row["iree"] = iree_dispatches(name) if args.iree else "not run"
+        row["gpu"] = gpu_kernels(name, ptxas) if ptxas else "no ptxas"
         if not args.no_numerics:
-            try:
-                row["err"] = "%.1e" % numerics(name)
-            except Exception as e:  # reported in the table, not hidden
-                row["err"] = "failed: %s" % str(e).splitlines()[0][:80]
+            for key, lower in (("err", "--fuse-lower-to-cpu"),
+                               ("emu", "--fuse-test-lower-to-cpu-via-gpu")):
+                t0 = time.perf_counter()
+                try:
+                    row[key] = "%.1e" % numerics(name, lower)
+                except Exception as e:  # reported in the table, not hidden
+                    row[key] = "failed: %s" % str(e).splitlines()[0][:80]
+                row[key + "_time"] = time.perf_counter() - t0
         rows[name] = row
         print("zoo: %s %s" % (name, row), file=sys.stderr, flush=True)
-    lines = ["| model | ONNX ops | TOSA ops | kernels: TOSA→linalg | + upstream elementwise fusion | + fuse-opt --fuse-ops | DNNFusion (published) | intermediates MB: unfused → ours | transposes: before → after | fuse-opt time | peak memory | max rel. error vs PyTorch (reduced input) |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| model | ONNX ops | TOSA ops | kernels: TOSA→linalg | + upstream elementwise fusion | + fuse-opt --fuse-ops | IREE dispatches | DNNFusion (published) | intermediates MB: unfused → ours | transposes: before → after | fuse-opt time | peak memory | --fuse-lower-to-cpu time | GPU kernels assembled (sm_90) | max rel. error vs PyTorch, CPU (reduced input; lower + JIT + run time) | same, emulated GPU |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for name, r in rows.items():
+        if "refused" in r:
+            lines.append("| %s | refused: %s |%s" % (name, r["refused"].replace("|", "/"),
+                                                     " |" * 14))
+            continue
         d = DNNFUSION.get(name)
-        lines.append("| %s%s | %d | %d | %d | %d | **%d** | %s | %.1f → %.1f | %d → %d | %.2f s | %.0f MB | %s |" % (
+        timed_err = [("%s (%.0f s)" % (r[k], r[k + "_time"])) if k in r else "not run"
+                     for k in ("err", "emu")]
+        lines.append("| %s%s | %d | %d | %d | %d | **%d** | %s | %s | %.1f → %.1f | %d → %d | %.2f s | %.0f MB | %.1f s | %s | %s | %s |" % (
             name, " (weights elided)" if name in ELIDED else "", r["onnx_ops"], r["tosa_ops"],
-            r["linalg"], r["upstream"], r["ours"], "%d → %d" % d if d else "—",
+            r["linalg"], r["upstream"], r["ours"], r["iree"], "%d → %d" % d if d else "—",
             r["mb_before"], r["mb_after"], r["tr_before"], r["tr_after"], r["time"], r["peak"],
-            r.get("err", "not run")))
+            r["lower"], r["gpu"], *timed_err))
     table = "\n".join(lines)
     scaling = ""
     if not args.no_scaling:
