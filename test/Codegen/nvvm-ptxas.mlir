@@ -16,6 +16,10 @@
 // RUN: %fuse-extract-ptx --ptxas %ptxas %t.resnet.mlir %t.resnet | FileCheck %s
 // RUN: fuse-opt %examples/mlp_gelu.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm -o %t.mlp.mlir
 // RUN: %fuse-extract-ptx --ptxas %ptxas %t.mlp.mlir %t.mlp | FileCheck %s
+// 3-D convolutions (video models) stage channel chunks like 2-D ones
+// (the filter read as F x D x H x W x C): no spills.
+// RUN: fuse-opt %S/Inputs/conv3d-layers.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm -o %t.conv3d.mlir
+// RUN: %fuse-extract-ptx --ptxas %ptxas %t.conv3d.mlir %t.conv3d | FileCheck %s
 // Groups made one kernel by moving slices and views into the QKV
 // projection, and by splitting the channel shuffle's copy chain.
 // RUN: fuse-opt %S/../Integration/Inputs/qkv-heads.mlir --fuse-ops | fuse-opt --fuse-lower-to-nvvm -o %t.heads.mlir

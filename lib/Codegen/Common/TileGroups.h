@@ -62,7 +62,9 @@ void cleanUpBody(GroupOp group);
 /// 1x1 convolutions as contractions, after the reshape clean-up (whose
 /// expansion patterns would move the filter's collapse back into the op);
 /// with `contiguousFilters` their filter is read as C x F, and the other
-/// convolutions' constant filters as H x W x C x F.
+/// convolutions' constant filters as H x W x C x F; without it, 3-D
+/// convolutions read theirs as F x D x H x W x C (channels last, as the
+/// GPU's staged convolutions need).
 void convertOneByOneConvs(GroupOp group, bool contiguousFilters);
 
 /// Elementwise generics over the whole result of one contraction or window

@@ -32,6 +32,9 @@ vocabulary. Writes docs/Zoo.md and docs/zoo_kernels.svg.
 
 Usage: bench/zoo/run.py [--models a,b] [--no-numerics] [--no-scaling]
                         [--iree] [--no-gpu]
+Each model's row is kept in build/zoo/rows.json: the table shows every zoo
+model with a row there, so that `--models a,b` reruns only those (after a
+change that touches them) and keeps the others' rows.
 """
 
 import argparse
@@ -223,13 +226,15 @@ def main():
     if args.iree:
         peers.ensure_venv([g for g in peers.PACKAGES if g[0].startswith("iree")])
     ptxas = None if args.no_gpu else ptxas_path()
+    cache = os.path.join(ZOO_DIR, "rows.json")
+    kept = json.load(open(cache)) if os.path.exists(cache) else {}
     rows = {}
     for name in args.models.split(","):
         print("zoo: %s ..." % name, file=sys.stderr, flush=True)
         try:
             row = structure_row(name)
         except Exception as e:  # a refusal is a row with its reason
-            rows[name] = {"refused": str(e).strip().splitlines()[-1][:160]}
+            rows[name] = kept[name] = {"refused": str(e).strip().splitlines()[-1][:160]}
             print("zoo: %s %s" % (name, rows[name]), file=sys.stderr, flush=True)
             continue
         row["iree"] = iree_dispatches(name) if args.iree else "not run"
@@ -244,7 +249,11 @@ def main():
                     row[key] = "failed: %s" % str(e).splitlines()[0][:80]
                 row[key + "_time"] = time.perf_counter() - t0
         rows[name] = row
+        kept[name] = row
+        with open(cache, "w") as f:
+            json.dump(kept, f, indent=1)
         print("zoo: %s %s" % (name, row), file=sys.stderr, flush=True)
+    rows = {n: kept[n] for n in models.ZOO if n in kept}
     lines = ["| model | ONNX ops | TOSA ops | kernels: TOSA→linalg | + upstream elementwise fusion | + fuse-opt --fuse-ops | IREE dispatches | DNNFusion (published) | intermediates MB: unfused → ours | transposes: before → after | fuse-opt time | peak memory | --fuse-lower-to-cpu time | GPU kernels assembled (sm_90) | max rel. error vs PyTorch, CPU (reduced input; lower + JIT + run time) | same, emulated GPU |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for name, r in rows.items():
@@ -284,11 +293,18 @@ the convolutions on export), imported with `fuse-import`, compiled with
 `fuse-opt --fuse-ops`. Kernels are counted as `bench/fusion.py` counts
 them: every linalg op (and pad) after plain TOSA→linalg, after upstream
 elementwise fusion, and fuse.groups plus ops left outside them for ours.
-DNNFusion's column is its published Table 5 (layers before → after
-fusion, their own operator counts on their own exports), for the models
-both have. The numeric check runs each model at a reduced input size
-(python/fuse_dialect/bench/zoo/models.py) on the CPU after `--fuse-ops` and compares with
-PyTorch on the same input.
+IREE's column counts the `flow.dispatch` ops `iree-compile
+--compile-to=flow` (llvm-cpu) makes of the same ONNX file, after
+`iree-import-onnx`. DNNFusion's column is its published Table 5 (layers
+before → after fusion, their own operator counts on their own exports),
+for the models both have. The GPU column lowers the fused module with
+`--fuse-lower-to-nvvm` (sm_90) and assembles every kernel with ptxas:
+assembled / kernels, and the kernels that spill with the largest spill
+(bytes of spill stores a thread). The numeric check runs each model at a
+reduced input size (python/fuse_dialect/bench/zoo/models.py) after
+`--fuse-ops`, on the CPU and through the GPU pipeline with each GPU
+thread a CPU thread, and compares with PyTorch on the same input. A model
+the importer refuses is a row with the refusal.
 
 """
 ZOO_FOOTER = """
