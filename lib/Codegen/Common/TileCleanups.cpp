@@ -436,6 +436,28 @@ struct ConstantFilterAsHwcf final : OpRewritePattern<linalg::Conv2DNhwcFhwcOp> {
   }
 };
 
+/// Whether `op`'s operands all have its result's element type, a float.
+static bool hasOneFloatType(linalg::LinalgOp op) {
+  Type element = getElementTypeOrSelf(op.getDpsInits()[0].getType());
+  return isa<FloatType>(element) &&
+         llvm::all_of(op->getOperandTypes(), [&](Type type) {
+           return getElementTypeOrSelf(type) == element;
+         });
+}
+
+/// Replaces convolution `op` (image, filter; one output) by a generic with
+/// its loops, maps and multiply-add body but reading `filter` through
+/// `filterMap`: the same multiply-adds in the same order.
+static void replaceWithFilterRead(PatternRewriter &rewriter,
+                                  linalg::LinalgOp op, Value filter,
+                                  AffineMap filterMap) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  maps[1] = filterMap;
+  rewriter.replaceOpWithNewOp<linalg::GenericOp>(
+      op, op->getResultTypes(), ValueRange{op.getDpsInputs()[0], filter},
+      op.getDpsInits(), maps, op.getIteratorTypesArray(), yieldMultiplyAdd);
+}
+
 /// A grouped convolution whose filter is a constant reads it as
 /// H x W x C x G x F (the filter permuted at compile time; no named op has
 /// that layout, so a generic with the named op's loops, maps but the
@@ -454,28 +476,22 @@ struct ConstantGroupedFilterAsHwcgf final
     if (!matchPattern(op.getInputs()[1], m_Constant(&filter)) ||
         !isa<RankedTensorType>(filter.getType()))
       return rewriter.notifyMatchFailure(op, "the filter is not a constant");
-    Type element = getElementTypeOrSelf(op.getOutputs()[0].getType());
-    if (!isa<FloatType>(element) ||
-        llvm::any_of(op->getOperandTypes(), [&](Type type) {
-          return getElementTypeOrSelf(type) != element;
-        }))
+    if (!hasOneFloatType(op))
       return rewriter.notifyMatchFailure(op, "not one float type");
-    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     MLIRContext *ctx = op.getContext();
     // Loops (n, oh, ow, g, f, kh, kw, c), as the named op has them.
     AffineExpr g = getAffineDimExpr(3, ctx), f = getAffineDimExpr(4, ctx),
                kh = getAffineDimExpr(5, ctx), kw = getAffineDimExpr(6, ctx),
                c = getAffineDimExpr(7, ctx);
-    if (maps[1] != AffineMap::get(8, 0, {g, f, kh, kw, c}, ctx))
+    if (op.getIndexingMapsArray()[1] !=
+        AffineMap::get(8, 0, {g, f, kh, kw, c}, ctx))
       return rewriter.notifyMatchFailure(op, "unexpected filter map");
-    maps[1] = AffineMap::get(8, 0, {kh, kw, c, g, f}, ctx);
     // [G, F, KH, KW, C] -> [KH, KW, C, G, F]
     Value hwcgf = arith::ConstantOp::create(
         rewriter, op.getLoc(),
         permuteConstant(filter, ArrayRef<int64_t>{2, 3, 4, 0, 1}));
-    rewriter.replaceOpWithNewOp<linalg::GenericOp>(
-        op, op->getResultTypes(), ValueRange{op.getInputs()[0], hwcgf},
-        op.getOutputs(), maps, op.getIteratorTypesArray(), yieldMultiplyAdd);
+    replaceWithFilterRead(rewriter, op, hwcgf,
+                          AffineMap::get(8, 0, {kh, kw, c, g, f}, ctx));
     return success();
   }
 };
@@ -512,28 +528,22 @@ struct ConstantFilterAsFdhwc final
     else
       return rewriter.notifyMatchFailure(
           op, "the filter is neither a constant nor transposed from F first");
-    Type element = getElementTypeOrSelf(op.getOutputs()[0].getType());
-    if (!isa<FloatType>(element) ||
-        llvm::any_of(op->getOperandTypes(), [&](Type type) {
-          return getElementTypeOrSelf(type) != element;
-        }))
+    if (!hasOneFloatType(op))
       return rewriter.notifyMatchFailure(op, "not one float type");
-    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     MLIRContext *ctx = op.getContext();
     // Loops (n, od, oh, ow, f, kd, kh, kw, c), as the named op has them.
     AffineExpr f = getAffineDimExpr(4, ctx), kd = getAffineDimExpr(5, ctx),
                kh = getAffineDimExpr(6, ctx), kw = getAffineDimExpr(7, ctx),
                c = getAffineDimExpr(8, ctx);
-    if (maps[1] != AffineMap::get(9, 0, {kd, kh, kw, c, f}, ctx))
+    if (op.getIndexingMapsArray()[1] !=
+        AffineMap::get(9, 0, {kd, kh, kw, c, f}, ctx))
       return rewriter.notifyMatchFailure(op, "unexpected filter map");
-    maps[1] = AffineMap::get(9, 0, {f, kd, kh, kw, c}, ctx);
     if (!fdhwc)
       fdhwc = arith::ConstantOp::create(
           rewriter, op.getLoc(),
           permuteConstant(filter, ArrayRef<int64_t>{4, 0, 1, 2, 3}));
-    rewriter.replaceOpWithNewOp<linalg::GenericOp>(
-        op, op->getResultTypes(), ValueRange{op.getInputs()[0], fdhwc},
-        op.getOutputs(), maps, op.getIteratorTypesArray(), yieldMultiplyAdd);
+    replaceWithFilterRead(rewriter, op, fdhwc,
+                          AffineMap::get(9, 0, {f, kd, kh, kw, c}, ctx));
     return success();
   }
 };
