@@ -500,9 +500,9 @@ struct ConstantGroupedFilterAsHwcgf final
 /// (the input of the transpose TOSA's lowering writes to D x H x W x C x F,
 /// or a constant permuted at compile time; no named op has that layout, so
 /// a generic with the named op's loops, maps but the filter's, and body)
-/// on the GPU, where
-/// `contiguousFilters` is off: both inputs then end in the input channels,
-/// as a 2-D convolution's (`conv_2d_nhwc_fhwc`) do, so that the kernel
+/// on the GPU, where `contiguousFilters` is off: both inputs then end in
+/// the input channels, as a 2-D convolution's (`conv_2d_nhwc_fhwc`) do, so
+/// that the kernel
 /// stages chunks of channels in shared memory and register-tiles the
 /// output (fuse-distribute-tiles) instead of one thread a point reading
 /// global memory (R3D-18's kernels spilled up to 164 bytes that way). The
