@@ -28,7 +28,8 @@ and GPT-2 compile time at 12, 24 and 48 layers (weights elided).
 
 GPT-2 is compiled with elided weights (`--elide-weights`: 124M parameters
 would be a 1 GB text file); the numeric check uses a 4096-token
-vocabulary. Writes docs/Zoo.md and docs/zoo_kernels.svg.
+vocabulary. Writes docs/Zoo.md (and docs/zoo_kernels.svg where matplotlib
+is installed).
 
 Usage: bench/zoo/run.py [--models a,b] [--no-numerics] [--no-scaling]
                         [--iree] [--no-gpu]
@@ -130,7 +131,9 @@ def iree_dispatches(name):
                  "--iree-llvmcpu-target-cpu=host", "-o", flow]):
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0:
-            return "failed: %s" % (r.stderr.strip().splitlines() or ["?"])[-1][:60]
+            lines = r.stderr.strip().splitlines() or ["?"]
+            error = next((l for l in lines if "error:" in l), lines[-1])
+            return "failed: %s" % error[error.find("error:"):][:100]
     with open(flow) as f:
         return str(len(re.findall(r"\bflow\.dispatch @", f.read())))
 
@@ -270,12 +273,15 @@ def main():
             r["mb_before"], r["mb_after"], r["tr_before"], r["tr_after"], r["time"], r["peak"],
             r["lower"], r["gpu"], *timed_err))
     table = "\n".join(lines)
-    scaling = ""
+    scaling = kept.get("gpt2 scaling", "")  # the last run's, with --no-scaling
     if not args.no_scaling:
         t = gpt2_scaling()
         scaling = ("\n\nGPT-2 compile time (`fuse-opt --fuse-ops`, weights elided): "
                    + ", ".join("%d layers %.2f s (%.0f MB)" % (k, v[0], v[1]) for k, v in t.items())
                    + "; 48/12 layers: %.2fx time for 4x the layers." % (t[48][0] / t[12][0]))
+        kept["gpt2 scaling"] = scaling
+        with open(cache, "w") as f:
+            json.dump(kept, f, indent=1)
     svg = os.path.join(os.path.dirname(args.out), "zoo_kernels.svg")
     plotted = plot(rows, svg)
     with open(args.out, "w") as f:
