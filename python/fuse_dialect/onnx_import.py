@@ -1404,8 +1404,11 @@ class Importer:
             self.fail("unknown reduction %r" % reduction)
         out = data.copy()
         upd = upd.reshape((idx.shape[0],) + data.shape[k:]).astype(data.dtype)
-        for i, at in enumerate(map(tuple, idx)):
-            out[at] = upd[i] if apply[reduction] is None else apply[reduction](out[at], upd[i])
+        at = tuple(idx.T)
+        if apply[reduction] is None:
+            out[at] = upd  # (repeated indices: ONNX leaves the order undefined)
+        else:
+            apply[reduction].at(out, at, upd)  # repeated indices accumulate
         self.out(out)
 
     def op_Gather(self, node):
@@ -1701,10 +1704,12 @@ class Importer:
             self.fail("Einsum of %d operands is not supported (1 or 2)" % len(node.input))
         shapes = [self._shape_of(i) for i in node.input]
         terms, out, sizes = self.einsum_terms(shapes)
-        if self.all_const(node):
+        # Folded when its work (every subscript's size multiplied) is small
+        # enough to compute at import; else computed at run time.
+        if self.all_const(node) and count(sizes.values()) <= MAX_FOLD_ELEMENTS:
             self.check_fold([sizes[c] for c in out])
             self.out(np.einsum(",".join(terms) + "->" + out,
-                               *[self.consts[i] for i in node.input]))
+                               *[self.consts[i] for i in node.input], optimize=True))
             return
         xs = [self.get(i) for i in node.input]
         self.same_dtype(*xs)
