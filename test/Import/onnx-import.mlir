@@ -10,6 +10,11 @@
 // RUN: %fuse-import %t/mod.onnx -o %t/mod.mlir
 // RUN: FileCheck %s --check-prefix=MOD < %t/mod.mlir
 // RUN: not %fuse-import %t/mod_runtime.onnx -o %t/mod_runtime.mlir 2>&1 | FileCheck %s --check-prefix=MODRT
+// RUN: not %fuse-import %t/einsum_diagonal.onnx -o %t/refused.mlir 2>&1 | FileCheck %s --check-prefix=DIAG
+// RUN: not %fuse-import %t/scatter_out_of_range.onnx -o %t/refused.mlir 2>&1 | FileCheck %s --check-prefix=SCATTER
+// RUN: not %fuse-import %t/dropout_training.onnx -o %t/refused.mlir 2>&1 | FileCheck %s --check-prefix=DROPOUT
+// RUN: not %fuse-import %t/conv3d_grouped.onnx -o %t/refused.mlir 2>&1 | FileCheck %s --check-prefix=CONV3D
+// RUN: not test -e %t/refused.mlir
 // Grouped convolutions (3x3, strided with asymmetric pads, dilated, 1x1),
 // 1-D convolutions (plain, strided and dilated, grouped), 1-D max and
 // average pools, Einsum (batched, constant operand, ellipsis, an axis summed
@@ -60,6 +65,12 @@
 //       FUSED:   return
 
 // GROUPED: onnx node tests: 22 of the 22 using supported ops pass, 0 fail, 0 refused
+
+// Refused, naming the node, writing nothing.
+// DIAG: error: node 'diag' (Einsum): repeated subscripts in 'ii' (diagonals) are not supported
+// SCATTER: error: node 'scatter' (ScatterND): an index is out of range for the data's shape (4, 4)
+// DROPOUT: error: node 'dropout' (Dropout): training-mode Dropout is only supported with a constant ratio of 0
+// CONV3D: error: node 'conv3d' (Conv): grouped 3-D convolutions are not supported
 
 // ERR: fuse-import: {{.*}}bad.onnx: error: node 'the_topk' (TopK): unsupported operator
 

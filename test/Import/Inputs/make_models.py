@@ -294,3 +294,30 @@ for name, (c, f, k, pads, strides, dil, dhw) in {
                                       strides=strides, dilations=dil, name="conv3d")],
               x, conv3d_reference(x, w, b, pads, strides, dil),
               [numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")])
+
+
+# Refused with the node named (onnx-import.mlir's REFUSED checks): an Einsum
+# with a diagonal, a constant ScatterND index out of range, training-mode
+# Dropout of a non-zero ratio, a grouped 3-D convolution.
+def refused(name, nodes, x_shape, inits):
+    g = helper.make_graph(nodes, name,
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, x_shape)],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], inits)
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]),
+              os.path.join(out, name + ".onnx"))
+
+
+refused("einsum_diagonal", [helper.make_node("Einsum", ["x"], ["y"], equation="ii->i",
+                                             name="diag")], [3, 3], [])
+refused("scatter_out_of_range", [
+    helper.make_node("ScatterND", ["zeros", "rows", "ones"], ["m"], name="scatter"),
+    helper.make_node("Add", ["x", "m"], ["y"], name="add")], [4, 4], [
+    numpy_helper.from_array(np.zeros((4, 4), np.float32), "zeros"),
+    numpy_helper.from_array(np.array([[4]], np.int64), "rows"),
+    numpy_helper.from_array(np.ones((1, 4), np.float32), "ones")])
+refused("dropout_training", [helper.make_node("Dropout", ["x", "ratio", "training"], ["y"],
+                                              name="dropout")], [4], [
+    numpy_helper.from_array(np.array(0.5, np.float32), "ratio"),
+    numpy_helper.from_array(np.array(True), "training")])
+refused("conv3d_grouped", [helper.make_node("Conv", ["x", "w"], ["y"], group=2, name="conv3d")],
+        [1, 4, 3, 3, 3], [numpy_helper.from_array(np.ones((4, 2, 1, 1, 1), np.float32), "w")])
