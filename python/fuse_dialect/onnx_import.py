@@ -721,10 +721,14 @@ class Importer:
         return y
 
     def to_nhwc(self, x):
-        return self.transpose(x, [0, 2, 3, 1])
+        """Channels last: NCHW -> NHWC (NCDHW -> NDHWC)."""
+        r = len(x.shape)
+        return self.transpose(x, [0] + list(range(2, r)) + [1])
 
     def to_nchw(self, x):
-        return self.transpose(x, [0, 3, 1, 2])
+        """Channels first: NHWC -> NCHW (NDHWC -> NCDHW)."""
+        r = len(x.shape)
+        return self.transpose(x, [0, r - 1] + list(range(1, r - 1)))
 
     def div(self, a, b):
         if a.dtype.kind == "f":
@@ -1276,6 +1280,8 @@ class Importer:
                                 E.axis_attr(axis)), shape, xs[0].dtype))
 
     def slice(self, x, starts, sizes):
+        if list(starts) == [0] * len(x.shape) and tuple(sizes) == tuple(x.shape):
+            return x
         s, z = self.shape_value(starts), self.shape_value(sizes)
         st = E.shape_type(len(starts))
         return self.emit(E.op("slice", [x, (s, st), (z, st)], ttype(sizes, DTYPES[x.dtype])),
@@ -1355,7 +1361,7 @@ class Importer:
                 begin[ax], size[ax] = (picked[0], len(picked)) if len(picked) else (0, 0)
             else:
                 stepped.append((ax, picked))
-        x = self.slice(x, begin, size) if begin != [0] * rank or size != list(shape) else x
+        x = self.slice(x, begin, size)
         for ax, picked in stepped:
             x = self.every_kth(x, ax, picked.start, picked.step, len(picked))
         self.out(x)
@@ -1397,7 +1403,6 @@ class Importer:
             self.fail("an index is out of range for the data's shape %s" % (data.shape,))
         idx = np.where(idx < 0, idx + bound, idx).reshape(-1, k)
         reduction = self.attr("reduction", "none")
-        reduction = reduction.decode() if isinstance(reduction, bytes) else reduction
         apply = {"none": None, "add": np.add, "mul": np.multiply,
                  "max": np.maximum, "min": np.minimum}
         if reduction not in apply:
@@ -1660,8 +1665,7 @@ class Importer:
     def einsum_terms(self, shapes):
         """The Einsum equation's operand and output subscripts, one letter
         per axis (an ellipsis spelled out as letters no subscript uses)."""
-        eq = self.attr("equation", "")
-        eq = (eq.decode() if isinstance(eq, bytes) else eq).replace(" ", "")
+        eq = self.attr("equation", "").replace(" ", "")
         lhs, arrow, out = eq.partition("->")
         terms = lhs.split(",")
         if len(terms) != len(shapes) or not re.fullmatch(r"[A-Za-z.,]*(->[A-Za-z.]*)?", eq):
@@ -1729,7 +1733,7 @@ class Importer:
         fb = [c for c in tb if c not in ta]
 
         def size(letters):
-            return int(np.prod([sizes[c] for c in letters]))
+            return count(sizes[c] for c in letters)
         a = self.transpose(a, [ta.index(c) for c in batch + fa + contr])
         b = self.transpose(b, [tb.index(c) for c in batch + contr + fb])
         y = self.matmul3(self.reshape(a, (size(batch), size(fa), size(contr))),
@@ -1905,16 +1909,16 @@ class Importer:
             if group != 1:
                 self.fail("grouped 3-D convolutions are not supported")
             # NCDHW -> NDHWC; weights [F, C, KD, KH, KW] -> [F, KD, KH, KW, C].
-            xn = self.transpose(x, [0, 2, 3, 4, 1])
+            xn = self.to_nhwc(x)
             out_shape = (x.shape[0],) + tuple(out_sp) + (cout,)
             wv, bv = self.const(np.transpose(w, (0, 2, 3, 4, 1))), self.const(bias)
             y = self.emit(E.op("conv3d", [xn, wv, bv, zp, zp], ttype(out_shape, DTYPES[x.dtype]),
                                attrs), out_shape, x.dtype)
-            self.out(self.transpose(y, [0, 4, 1, 2, 3]))
+            self.out(self.to_nchw(y))
             return
         kh, kw = kernel
         oh, ow = out_sp
-        n, cin, h, wd = x.shape
+        n, cin = x.shape[:2]
         xn = self.to_nhwc(x)
         out_shape = (n, oh, ow, cout)
         if group == 1:
@@ -2050,18 +2054,15 @@ class Importer:
         if len(x.shape) != 4:
             self.fail("only 4-D (NCHW) Resize is supported")
         if self.attr("antialias", 0) or self.attr("axes") is not None or \
-                self.attr("keep_aspect_ratio_policy", "stretch") not in ("stretch", b"stretch") or \
+                self.attr("keep_aspect_ratio_policy", "stretch") != "stretch" or \
                 self.attr("exclude_outside", 0) or self.attr("extrapolation_value", 0.0) != 0.0:
             self.fail("Resize antialias/axes/keep_aspect_ratio_policy/exclude_outside/"
                       "extrapolation_value are not supported")
         mode = self.attr("mode", "nearest")
-        mode = mode.decode() if isinstance(mode, bytes) else mode
         legacy = node.op_type == "Upsample" or self.opset < 11
         ctm = self.attr("coordinate_transformation_mode",
                         "asymmetric" if legacy else "half_pixel")
-        ctm = ctm.decode() if isinstance(ctm, bytes) else ctm
         nearest = self.attr("nearest_mode", "floor" if legacy else "round_prefer_floor")
-        nearest = nearest.decode() if isinstance(nearest, bytes) else nearest
         ins = self.inputs(node) + [None] * 4
         n, c, h, w = x.shape
         if ins[3]:

@@ -139,8 +139,8 @@ def iree_dispatches(name):
 
 
 def ptxas_path():
-    return shutil.which("ptxas") or next(
-        (p for p in ["/usr/local/cuda/bin/ptxas"] if os.path.exists(p)), None)
+    cuda = "/usr/local/cuda/bin/ptxas"
+    return shutil.which("ptxas") or (cuda if os.path.exists(cuda) else None)
 
 
 def gpu_kernels(name, ptxas):
@@ -163,16 +163,27 @@ def gpu_kernels(name, ptxas):
                           else "no spills")
 
 
-def numerics(name, lower="--fuse-lower-to-cpu"):
+def numerics(name, lowerings):
+    """{key: (max relative error or failure, seconds to lower, JIT and run)}
+    for each (key, lowering) of `lowerings`, the model imported once."""
     path = ensure_exported(name, True)
     ref = np.load(os.path.join(ZOO_DIR, name + ".small.npz"))
     x, y = ref["input"], ref["output"]
     text = onnx_import.import_model(path)
-    got = runner.run_model(text, [x], [(y.shape, y.dtype)], FUSE_OPT, lower=(lower,))
-    if len(got) != 1 or got[0].size != y.size:
-        raise RuntimeError("printed %d outputs" % len(got))
     scale = float(np.max(np.abs(y))) or 1.0
-    return float(np.max(np.abs(got[0] - y.reshape(-1).astype(np.float64)))) / scale
+    results = {}
+    for key, lower in lowerings:
+        t0 = time.perf_counter()
+        try:
+            got = runner.run_model(text, [x], [(y.shape, y.dtype)], FUSE_OPT, lower=(lower,))
+            if len(got) != 1 or got[0].size != y.size:
+                raise RuntimeError("printed %d outputs" % len(got))
+            err = "%.1e" % (float(np.max(np.abs(got[0] - y.reshape(-1).astype(np.float64))))
+                            / scale)
+        except Exception as e:  # reported in the table, not hidden
+            err = "failed: %s" % str(e).splitlines()[0][:80]
+        results[key] = (err, time.perf_counter() - t0)
+    return results
 
 
 def gpt2_scaling():
@@ -231,27 +242,20 @@ def main():
     ptxas = None if args.no_gpu else ptxas_path()
     cache = os.path.join(ZOO_DIR, "rows.json")
     kept = json.load(open(cache)) if os.path.exists(cache) else {}
-    rows = {}
     for name in args.models.split(","):
         print("zoo: %s ..." % name, file=sys.stderr, flush=True)
         try:
             row = structure_row(name)
         except Exception as e:  # a refusal is a row with its reason
-            rows[name] = kept[name] = {"refused": str(e).strip().splitlines()[-1][:160]}
-            print("zoo: %s %s" % (name, rows[name]), file=sys.stderr, flush=True)
-            continue
-        row["iree"] = iree_dispatches(name) if args.iree else "not run"
-        row["gpu"] = gpu_kernels(name, ptxas) if ptxas else "no ptxas"
-        if not args.no_numerics:
-            for key, lower in (("err", "--fuse-lower-to-cpu"),
-                               ("emu", "--fuse-test-lower-to-cpu-via-gpu")):
-                t0 = time.perf_counter()
-                try:
-                    row[key] = "%.1e" % numerics(name, lower)
-                except Exception as e:  # reported in the table, not hidden
-                    row[key] = "failed: %s" % str(e).splitlines()[0][:80]
-                row[key + "_time"] = time.perf_counter() - t0
-        rows[name] = row
+            row = {"refused": str(e).strip().splitlines()[-1][:160]}
+        if "refused" not in row:
+            row["iree"] = iree_dispatches(name) if args.iree else "not run"
+            row["gpu"] = gpu_kernels(name, ptxas) if ptxas else "no ptxas"
+            if not args.no_numerics:
+                for key, (err, seconds) in numerics(name, (
+                        ("err", "--fuse-lower-to-cpu"),
+                        ("emu", "--fuse-test-lower-to-cpu-via-gpu"))).items():
+                    row[key], row[key + "_time"] = err, seconds
         kept[name] = row
         with open(cache, "w") as f:
             json.dump(kept, f, indent=1)
