@@ -1,6 +1,6 @@
 // A 3-D convolution (video models) through the GPU lowering: its constant
 // filter is read as F x KD x KH x KW x C (fuse-tile-groups,
-// ConstantFilterAsFdhwc), so both inputs end in the channels and the
+// Conv3DFilterAsFdhwc), so both inputs end in the channels and the
 // kernel stages channel chunks in shared memory and register-tiles its
 // output instead of one thread a point reading global memory, which
 // spilled (R3D-18: 9 of 22 kernels, up to 164 bytes). Checked: the

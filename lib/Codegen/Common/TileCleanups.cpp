@@ -502,30 +502,24 @@ struct ConstantGroupedFilterAsHwcgf final
 /// a generic with the named op's loops, maps but the filter's, and body)
 /// on the GPU, where `contiguousFilters` is off: both inputs then end in
 /// the input channels, as a 2-D convolution's (`conv_2d_nhwc_fhwc`) do, so
-/// that the kernel
-/// stages chunks of channels in shared memory and register-tiles the
-/// output (fuse-distribute-tiles) instead of one thread a point reading
-/// global memory (R3D-18's kernels spilled up to 164 bytes that way). The
-/// same multiply-adds in the same order: values are unchanged.
-struct ConstantFilterAsFdhwc final
+/// that the kernel stages chunks of channels in shared memory and
+/// register-tiles the output (fuse-distribute-tiles) instead of one thread
+/// a point reading global memory (R3D-18's kernels spilled up to 164 bytes
+/// that way). The same multiply-adds in the same order: values are
+/// unchanged.
+struct Conv3DFilterAsFdhwc final
     : OpRewritePattern<linalg::Conv3DNdhwcDhwcfOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(linalg::Conv3DNdhwcDhwcfOp op,
                                 PatternRewriter &rewriter) const override {
-    // [KD, KH, KW, C, F] -> [F, KD, KH, KW, C]: the transpose's input when
-    // the filter is TOSA's [F, KD, KH, KW, C] transposed (as TOSA's
-    // lowering writes it), else the constant permuted.
-    Value fdhwc;
+    Value dhwcf = op.getInputs()[1];
+    auto transpose = dhwcf.getDefiningOp<linalg::TransposeOp>();
+    bool fromFdhwc = transpose && transpose.getPermutation() ==
+                                      ArrayRef<int64_t>{1, 2, 3, 4, 0};
     DenseElementsAttr filter;
-    auto transpose = op.getInputs()[1].getDefiningOp<linalg::TransposeOp>();
-    if (transpose &&
-        transpose.getPermutation() == ArrayRef<int64_t>{1, 2, 3, 4, 0})
-      fdhwc = transpose.getInput();
-    else if (matchPattern(op.getInputs()[1], m_Constant(&filter)) &&
-             isa<RankedTensorType>(filter.getType()))
-      fdhwc = {};
-    else
+    if (!fromFdhwc && !(matchPattern(dhwcf, m_Constant(&filter)) &&
+                        isa<RankedTensorType>(filter.getType())))
       return rewriter.notifyMatchFailure(
           op, "the filter is neither a constant nor transposed from F first");
     if (!hasOneFloatType(op))
@@ -538,10 +532,14 @@ struct ConstantFilterAsFdhwc final
     if (op.getIndexingMapsArray()[1] !=
         AffineMap::get(9, 0, {kd, kh, kw, c, f}, ctx))
       return rewriter.notifyMatchFailure(op, "unexpected filter map");
-    if (!fdhwc)
-      fdhwc = arith::ConstantOp::create(
-          rewriter, op.getLoc(),
-          permuteConstant(filter, ArrayRef<int64_t>{4, 0, 1, 2, 3}));
+    // [KD, KH, KW, C, F] -> [F, KD, KH, KW, C]
+    Value fdhwc =
+        fromFdhwc
+            ? transpose.getInput()
+            : arith::ConstantOp::create(
+                  rewriter, op.getLoc(),
+                  permuteConstant(filter, ArrayRef<int64_t>{4, 0, 1, 2, 3}))
+                  .getResult();
     replaceWithFilterRead(rewriter, op, fdhwc,
                           AffineMap::get(9, 0, {f, kd, kh, kw, c}, ctx));
     return success();
@@ -749,7 +747,7 @@ void convertOneByOneConvs(GroupOp group, bool contiguousFilters) {
   if (contiguousFilters)
     patterns.add<ConstantFilterAsHwcf, ConstantGroupedFilterAsHwcgf>(ctx);
   else
-    patterns.add<ConstantFilterAsFdhwc>(ctx);
+    patterns.add<Conv3DFilterAsFdhwc>(ctx);
   tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);
   (void)applyPatternsGreedily(group.getBody(), std::move(patterns));
 }
