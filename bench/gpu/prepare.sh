@@ -34,7 +34,7 @@ ptxas_report() {
 variant() {
   local model="$1" name="$2" suffix="$3"
   shift 3
-  "$PY" "$ROOT/utils/fuse-compile" "$model" -o "$OUT/${name}_$suffix/fused" "$@"
+  "$PY" "$ROOT/utils/fuse-compile" "$model" --bundle -o "$OUT/${name}_$suffix/fused" "$@"
   cp -r "$OUT/$name/unfused" "$OUT/${name}_$suffix/unfused"
   cp "$OUT/$name/torch_model.py" "$OUT/${name}_$suffix/torch_model.py"
 }
@@ -43,7 +43,7 @@ for model in "$ROOT"/examples/*.mlir "$ROOT"/bench/models/*.mlir "$ROOT"/bench/g
   for variant in fused unfused; do
     flag=""
     [ "$variant" = unfused ] && flag="--unfused"
-    "$PY" "$ROOT/utils/fuse-compile" "$model" -o "$OUT/$name/$variant" $flag
+    "$PY" "$ROOT/utils/fuse-compile" "$model" --bundle -o "$OUT/$name/$variant" $flag
   done
   "$PY" "$ROOT/utils/fuse-to-torch" "$model" -o "$OUT/$name/torch_model.py"
   # Matmul models once more with f32 matmuls on tensor cores (TF32 inputs,

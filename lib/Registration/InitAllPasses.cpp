@@ -2,6 +2,7 @@
 
 #include "FuseDialect/InitAllPasses.h"
 
+#include "FuseDialect/Codegen/Artifact/Passes.h"
 #include "FuseDialect/Codegen/CPU/Passes.h"
 #include "FuseDialect/Codegen/CPU/Pipelines.h"
 #include "FuseDialect/Codegen/Common/Passes.h"
@@ -15,6 +16,7 @@ void mlir::fuse::registerAllFusePasses() {
   registerFuseCodegenCommonPasses();
   registerFuseCodegenCPUPasses();
   registerFuseCodegenGPUPasses();
+  registerFuseCodegenArtifactPasses();
   registerFuseOpsPipeline();
   registerLowerToCPUPipeline();
   registerLowerToNVVMPipeline();

@@ -3,6 +3,11 @@
 Library (nothing is imported here: `import fuse_dialect` stays cheap and
 needs neither onnx nor torch):
 
+* `fuse_dialect.compile(model, target="cpu")` and `fuse_dialect.load(path)`:
+  a model compiled ahead of time into a library with the C ABI of
+  include/FuseDialect-runtime, called on numpy arrays
+  (`fuse_dialect.runtime`; `fuse_dialect.aot` compiles).
+
 * `fuse_dialect.api`: fuse(), report(), run_pipeline(), import_onnx() over
   the C API (libFuseDialectCAPI.so, ctypes).
 * `fuse_dialect.onnx_import`: the ONNX importer (fuse-import).
@@ -20,3 +25,15 @@ Commands: `fuse_dialect.tools.*` (utils/fuse-*), `fuse_dialect.bench.*`
 (bench/*.py); utils/ and bench/ hold only launchers that run them with
 this package's folder on PYTHONPATH.
 """
+
+
+def compile(model, target="cpu", **options):
+    """`model` (.onnx or .mlir) compiled and loaded: a runtime.Model."""
+    from . import runtime
+    return runtime.compile(model, target, **options)
+
+
+def load(path, **options):
+    """A library written by fuse-compile, loaded: a runtime.Model."""
+    from . import runtime
+    return runtime.load(path, **options)

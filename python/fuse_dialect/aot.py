@@ -1,14 +1,26 @@
-"""Ahead of time: a TOSA @model compiled by this project's pipeline into a
-shared library, called on numpy arrays from this process.
+"""Ahead of time: a model compiled by this project's pipeline into one
+shared library that exports the C ABI of include/FuseDialect-runtime
+(FuseRuntime.h). `fuse-compile` and `fuse_dialect.compile()` call
+`compile_library`; `fuse_dialect.runtime` loads what it writes.
 
-`CompiledModel(model_mlir, out_dir)` runs `fuse-opt --fuse-ops`, then
-`--fuse-lower-to-cpu` (the default lowering: tile loops on the cores through
-OpenMP) with C wrappers, `mlir-translate`, LLVM's `opt -O3` and `llc -O3`
-for the host CPU, and links `out_dir/ours.so`; calling it passes the arrays
-to `_mlir_ciface_model` as memref descriptors and returns the results as
-numpy arrays. This is how the benches time our code (bench/peers.py,
-bench/roofline.py): the way a user's program would run it, not under
-mlir-runner's JIT.
+The steps, for MODEL.onnx (imported by fuse-import first) or MODEL.mlir
+(TOSA or linalg on tensors, entry @model):
+  1. `fuse-opt --fuse-ops`;
+  2. the target's lowering with C wrappers (`_mlir_ciface_model`):
+     `--fuse-lower-to-cpu` (the tile loops on all cores through OpenMP) or
+     `--fuse-lower-to-nvvm` (host code with the kernels embedded), then
+     `--fuse-externalize-weights`: with `weights="external"` into the
+     weights file beside the library, otherwise into a temporary file that
+     step 3 assembles into the object's read-only data (`link=true`), so
+     that no weight goes through LLVM IR as text;
+  3. `mlir-translate`, LLVM's `opt -O3` and `llc -O3` (for the host CPU,
+     `cpu` naming another), into an object;
+  4. the model's description (`__fuse_model`: names, element types and
+     shapes of @model's inputs and outputs, and a call of
+     `_mlir_ciface_model`), generated here as C from @model's signature;
+  5. one link: the two objects and the target's runtime library
+     (lib/Runtime: libfuse_runtime_cpu.a or libfuse_runtime_cuda.a), with
+     a version script that exports the ABI's functions and nothing else.
 
 Two findings any ahead-of-time user of our output meets, built in here:
 LLVM's `llc` alone optimizes no loop (mlir-runner -O3 runs opt's pipeline in
@@ -16,135 +28,205 @@ memory), and a module without a target triple (mlir-translate writes none)
 makes LLVM expand every memset into a byte loop.
 """
 
-import ctypes
-import ctypes.util
 import os
 import re
 import subprocess
+import tempfile
 
 from . import mlirtext, toolchain
 
+# FuseRuntime.h's functions: what a model library exports.
+ABI_FUNCTIONS = (
+    "fuseRuntimeAbiVersion", "fuseModelTarget", "fuseModelName",
+    "fuseModelNumInputs", "fuseModelNumOutputs", "fuseModelInput",
+    "fuseModelOutput", "fuseElementTypeSize", "fuseSessionCreate",
+    "fuseSessionDestroy", "fuseSessionRun", "fuseLastError")
+
+# MLIR element type -> FuseElementType (FuseRuntime.h) and numpy's name.
+ELEMENT_TYPES = {"f32": (1, "float32"), "f16": (2, "float16"), "bf16": (3, None),
+                 "f64": (4, "float64"), "i8": (5, "int8"), "i16": (6, "int16"),
+                 "i32": (7, "int32"), "i64": (8, "int64"), "i1": (9, "bool")}
+TARGETS = {"cpu": 0, "cuda": 1}
+
+
+class CompileError(RuntimeError):
+    """A model that cannot be compiled, or a step that failed; the message
+    names the step."""
+
 
 def run_tool(cmd, what, timeout=3600, **kw):
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **kw)
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **kw)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise CompileError("%s: %s" % (what, e))
     if r.returncode != 0:
-        raise RuntimeError("%s failed: %s" % (what, r.stderr.strip()[-400:]))
+        raise CompileError("%s failed: %s" % (what, r.stderr.strip()[-2000:]))
     return r.stdout
 
 
-class _Dl_info(ctypes.Structure):
-    _fields_ = [("dli_fname", ctypes.c_char_p), ("dli_fbase", ctypes.c_void_p),
-                ("dli_sname", ctypes.c_char_p), ("dli_saddr", ctypes.c_void_p)]
+class Boundary:
+    """An input or output of @model: its name, MLIR element type, shape."""
+
+    def __init__(self, name, element, shape):
+        self.name, self.element, self.shape = name, element, shape
 
 
-def descriptor_type(rank):
-    """MLIR's ranked memref descriptor (the C interface's struct)."""
-    return type("Memref%d" % rank, (ctypes.Structure,), {"_fields_": [
-        ("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
-        ("offset", ctypes.c_int64), ("sizes", ctypes.c_int64 * rank),
-        ("strides", ctypes.c_int64 * rank)]})
+def signature(model_mlir, names=None):
+    """([Boundary] inputs, [Boundary] outputs) of @model in the file
+    `model_mlir` (read up to its signature); `names`: (input names, output
+    names), e.g. the ONNX graph's, used when their counts match."""
+    with open(model_mlir, errors="replace") as f:
+        head = f.read(1 << 20)
+    func = mlirtext.find_func(head, "model")
+    if func is None:
+        raise CompileError("%s: no @model with a body in its first MB" % model_mlir)
+    try:
+        args, results = mlirtext.call_types(func, any_element=True)
+    except mlirtext.TextError as e:
+        raise CompileError("%s: %s" % (model_mlir, e))
+    sides = []
+    for kind, types, given in (("input", args, names and names[0]),
+                               ("output", results, names and names[1])):
+        side = []
+        for k, t in enumerate(types):
+            if not t.is_tensor or t.elt not in ELEMENT_TYPES:
+                raise CompileError("%s: %s %d of @model is %s; a compiled model takes "
+                                   "ranked static tensors of %s" % (
+                                       model_mlir, kind, k, t.text,
+                                       ", ".join(ELEMENT_TYPES)))
+            if given and len(given) == len(types):
+                name = given[k]
+            elif kind == "input" and func.arg_names[k]:
+                name = func.arg_names[k].lstrip("%")
+            else:
+                name = "%s%d" % (kind, k)
+            side.append(Boundary(name, t.elt, t.shape))
+        sides.append(side)
+    return sides[0], sides[1]
 
 
-ELEMENTS = {"f32": "float32", "f64": "float64", "i64": "int64", "i32": "int32",
-            "i8": "int8", "i1": "bool"}
+def c_string(s):
+    """`s` as a C string literal: its UTF-8 bytes, each but letters, digits
+    and a few punctuation marks as an octal escape."""
+    return '"' + "".join(chr(b) if re.fullmatch(r"[A-Za-z0-9_.:/ -]", chr(b))
+                         else "\\%03o" % b for b in s.encode("utf-8")) + '"'
 
 
-def parse_tensor(t):
-    """'tensor<1x3x224x224xf32>' -> ([1, 3, 224, 224], 'float32')."""
-    m = re.fullmatch(r"tensor<((?:\d+x)*)(\w+)>", t.strip())
-    if not m or m.group(2) not in ELEMENTS:
-        raise RuntimeError("unsupported boundary type %s" % t)
-    return [int(d) for d in m.group(1).split("x") if d], ELEMENTS[m.group(2)]
+def description_c(name, target, inputs, outputs):
+    """The C source of `__fuse_model` (ModelDescription.h)."""
+    lines = ['/* Generated by fuse-compile: the description of @model. */',
+             '#include "FuseDialect-runtime/ModelDescription.h"', ""]
+    for side, items in (("input", inputs), ("output", outputs)):
+        for k, b in enumerate(items):
+            lines.append("static const int64_t %s%d_shape[] = {%s};" % (
+                side, k, ", ".join(map(str, b.shape)) or "0"))
+        lines.append("static const FuseTensorInfo %ss[] = {%s};" % (side, ", ".join(
+            "{%s, %d, %d, %s%d_shape}" % (c_string(b.name), ELEMENT_TYPES[b.element][0],
+                                          len(b.shape), side, k)
+            for k, b in enumerate(items)) or "{0}"))
+    params = ", ".join(["void *"] * (1 + len(inputs)))
+    lines += ["extern void _mlir_ciface_model(%s);" % params,
+              "static void entry(void *results, void *const *args) {",
+              "  _mlir_ciface_model(results%s);" % "".join(
+                  ", args[%d]" % k for k in range(len(inputs))),
+              "}",
+              "const FuseModelDescription __fuse_model = {%s, %d, %d, %d, inputs, outputs, entry};" % (
+                  c_string(name), TARGETS[target], len(inputs), len(outputs)), ""]
+    return "\n".join(lines)
 
 
-class CompiledModel:
-    """@model of `model_mlir` (TOSA or linalg on tensors) compiled into
-    `out_dir/ours.so`; `args` and `results` are its ([shape], dtype)s."""
+def onnx_names(onnx_path):
+    """(input names, output names) of an ONNX graph, initializers left out."""
+    import onnx
+    g = onnx.load(onnx_path, load_external_data=False).graph
+    init = {i.name for i in g.initializer}
+    return [i.name for i in g.input if i.name not in init], [o.name for o in g.output]
 
-    def __init__(self, model_mlir, out_dir, lower_options="", fuse_opt=None):
-        import numpy as np
-        self.np = np
-        fuse_opt = fuse_opt or toolchain.fuse_opt()
-        os.makedirs(out_dir, exist_ok=True)
-        stem = os.path.join(out_dir, "ours")
-        with open(model_mlir) as f:
-            head = f.read(1 << 16)
-        model = mlirtext.find_func(head, "model")
-        if model is None:
-            raise RuntimeError("%s: no @model in its first 64 KB" % model_mlir)
-        self.args = [parse_tensor(t) for t in model.args]
-        self.results = [parse_tensor(t) for t in model.results]
-        fused = stem + ".fused.mlir"
-        run_tool([fuse_opt, model_mlir, "--fuse-ops", "-o", fused],
-                 "fuse-opt --fuse-ops")
-        lowered = stem + ".llvm.mlir"
-        run_tool([fuse_opt, fused, "--llvm-request-c-wrappers",
-                  "--fuse-lower-to-cpu" + ("=" + lower_options if lower_options else ""),
-                  "-o", lowered], "fuse-opt --fuse-lower-to-cpu")
-        ll, bc, obj, lib = stem + ".ll", stem + ".bc", stem + ".o", stem + ".so"
-        run_tool([toolchain.tool("mlir-translate"), "--mlir-to-llvmir", lowered,
-                  "-o", ll], "mlir-translate")
-        triple = "-mtriple=" + run_tool([toolchain.tool("llvm-config"),
-                                          "--host-target"], "llvm-config").strip()
-        run_tool([toolchain.tool("opt"), triple, "-O3", "-mcpu=native", ll, "-o", bc],
-                 "opt")
-        run_tool([toolchain.tool("llc"), triple, "-O3", "-mcpu=native", "-filetype=obj",
+
+def weights_path(library):
+    """Where --weights=external puts the weights of `library` (the runtime's
+    default): model.so -> model.weights."""
+    stem, ext = os.path.splitext(library)
+    return (stem if ext else library) + ".weights"
+
+
+def compile_library(model, output, target="cpu", weights="embedded", lower_options="",
+                    cpu="native", chip="sm_90", fuse_opt=None, log=None):
+    """Compiles `model` (.onnx or .mlir) into the shared library `output`
+    (and, with weights="external", its weights file `weights_path(output)`).
+    Returns (inputs, outputs) as [Boundary]. Writes nothing else but
+    temporary files, removed on return."""
+    if target not in TARGETS:
+        raise CompileError("unknown target '%s' (cpu or cuda)" % target)
+    if weights not in ("embedded", "external"):
+        raise CompileError("--weights is embedded or external, not '%s'" % weights)
+    if not os.path.isfile(model):
+        raise CompileError("%s: no such file" % model)
+    if '"' in output or "\n" in output:
+        raise CompileError("the output path may not hold a quote or a line break")
+    fuse_opt = fuse_opt or toolchain.fuse_opt()
+    say = log or (lambda msg: None)
+    name = os.path.splitext(os.path.basename(model))[0]
+    runtime = toolchain.runtime_library(target)
+    if not os.path.exists(runtime):
+        raise CompileError("the %s runtime library %s is not built%s" % (
+            target, runtime, " (it needs the CUDA toolkit)" if target == "cuda" else ""))
+    with tempfile.TemporaryDirectory(prefix="fuse-compile-") as work:
+        names = None
+        if model.endswith(".onnx"):
+            say("importing %s" % model)
+            imported = os.path.join(work, "model.mlir")
+            run_tool([toolchain.launcher("fuse-import"), model, "-o", imported],
+                     "fuse-import")
+            names = onnx_names(model)
+            model = imported
+        inputs, outputs = signature(model, names)
+        say("fusing")
+        fused = os.path.join(work, "fused.mlir")
+        run_tool([fuse_opt, model, "--fuse-ops", "-o", fused], "fuse-opt --fuse-ops")
+        if target == "cpu":
+            lower = "--fuse-lower-to-cpu" + ("=" + lower_options if lower_options else "")
+        else:
+            lower = "--fuse-lower-to-nvvm=chip=%s%s" % (
+                chip, " " + lower_options if lower_options else "")
+        # The weights leave the module before its translation to LLVM IR
+        # either way: into the weights file, or into a temporary one the
+        # object's read-only data is assembled from (`link`).
+        lowering = [fuse_opt, fused, "--llvm-request-c-wrappers", lower,
+                    '--fuse-externalize-weights=file="%s"%s' % (
+                        weights_path(output) if weights == "external" else
+                        os.path.join(work, "weights.bin"),
+                        "" if weights == "external" else " link=true")]
+        say("lowering for the %s" % target)
+        lowered = os.path.join(work, "model.llvm.mlir")
+        run_tool(lowering + ["-o", lowered], "fuse-opt " + lower)
+        ll, bc, obj = (os.path.join(work, "model" + e) for e in (".ll", ".bc", ".o"))
+        run_tool([toolchain.tool("mlir-translate"), "--mlir-to-llvmir", lowered, "-o", ll],
+                 "mlir-translate")
+        triple = "-mtriple=" + run_tool([toolchain.tool("llvm-config"), "--host-target"],
+                                         "llvm-config").strip()
+        say("optimizing and generating code")
+        run_tool([toolchain.tool("opt"), triple, "-O3", "-mcpu=" + cpu, ll, "-o", bc], "opt")
+        run_tool([toolchain.tool("llc"), triple, "-O3", "-mcpu=" + cpu, "-filetype=obj",
                   "-relocation-model=pic", bc, "-o", obj], "llc")
+        desc = os.path.join(work, "description.c")
+        with open(desc, "w") as f:
+            f.write(description_c(name, target, inputs, outputs))
+        abi = os.path.join(work, "abi.map")
+        with open(abi, "w") as f:
+            f.write("{\n  global:\n%s  local: *;\n};\n" % "".join(
+                "    %s;\n" % fn for fn in ABI_FUNCTIONS))
+        link = [toolchain.cxx(), "-shared", "-fPIC", "-O2", "-o", output,
+                "-I" + toolchain.runtime_include(), "-x", "c", desc, "-x", "none", obj,
+                "-Wl,--whole-archive", runtime, "-Wl,--no-whole-archive",
+                "-Wl,--version-script=" + abi, "-Wl,-z,defs", "-Wl,--as-needed"]
         libdir = toolchain.lib_dir()
-        run_tool(["cc", "-shared", "-o", lib, obj, "-L" + libdir,
-                  "-Wl,-rpath," + libdir, "-lmlir_c_runner_utils", "-lomp"],
-                 "cc -shared")
-        for p in (fused, lowered, ll, bc, obj):
-            os.unlink(p)
-        self.path = lib
-        self.omp = ctypes.CDLL(toolchain.libomp(), mode=ctypes.RTLD_GLOBAL)
-        self.lib = ctypes.CDLL(lib)
-        self.entry = self.lib._mlir_ciface_model
-        self.entry.restype = None
-        self.arg_types = [descriptor_type(len(s)) for s, _ in self.args]
-        self.result_type = type("Results", (ctypes.Structure,), {"_fields_": [
-            ("r%d" % i, descriptor_type(len(s))) for i, (s, _) in enumerate(self.results)]})
-        self.libc = ctypes.CDLL(ctypes.util.find_library("c"))
-        self.libc.dladdr.argtypes = [ctypes.c_void_p, ctypes.POINTER(_Dl_info)]
-        self.libc.free.argtypes = [ctypes.c_void_p]
-
-    def set_threads(self, n):
-        """The OpenMP threads the tile loops run on."""
-        self.omp.omp_set_num_threads(n)
-
-    def _descriptor(self, array, ty):
-        d = ty()
-        d.allocated = d.aligned = array.ctypes.data
-        d.offset = 0
-        for i, (size, stride) in enumerate(zip(array.shape, array.strides)):
-            d.sizes[i] = size
-            d.strides[i] = stride // array.itemsize
-        return d
-
-    def __call__(self, *inputs):
-        np = self.np
-        if len(inputs) != len(self.args):
-            raise ValueError("%d inputs, the model takes %d" % (len(inputs), len(self.args)))
-        arrays = []
-        for x, (shape, dtype) in zip(inputs, self.args):
-            a = np.ascontiguousarray(x, dtype=dtype)
-            if list(a.shape) != shape:
-                raise ValueError("input shape %s, the model takes %s" % (a.shape, shape))
-            arrays.append(a)
-        descs = [self._descriptor(a, t) for a, t in zip(arrays, self.arg_types)]
-        out = self.result_type()
-        self.entry(ctypes.byref(out), *[ctypes.byref(d) for d in descs])
-        results = []
-        for i, (shape, dtype) in enumerate(self.results):
-            d = getattr(out, "r%d" % i)
-            item = np.dtype(dtype).itemsize
-            view = np.lib.stride_tricks.as_strided(
-                np.frombuffer((ctypes.c_char * item).from_address(
-                    d.aligned + d.offset * item), dtype=dtype),
-                shape=tuple(shape), strides=tuple(s * item for s in d.strides[:len(shape)]))
-            results.append(np.array(view))
-            # A result the program allocated is freed; one that is a
-            # constant of the library (inside a loaded object) is not.
-            if d.allocated and not self.libc.dladdr(d.allocated, ctypes.byref(_Dl_info())):
-                self.libc.free(d.allocated)
-        return results[0] if len(results) == 1 else results
+        if target == "cpu":
+            link += ["-L" + libdir, "-Wl,-rpath," + libdir, "-lomp",
+                     "-lmlir_c_runner_utils"]
+        else:
+            link += ["-L" + toolchain.cuda_stubs(), "-lcuda"]
+        link += ["-lm", "-ldl", "-lpthread"]
+        say("linking %s" % output)
+        run_tool(link, "link")
+    return inputs, outputs

@@ -103,6 +103,40 @@ def fuse_opt():
     return shutil.which("fuse-opt") or "fuse-opt"
 
 
+def build_or_prefix(*parts):
+    """`parts` under build/ of the source tree, else under the installed
+    prefix (lib/python/fuse_dialect is two levels below it)."""
+    root = source_root()
+    base = os.path.join(root, "build") if root else os.path.join(PYTHON_DIR, "..", "..")
+    return os.path.abspath(os.path.join(base, *parts))
+
+
+def runtime_library(target):
+    """The runtime a compiled model links (lib/Runtime): the session's C ABI
+    for `target` (cpu or cuda), a static library."""
+    return build_or_prefix("lib", "libfuse_runtime_%s.a" % target)
+
+
+def runtime_include():
+    """The folder that holds FuseDialect-runtime/ (the ABI's headers)."""
+    root = source_root()
+    return os.path.join(root, "include") if root else build_or_prefix("include")
+
+
+def cxx():
+    """The C++ compiler that links a model library: $CXX, else c++."""
+    return os.environ.get("CXX") or shutil.which("c++") or "c++"
+
+
+def cuda_stubs():
+    """The CUDA driver's link stub (libcuda.so) of the toolkit."""
+    home = os.environ.get("CUDA_HOME") or "/usr/local/cuda"
+    for sub in ("lib64/stubs", "targets/x86_64-linux/lib/stubs"):
+        if os.path.exists(os.path.join(home, sub, "libcuda.so")):
+            return os.path.join(home, sub)
+    return os.path.join(home, "lib64", "stubs")
+
+
 def launcher(name):
     """The command `name` (fuse-import, fuse-diff, ...): utils/NAME of the
     source tree, else bin/NAME of the installed prefix."""

@@ -58,7 +58,7 @@ import subprocess
 import sys
 import time
 
-from .. import aot, toolchain
+from .. import aot, runtime, toolchain
 from ..aot import run_tool
 
 ROOT = toolchain.source_root() or os.getcwd()
@@ -156,18 +156,19 @@ def gflop(onnx_path):
 
 # -- ours: an ahead-of-time shared library ------------------------------------
 
-class Ours(aot.CompiledModel):
-    """@model of an ONNX file: `fuse-import`, then compiled by our pipeline
-    into a shared library (fuse_dialect.aot)."""
-
-    def __init__(self, onnx_path, work, out_dir, lower_options="",
-                 fuse_opt=None):
-        os.makedirs(work, exist_ok=True)
-        imported = os.path.join(work, "model.mlir")
-        if not os.path.exists(imported):
-            run_tool([toolchain.launcher("fuse-import"), onnx_path, "-o", imported],
-                     "fuse-import")
-        super().__init__(imported, out_dir, lower_options, fuse_opt)
+def ours_model(onnx_path, work, out_dir, lower_options="", fuse_opt=None):
+    """@model of an ONNX file (`fuse-import`) compiled by our pipeline into a
+    model library (fuse_dialect.aot) and loaded through its C ABI
+    (fuse_dialect.runtime), as a user's program runs it."""
+    os.makedirs(work, exist_ok=True)
+    os.makedirs(out_dir, exist_ok=True)
+    imported = os.path.join(work, "model.mlir")
+    if not os.path.exists(imported):
+        run_tool([toolchain.launcher("fuse-import"), onnx_path, "-o", imported],
+                 "fuse-import")
+    library = os.path.join(out_dir, "ours.so")
+    aot.compile_library(imported, library, lower_options=lower_options, fuse_opt=fuse_opt)
+    return runtime.Model(library)
 
 
 # -- the peers ----------------------------------------------------------------
@@ -189,9 +190,9 @@ def prepare(peer, name, module, example, onnx_path, threads, args):
     if peer in ("ours", "baseline"):
         # The baseline's library in a folder of its own: a second dlopen of
         # the same path would return the first library.
-        ours = (Ours(onnx_path, work, work, args.lower_options) if peer == "ours"
-                else Ours(onnx_path, work, os.path.join(work, "baseline"),
-                          args.lower_options, args.baseline))
+        ours = (ours_model(onnx_path, work, work, args.lower_options) if peer == "ours"
+                else ours_model(onnx_path, work, os.path.join(work, "baseline"),
+                                args.lower_options, args.baseline))
         return {t: ((lambda t=t: ours.set_threads(t)), lambda: ours(x))
                 for t in threads}
     if peer == "torch":

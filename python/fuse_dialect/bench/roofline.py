@@ -40,7 +40,7 @@ import sys
 import tempfile
 import time
 
-from .. import aot, mlirtext, toolchain
+from .. import aot, mlirtext, runtime, toolchain
 from .cpu import run
 
 ROOT = toolchain.source_root()
@@ -218,14 +218,16 @@ def compile_ours(text, work, lower_options, fuse_opt=None):
     path = os.path.join(work, "model.mlir")
     with open(path, "w") as f:
         f.write("module {\n" + text + "}\n")
-    return aot.CompiledModel(path, work, lower_options, fuse_opt)
+    library = os.path.join(work, "model.so")
+    aot.compile_library(path, library, lower_options=lower_options, fuse_opt=fuse_opt)
+    return runtime.Model(library)
 
 
 def inputs_of(model):
     """Fixed pseudo-random arguments in [-1, 1) for `model`."""
     import numpy as np
     rng = np.random.default_rng(1)
-    return [rng.uniform(-1, 1, shape).astype(dtype) for shape, dtype in model.args]
+    return [rng.uniform(-1, 1, b.shape).astype(b.dtype) for b in model.inputs]
 
 
 def torch_op(spec, inputs, weight):

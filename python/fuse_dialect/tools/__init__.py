@@ -3,7 +3,10 @@
 
 fuse_diff          the differential numeric harness (fused vs unfused on the CPU)
 fuse_random_test   fuse_diff on seeded random graphs, failures minimized
-fuse_compile       a model compiled ahead of time into a GPU bundle
+fuse_compile       a model compiled ahead of time into a library with the C ABI
+                   of include/FuseDialect-runtime (or into a GPU bench bundle)
+fuse_bench         a compiled model timed: latency percentiles, throughput,
+                   peak memory, side by side with ONNX Runtime and PyTorch
 fuse_import        the ONNX importer's command line
 fuse_onnx_node_tests  ONNX's node tests through the importer and the CPU
 fuse_fuzz_onnx     mutation fuzzing of the importer

@@ -1,11 +1,24 @@
-"""Compile a model ahead of time into a self-contained GPU bundle.
+"""Compile a model ahead of time into a library a program calls.
 
-usage: fuse-compile MODEL.mlir -o DIR [--entry model] [--chip sm_90]
-                    [--unfused] [--tf32] [--lower-options OPTS]
-                    [--fuse-opt PATH]
+usage: fuse-compile MODEL.onnx|MODEL.mlir -o model.so [--target cpu|cuda]
+                    [--weights embedded|external] [--lower-options OPTS]
+                    [--cpu native] [--chip sm_90] [--fuse-opt PATH]
+       fuse-compile MODEL.mlir --bundle -o DIR [--unfused] [--tf32] ...
 
-DIR receives everything a machine with the CUDA driver, a C++ compiler and
-CMake needs to run the model, and no MLIR:
+The first form writes one shared library with the C ABI of
+include/FuseDialect-runtime/FuseRuntime.h (fuse_dialect.aot gives the
+steps): `--target cpu` (default) for this machine's CPU (`--cpu` names
+another, as LLVM's -mcpu does), `--target cuda` the host code with its
+kernels embedded (sm_90 by default) and the CUDA runtime, linked against the
+driver. The weights are in the library's read-only data, or with
+`--weights=external` in `model.weights` beside it (read once per process
+when a session is created). `--lower-options` adds options of
+`--fuse-lower-to-cpu` / `--fuse-lower-to-nvvm` (space-separated
+key=value). `fuse_dialect.load("model.so")` runs it from Python; fuse-bench
+times it.
+
+With --bundle: the GPU bench's bundle (bench/gpu), a folder a machine with
+the CUDA driver, a C++ compiler and CMake builds without MLIR:
   model_gpu.o      host code (x86-64 object): @model as `_mlir_ciface_<entry>`,
                    its kernels embedded as PTX (sm_90 by default), calling
                    the mgpu* runtime
@@ -24,7 +37,7 @@ the result's magnitude) against the IEEE f32 CPU reference.
 --lower-options adds `--fuse-lower-to-nvvm` options (space-separated
 key=value, e.g. "stage-inputs=false"), so that two lowerings of one model
 can be timed side by side.
-Only f32 tensors with static shapes are supported at the boundary.
+Only f32 tensors with static shapes are supported at a bundle's boundary.
 """
 
 
@@ -36,7 +49,7 @@ import shutil
 import subprocess
 import sys
 
-from .. import mlirtext, toolchain
+from .. import aot, mlirtext, toolchain
 from ..reference import REFERENCE_PIPELINE_C_WRAPPERS as REFERENCE
 
 
@@ -231,16 +244,35 @@ def main(argv):
     ap = argparse.ArgumentParser(prog="fuse-compile", description=__doc__.splitlines()[0])
     ap.add_argument("model")
     ap.add_argument("-o", dest="out", required=True)
+    ap.add_argument("--target", choices=sorted(aot.TARGETS), default="cpu")
+    ap.add_argument("--weights", choices=["embedded", "external"], default="embedded")
+    ap.add_argument("--cpu", default="native", help="the CPU the code is for (LLVM's -mcpu)")
+    ap.add_argument("--bundle", action="store_true",
+                    help="the GPU bench's bundle (a folder) instead of a library")
     ap.add_argument("--entry", default="model")
     ap.add_argument("--chip", default="sm_90")
     ap.add_argument("--unfused", action="store_true")
     ap.add_argument("--tf32", action="store_true",
                     help="f32 matmuls on tensor cores, inputs rounded to TF32")
     ap.add_argument("--lower-options", dest="lower_options", default="",
-                    help="more --fuse-lower-to-nvvm options, key=value ...")
+                    help="more --fuse-lower-to-cpu / --fuse-lower-to-nvvm options, key=value ...")
     ap.add_argument("--fuse-opt", dest="fuse_opt",
                     default=toolchain.fuse_opt())
     args = ap.parse_args(argv[1:])
+    if not args.bundle:
+        try:
+            inputs, outputs = aot.compile_library(
+                args.model, args.out, args.target, args.weights, args.lower_options,
+                args.cpu, args.chip, args.fuse_opt,
+                log=lambda msg: print("fuse-compile: " + msg, file=sys.stderr, flush=True))
+        except aot.CompileError as e:
+            sys.stderr.write("fuse-compile: %s\n" % e)
+            return 1
+        show = lambda side: ", ".join("%s %s%s" % (b.name, b.element, list(b.shape))
+                                      for b in side)
+        print("fuse-compile: %s -> %s (%s; inputs: %s; outputs: %s)" % (
+            args.model, args.out, args.target, show(inputs), show(outputs)))
+        return 0
     fuse_opt = args.fuse_opt
     os.makedirs(args.out, exist_ok=True)
     source = run([toolchain.tool("mlir-opt"), args.model])

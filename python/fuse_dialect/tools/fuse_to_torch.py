@@ -21,6 +21,7 @@ import argparse
 import base64
 import os
 import re
+import struct
 import subprocess
 import sys
 
@@ -60,6 +61,13 @@ def attr_array(attrs, name):
 def attr_scalar(attrs, name):
     m = re.search(name + r" = ([-\w.+]+)", attrs)
     return m.group(1) if m else None
+
+
+def scalar_float(text):
+    """A float attribute as MLIR prints it: decimal, or f32 bits in hex."""
+    if text.startswith("0x"):
+        return struct.unpack("<f", int(text, 16).to_bytes(4, "little"))[0]
+    return float(text)
 
 
 def dense_literal(text):
@@ -147,9 +155,10 @@ def translate(text, func="model"):
             lines.append("%s = torch.neg(%s)" % (py, a[0]))
         elif op == "tosa.clamp":
             lo, hi = attr_scalar(attrs, "min_val"), attr_scalar(attrs, "max_val")
-            # +-FLT_MAX (as TOSA writes "no bound") overflows torch's float
-            # conversion once printed in decimal: no bound then.
-            bound = lambda b: "None" if abs(float(b)) >= 3.4e38 else b  # noqa: E731
+            # +-FLT_MAX or +-inf (as TOSA writes "no bound", in decimal or
+            # as f32 bits in hex) overflows torch's float conversion: no
+            # bound then.
+            bound = lambda b: "None" if abs(scalar_float(b)) >= 3.4e38 else b  # noqa: E731
             lines.append("%s = torch.clamp(%s, %s, %s)" % (py, a[0], bound(lo), bound(hi)))
         elif op == "tosa.select":
             lines.append("%s = torch.where(%s, %s, %s)" % (py, a[0], a[1], a[2]))
@@ -306,6 +315,21 @@ if __name__ == "__main__":
 '''
 
 
+def program(text, func="model", source="model.mlir"):
+    """The standalone PyTorch program of @`func` in `text` (as fuse-opt
+    prints it; `source` names the file in its header); Unsupported
+    otherwise."""
+    fargs, consts, lines, results = translate(text, func)
+    name = os.path.splitext(source)[0]
+    return (PROGRAM.replace("@SOURCE@", source)
+            .replace("@NAME@", name)
+            .replace("@CONSTS@", repr([(c[0], c[1], NP[c[2]], c[3]) for c in consts]))
+            .replace("@ARGS@", ", ".join("a%d" % i for i in range(len(fargs))))
+            .replace("@BODY@", "\n".join("    " + l for l in lines))
+            .replace("@RESULTS@", ", ".join(results))
+            .replace("@SHAPES@", repr([parse_type(t)[0] for _, t in fargs])))
+
+
 def main():
     ap = argparse.ArgumentParser(prog="fuse-to-torch", description=__doc__.splitlines()[0])
     ap.add_argument("model")
@@ -317,18 +341,10 @@ def main():
     text = subprocess.run([args.fuse_opt, args.model], capture_output=True, text=True,
                           check=True).stdout
     try:
-        fargs, consts, lines, results = translate(text, args.func)
+        prog = program(text, args.func, os.path.basename(args.model))
     except Unsupported as e:
         sys.stderr.write("fuse-to-torch: %s: unsupported: %s\n" % (args.model, e))
         return 1
-    name = os.path.splitext(os.path.basename(args.model))[0]
-    prog = (PROGRAM.replace("@SOURCE@", os.path.basename(args.model))
-            .replace("@NAME@", name)
-            .replace("@CONSTS@", repr([(c[0], c[1], NP[c[2]], c[3]) for c in consts]))
-            .replace("@ARGS@", ", ".join("a%d" % i for i in range(len(fargs))))
-            .replace("@BODY@", "\n".join("    " + l for l in lines))
-            .replace("@RESULTS@", ", ".join(results))
-            .replace("@SHAPES@", repr([parse_type(t)[0] for _, t in fargs])))
     with open(args.output, "w") as f:
         f.write(prog)
     return 0

@@ -1,0 +1,19 @@
+//===- Passes.h - what a compiled model library holds ---------*- C++ -*-===//
+
+#ifndef FUSEDIALECT_CODEGEN_ARTIFACT_PASSES_H
+#define FUSEDIALECT_CODEGEN_ARTIFACT_PASSES_H
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::fuse {
+
+#define GEN_PASS_DECL
+#include "FuseDialect/Codegen/Artifact/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "FuseDialect/Codegen/Artifact/Passes.h.inc"
+
+} // namespace mlir::fuse
+
+#endif // FUSEDIALECT_CODEGEN_ARTIFACT_PASSES_H

@@ -1,0 +1,398 @@
+//===- Session.cpp - The C ABI of a compiled model ------------------------===//
+//
+// FuseRuntime.h's functions on top of what fuse-compile links beside this
+// file (ModelDescription.h): the model's description `__fuse_model` and,
+// for --weights=external, the table of its externalized constants.
+//
+// A run checks every argument against the description before anything
+// runs, builds MLIR's memref descriptors for the caller's buffers (dense,
+// row-major: offset 0, strides the suffix products), calls the model, then
+// copies each result into the caller's output and releases the result's
+// buffer unless it is not the program's to free (an input returned as it
+// is, or a constant of the library). Weights come from the file once per
+// process, under a lock, checked against the digest the library holds.
+//
+// Built twice (lib/Runtime/CMakeLists.txt): for the CPU, and with
+// FUSE_RUNTIME_CUDA for the CUDA target, where results are copied with the
+// mgpu* runtime (CudaRuntime.cpp) and freed to it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuseDialect-runtime/ModelDescription.h"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <new>
+#include <string>
+#include <vector>
+
+#define FUSE_ABI extern "C" __attribute__((visibility("default")))
+
+extern "C" {
+// Present only in a model compiled with --weights=external.
+extern const FuseWeightsHeader __fuse_weights_header
+    __attribute__((weak, visibility("hidden")));
+extern const FuseWeight __fuse_weights[]
+    __attribute__((weak, visibility("hidden")));
+#ifdef FUSE_RUNTIME_CUDA
+void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream);
+void mgpuStreamSynchronize(void *stream);
+void mgpuMemFree(void *ptr, void *stream);
+#else
+void omp_set_num_threads(int); // the OpenMP runtime the model links
+#endif
+}
+
+struct FuseSession {
+  int32_t numThreads = 0;
+};
+
+namespace {
+
+thread_local std::string lastError;
+
+FuseStatus fail(FuseStatus status, std::string message) {
+  lastError = std::move(message);
+  return status;
+}
+
+std::string shapeString(int32_t rank, const int64_t *shape) {
+  std::string s = "[";
+  for (int32_t i = 0; i < rank; ++i)
+    s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+const char *typeName(int32_t type) {
+  static const char *names[] = {"?",       "float32", "float16", "bfloat16",
+                                "float64", "int8",    "int16",   "int32",
+                                "int64",   "bool",    "uint8"};
+  return type >= 1 && type <= FUSE_UINT8 ? names[type] : "unknown";
+}
+
+int64_t elementCount(const FuseTensorInfo &info) {
+  int64_t n = 1;
+  for (int32_t i = 0; i < info.rank; ++i)
+    n *= info.shape[i];
+  return n;
+}
+
+/// Whether `given` is a buffer for `declared`; the reason in lastError.
+bool matches(const char *what, int32_t index, const FuseTensor &given,
+             const FuseTensorInfo &declared) {
+  std::string tensor = std::string(what) + " " + std::to_string(index) + " ('" +
+                       declared.name + "')";
+  if (given.element_type != declared.element_type) {
+    fail(FUSE_ERROR_INVALID_ARGUMENT,
+         tensor + ": element type " + typeName(given.element_type) +
+             ", the model takes " + typeName(declared.element_type));
+    return false;
+  }
+  if (given.rank != declared.rank || (given.rank > 0 && !given.shape)) {
+    fail(FUSE_ERROR_INVALID_ARGUMENT,
+         tensor + ": rank " + std::to_string(given.rank) +
+             (given.rank > 0 && !given.shape ? " with a null shape" : "") +
+             ", the model takes " + shapeString(declared.rank, declared.shape));
+    return false;
+  }
+  for (int32_t d = 0; d < given.rank; ++d)
+    if (given.shape[d] != declared.shape[d]) {
+      fail(FUSE_ERROR_INVALID_ARGUMENT,
+           tensor + ": shape " + shapeString(given.rank, given.shape) +
+               ", the model takes " +
+               shapeString(declared.rank, declared.shape));
+      return false;
+    }
+  if (!given.data && elementCount(declared) > 0) {
+    fail(FUSE_ERROR_INVALID_ARGUMENT, tensor + ": null data pointer");
+    return false;
+  }
+  return true;
+}
+
+/// MLIR's ranked memref descriptor as 8-byte words: allocated, aligned,
+/// offset, sizes[rank], strides[rank].
+void describe(int64_t *words, void *data, const FuseTensorInfo &info) {
+  words[0] = words[1] = reinterpret_cast<int64_t>(data);
+  words[2] = 0;
+  int64_t stride = 1;
+  for (int32_t d = info.rank - 1; d >= 0; --d) {
+    words[3 + d] = info.shape[d];
+    words[3 + info.rank + d] = stride;
+    stride *= info.shape[d];
+  }
+}
+
+bool insideLoadedObject(const void *p) {
+  Dl_info info;
+  return p && dladdr(p, &info) != 0;
+}
+
+/// Copies a result (descriptor `words`) into the caller's dense `out`.
+void copyResult(const int64_t *words, const FuseTensorInfo &info, void *out) {
+  size_t item = fuseElementTypeSize(info.element_type);
+  int32_t rank = info.rank;
+  const char *base = reinterpret_cast<const char *>(words[1]) + words[2] * item;
+  const int64_t *strides = words + 3 + rank;
+  int64_t count = elementCount(info);
+  bool dense = true;
+  for (int64_t d = rank - 1, expect = 1; d >= 0; --d) {
+    dense &= info.shape[d] == 1 || strides[d] == expect;
+    expect *= info.shape[d];
+  }
+#ifdef FUSE_RUNTIME_CUDA
+  // Results of the GPU program are dense buffers it allocated.
+  (void)dense;
+  (void)strides;
+  if (count > 0)
+    mgpuMemcpy(out, const_cast<char *>(base), count * item, nullptr);
+#else
+  if (dense) {
+    std::memcpy(out, base, count * item);
+    return;
+  }
+  std::vector<int64_t> index(rank, 0);
+  char *to = static_cast<char *>(out);
+  for (int64_t n = 0; n < count; ++n) {
+    int64_t at = 0;
+    for (int32_t d = 0; d < rank; ++d)
+      at += index[d] * strides[d];
+    std::memcpy(to + n * item, base + at * item, item);
+    for (int32_t d = rank - 1; d >= 0; --d) {
+      if (++index[d] < info.shape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+#endif
+}
+
+std::mutex weightsMutex;
+bool weightsLoaded = false;
+
+/// The library's path, for the default weights file beside it.
+std::string libraryPath() {
+  Dl_info info;
+  if (!dladdr(reinterpret_cast<const void *>(&fuseRuntimeAbiVersion), &info) ||
+      !info.dli_fname)
+    return "";
+  return info.dli_fname;
+}
+
+FuseStatus loadWeights(const char *path) {
+  std::lock_guard<std::mutex> lock(weightsMutex);
+  if (weightsLoaded)
+    return FUSE_OK;
+  const FuseWeightsHeader &expected = __fuse_weights_header;
+  std::string file;
+  if (path) {
+    file = path;
+  } else {
+    file = libraryPath();
+    size_t dot = file.rfind('.'), slash = file.rfind('/');
+    if (dot != std::string::npos && (slash == std::string::npos || dot > slash))
+      file.resize(dot);
+    file += ".weights";
+  }
+  std::FILE *f = std::fopen(file.c_str(), "rb");
+  if (!f)
+    return fail(FUSE_ERROR_WEIGHTS, "cannot open the weights file '" + file +
+                                        "': " + std::strerror(errno));
+  FuseWeightsHeader header;
+  std::vector<unsigned char> data;
+  bool ok = std::fread(&header, sizeof header, 1, f) == 1 &&
+            header.magic == FUSE_WEIGHTS_MAGIC &&
+            std::fseek(f, FUSE_WEIGHTS_DATA_OFFSET, SEEK_SET) == 0;
+  if (ok && (header.count != expected.count ||
+             header.data_bytes != expected.data_bytes ||
+             header.digest != expected.digest)) {
+    std::fclose(f);
+    return fail(FUSE_ERROR_WEIGHTS,
+                "'" + file + "' holds the weights of another model");
+  }
+  if (ok) {
+    try {
+      data.resize(header.data_bytes);
+    } catch (const std::bad_alloc &) {
+      std::fclose(f);
+      return fail(FUSE_ERROR_OUT_OF_MEMORY, "no memory for the weights");
+    }
+    ok = std::fread(data.data(), 1, data.size(), f) == data.size() &&
+         std::fgetc(f) == EOF;
+  }
+  std::fclose(f);
+  if (!ok)
+    return fail(FUSE_ERROR_WEIGHTS, "'" + file +
+                                        "' is not a FuseDialect weights file "
+                                        "or is truncated or extended");
+  if (fuseWeightsDigest(data.data(), data.size()) != expected.digest)
+    return fail(FUSE_ERROR_WEIGHTS,
+                "'" + file + "' is corrupted (its digest does not match)");
+  for (uint64_t i = 0; i < expected.count; ++i) {
+    const FuseWeight &w = __fuse_weights[i];
+    std::memcpy(w.address, data.data() + w.offset, w.bytes);
+  }
+  weightsLoaded = true;
+  return FUSE_OK;
+}
+
+} // namespace
+
+FUSE_ABI uint32_t fuseRuntimeAbiVersion(void) {
+  return FUSE_RUNTIME_ABI_VERSION;
+}
+FUSE_ABI int32_t fuseModelTarget(void) { return __fuse_model.target; }
+FUSE_ABI const char *fuseModelName(void) { return __fuse_model.name; }
+FUSE_ABI int32_t fuseModelNumInputs(void) { return __fuse_model.num_inputs; }
+FUSE_ABI int32_t fuseModelNumOutputs(void) { return __fuse_model.num_outputs; }
+
+FUSE_ABI const FuseTensorInfo *fuseModelInput(int32_t i) {
+  return i >= 0 && i < __fuse_model.num_inputs ? &__fuse_model.inputs[i]
+                                               : nullptr;
+}
+
+FUSE_ABI const FuseTensorInfo *fuseModelOutput(int32_t i) {
+  return i >= 0 && i < __fuse_model.num_outputs ? &__fuse_model.outputs[i]
+                                                : nullptr;
+}
+
+FUSE_ABI size_t fuseElementTypeSize(int32_t type) {
+  switch (type) {
+  case FUSE_FLOAT64:
+  case FUSE_INT64:
+    return 8;
+  case FUSE_FLOAT32:
+  case FUSE_INT32:
+    return 4;
+  case FUSE_FLOAT16:
+  case FUSE_BFLOAT16:
+  case FUSE_INT16:
+    return 2;
+  case FUSE_INT8:
+  case FUSE_BOOL:
+  case FUSE_UINT8:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+FUSE_ABI FuseStatus fuseSessionCreate(const FuseSessionOptions *options,
+                                      FuseSession **session) {
+  if (!session)
+    return fail(FUSE_ERROR_INVALID_ARGUMENT,
+                "fuseSessionCreate: null session pointer");
+  *session = nullptr;
+  // Fields the caller's (possibly older) struct does not have keep their
+  // defaults.
+  FuseSessionOptions o{sizeof(FuseSessionOptions), nullptr, 0};
+  if (options) {
+    if (options->struct_size < offsetof(FuseSessionOptions, weights_path))
+      return fail(FUSE_ERROR_INVALID_ARGUMENT,
+                  "fuseSessionCreate: options.struct_size " +
+                      std::to_string(options->struct_size) + " is too small");
+    std::memcpy(&o, options, std::min<size_t>(options->struct_size, sizeof(o)));
+  }
+  if (o.num_threads < 0)
+    return fail(FUSE_ERROR_INVALID_ARGUMENT, "fuseSessionCreate: num_threads " +
+                                                 std::to_string(o.num_threads) +
+                                                 " is negative");
+  if (&__fuse_weights_header) {
+    FuseStatus status = loadWeights(o.weights_path);
+    if (status != FUSE_OK)
+      return status;
+  } else if (o.weights_path) {
+    return fail(FUSE_ERROR_INVALID_ARGUMENT,
+                "fuseSessionCreate: the model's weights are in the library; "
+                "it takes no weights file");
+  }
+  auto *s = new (std::nothrow) FuseSession;
+  if (!s)
+    return fail(FUSE_ERROR_OUT_OF_MEMORY, "fuseSessionCreate: no memory");
+  s->numThreads = o.num_threads;
+  *session = s;
+  return FUSE_OK;
+}
+
+FUSE_ABI void fuseSessionDestroy(FuseSession *session) { delete session; }
+
+FUSE_ABI FuseStatus fuseSessionRun(FuseSession *session,
+                                   const FuseTensor *inputs, int32_t numInputs,
+                                   const FuseTensor *outputs,
+                                   int32_t numOutputs) {
+  const FuseModelDescription &m = __fuse_model;
+  if (!session)
+    return fail(FUSE_ERROR_INVALID_ARGUMENT, "fuseSessionRun: null session");
+  if (numInputs != m.num_inputs || numOutputs != m.num_outputs)
+    return fail(FUSE_ERROR_INVALID_ARGUMENT,
+                "fuseSessionRun: " + std::to_string(numInputs) +
+                    " inputs and " + std::to_string(numOutputs) +
+                    " outputs, the model takes " +
+                    std::to_string(m.num_inputs) + " and " +
+                    std::to_string(m.num_outputs));
+  if ((numInputs && !inputs) || (numOutputs && !outputs))
+    return fail(FUSE_ERROR_INVALID_ARGUMENT,
+                std::string("fuseSessionRun: null ") +
+                    (numInputs && !inputs ? "inputs" : "outputs") + " array");
+  for (int32_t i = 0; i < numInputs; ++i)
+    if (!matches("input", i, inputs[i], m.inputs[i]))
+      return FUSE_ERROR_INVALID_ARGUMENT;
+  for (int32_t i = 0; i < numOutputs; ++i)
+    if (!matches("output", i, outputs[i], m.outputs[i]))
+      return FUSE_ERROR_INVALID_ARGUMENT;
+
+  // Descriptors: the inputs', then the results' (one after the other, as
+  // the C wrapper's struct of results lays them out).
+  std::vector<std::vector<int64_t>> args(numInputs);
+  std::vector<void *> argPointers(numInputs);
+  for (int32_t i = 0; i < numInputs; ++i) {
+    args[i].assign(3 + 2 * m.inputs[i].rank, 0);
+    describe(args[i].data(), inputs[i].data, m.inputs[i]);
+    argPointers[i] = args[i].data();
+  }
+  std::vector<size_t> resultAt(numOutputs);
+  size_t words = 0;
+  for (int32_t i = 0; i < numOutputs; ++i) {
+    resultAt[i] = words;
+    words += 3 + 2 * m.outputs[i].rank;
+  }
+  std::vector<int64_t> results(words, 0);
+#ifndef FUSE_RUNTIME_CUDA
+  if (session->numThreads > 0)
+    omp_set_num_threads(session->numThreads);
+#endif
+  m.entry(results.data(), argPointers.data());
+
+  std::vector<void *> released;
+  for (int32_t i = 0; i < numOutputs; ++i) {
+    const int64_t *r = results.data() + resultAt[i];
+    copyResult(r, m.outputs[i], outputs[i].data);
+    void *allocated = reinterpret_cast<void *>(r[0]);
+    bool notOurs = !allocated || insideLoadedObject(allocated);
+    for (int32_t j = 0; j < numInputs && !notOurs; ++j)
+      notOurs = allocated == inputs[j].data;
+    for (void *p : released)
+      notOurs |= p == allocated;
+    if (notOurs)
+      continue;
+    released.push_back(allocated);
+#ifdef FUSE_RUNTIME_CUDA
+    mgpuStreamSynchronize(nullptr);
+    mgpuMemFree(allocated, nullptr);
+#else
+    std::free(allocated);
+#endif
+  }
+#ifdef FUSE_RUNTIME_CUDA
+  mgpuStreamSynchronize(nullptr);
+#endif
+  return FUSE_OK;
+}
+
+FUSE_ABI const char *fuseLastError(void) { return lastError.c_str(); }

@@ -1,0 +1,223 @@
+"""A compiled model from Python: `load("model.so")` or
+`compile("model.onnx")` return a `Model`, called on numpy arrays (or torch
+tensors) through the library's C ABI (include/FuseDialect-runtime/
+FuseRuntime.h, over ctypes).
+
+    model = fuse_dialect.compile("resnet50.onnx")        # or load("model.so")
+    [scores] = model(image)                              # numpy in, numpy out
+    model.inputs[0].shape, model.inputs[0].dtype
+
+Every call is checked before anything runs: the number of inputs, each
+one's shape and dtype (no silent conversion: a float64 array for a float32
+input is an error), and the library checks them again. A `Model` may be
+called from several threads at once (the call releases the GIL). Errors are
+`FuseError` (`ValueError` for arguments): never a crash.
+"""
+
+import ctypes
+import os
+import shutil
+import tempfile
+
+from . import aot
+
+FUSE_OK = 0
+FUSE_ERROR_INVALID_ARGUMENT = 1
+DTYPES = {code: np for code, np in aot.ELEMENT_TYPES.values()}
+CODES = {np: code for code, np in aot.ELEMENT_TYPES.values() if np}
+
+
+class FuseError(RuntimeError):
+    """A library that cannot be loaded, a weights file refused, a run that
+    failed: the message is the runtime's."""
+
+
+class TensorInfo(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("element_type", ctypes.c_int32),
+                ("rank", ctypes.c_int32), ("shape", ctypes.POINTER(ctypes.c_int64))]
+
+
+class Tensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("element_type", ctypes.c_int32),
+                ("rank", ctypes.c_int32), ("shape", ctypes.POINTER(ctypes.c_int64))]
+
+
+class SessionOptions(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_uint32), ("weights_path", ctypes.c_char_p),
+                ("num_threads", ctypes.c_int32)]
+
+
+class Boundary:
+    """An input or output of the model: `name`, `shape` (tuple), `dtype`
+    (numpy's name; None for bfloat16, which numpy lacks)."""
+
+    def __init__(self, info):
+        self.name = info.name.decode("utf-8", "replace")
+        self.code = info.element_type
+        self.shape = tuple(info.shape[d] for d in range(info.rank))
+        self.dtype = DTYPES.get(self.code)
+
+    def __repr__(self):
+        return "%s: %s%s" % (self.name, self.dtype, list(self.shape))
+
+
+def _bind(lib):
+    """The ABI's functions of `lib` with their C types."""
+    sig = {
+        "fuseRuntimeAbiVersion": (ctypes.c_uint32, []),
+        "fuseModelTarget": (ctypes.c_int32, []),
+        "fuseModelName": (ctypes.c_char_p, []),
+        "fuseModelNumInputs": (ctypes.c_int32, []),
+        "fuseModelNumOutputs": (ctypes.c_int32, []),
+        "fuseModelInput": (ctypes.POINTER(TensorInfo), [ctypes.c_int32]),
+        "fuseModelOutput": (ctypes.POINTER(TensorInfo), [ctypes.c_int32]),
+        "fuseElementTypeSize": (ctypes.c_size_t, [ctypes.c_int32]),
+        "fuseSessionCreate": (ctypes.c_int, [ctypes.POINTER(SessionOptions),
+                                             ctypes.POINTER(ctypes.c_void_p)]),
+        "fuseSessionDestroy": (None, [ctypes.c_void_p]),
+        "fuseSessionRun": (ctypes.c_int, [ctypes.c_void_p, ctypes.POINTER(Tensor),
+                                          ctypes.c_int32, ctypes.POINTER(Tensor),
+                                          ctypes.c_int32]),
+        "fuseLastError": (ctypes.c_char_p, []),
+    }
+    assert set(sig) == set(aot.ABI_FUNCTIONS)
+    for name, (restype, argtypes) in sig.items():
+        fn = getattr(lib, name)
+        fn.restype, fn.argtypes = restype, argtypes
+
+
+class Model:
+    """A compiled model library (`fuse-compile`), loaded with a session.
+    `weights`: the weights file of a model compiled with
+    --weights=external (default: beside the library); `threads`: CPU
+    threads per run (0: OpenMP's default)."""
+
+    def __init__(self, path, weights=None, threads=0):
+        self.path = path
+        self._session = None
+        if not os.path.isfile(path):
+            raise FuseError("%s: no such file" % path)
+        try:
+            # RTLD_LOCAL: each model keeps its symbols to itself.
+            self._lib = ctypes.CDLL(os.path.abspath(path), mode=os.RTLD_NOW | os.RTLD_LOCAL)
+        except OSError as e:
+            raise FuseError("%s: cannot load the library: %s" % (path, e))
+        try:
+            _bind(self._lib)
+        except AttributeError as e:
+            raise FuseError("%s is not a FuseDialect model (%s)" % (path, e))
+        version = self._lib.fuseRuntimeAbiVersion()
+        if version != 1:
+            raise FuseError("%s: runtime ABI version %d, this package reads 1" % (path, version))
+        lib = self._lib
+        self.name = lib.fuseModelName().decode("utf-8", "replace")
+        self.target = {0: "cpu", 1: "cuda"}.get(lib.fuseModelTarget(), "unknown")
+        self.inputs = [Boundary(lib.fuseModelInput(i).contents)
+                       for i in range(lib.fuseModelNumInputs())]
+        self.outputs = [Boundary(lib.fuseModelOutput(i).contents)
+                        for i in range(lib.fuseModelNumOutputs())]
+        self._weights = weights
+        self._open(threads)
+
+    def _open(self, threads):
+        if not isinstance(threads, int) or threads < 0:
+            raise ValueError("threads must be an int >= 0, not %r" % (threads,))
+        options = SessionOptions(ctypes.sizeof(SessionOptions),
+                                 os.fsencode(self._weights) if self._weights else None,
+                                 threads)
+        session = ctypes.c_void_p()
+        status = self._lib.fuseSessionCreate(ctypes.byref(options), ctypes.byref(session))
+        if status != FUSE_OK:
+            raise FuseError(self._lib.fuseLastError().decode("utf-8", "replace"))
+        self.close()
+        self._session = session
+        self.threads = threads
+
+    def set_threads(self, threads):
+        """CPU threads of the following runs (a new session; the weights
+        are read once per process)."""
+        self._open(threads)
+
+    def close(self):
+        if self._session is not None:
+            self._lib.fuseSessionDestroy(self._session)
+            self._session = None
+
+    def __del__(self):
+        if getattr(self, "_lib", None) is not None:
+            self.close()
+
+    def __repr__(self):
+        return "<fuse_dialect.Model %s (%s): %s -> %s>" % (
+            self.name, self.target, self.inputs, self.outputs)
+
+    def __call__(self, *inputs):
+        """The outputs for `inputs` (one per model input, in order): a list
+        of numpy arrays, torch tensors if the inputs were."""
+        import numpy as np
+        if self._session is None:
+            raise FuseError("the model is closed")
+        if len(inputs) != len(self.inputs):
+            raise ValueError("%s takes %d inputs (%s), got %d" % (
+                self.name, len(self.inputs), ", ".join(b.name for b in self.inputs),
+                len(inputs)))
+        as_torch = False
+        arrays = []
+        for k, (x, b) in enumerate(zip(inputs, self.inputs)):
+            if type(x).__module__.startswith("torch"):
+                as_torch = True
+                x = x.detach().cpu().numpy()
+            if not isinstance(x, np.ndarray):
+                raise ValueError("input %d ('%s'): a numpy array or torch tensor, not %s"
+                                 % (k, b.name, type(x).__name__))
+            if b.dtype is None or x.dtype != np.dtype(b.dtype):
+                raise ValueError("input %d ('%s'): dtype %s, the model takes %s" % (
+                    k, b.name, x.dtype, b.dtype or "bfloat16"))
+            if tuple(x.shape) != b.shape:
+                raise ValueError("input %d ('%s'): shape %s, the model takes %s" % (
+                    k, b.name, list(x.shape), list(b.shape)))
+            arrays.append(np.ascontiguousarray(x))
+        results = [np.empty(b.shape, dtype=b.dtype or np.uint16) for b in self.outputs]
+        keep = []
+
+        def tensors(items, infos):
+            out = (Tensor * max(1, len(items)))()
+            for t, a, b in zip(out, items, infos):
+                shape = (ctypes.c_int64 * max(1, len(b.shape)))(*b.shape)
+                keep.append(shape)
+                t.data, t.element_type, t.rank, t.shape = a.ctypes.data, b.code, len(b.shape), shape
+            return out
+
+        status = self._lib.fuseSessionRun(self._session, tensors(arrays, self.inputs),
+                                          len(arrays), tensors(results, self.outputs),
+                                          len(results))
+        if status != FUSE_OK:
+            message = self._lib.fuseLastError().decode("utf-8", "replace")
+            raise (ValueError if status == FUSE_ERROR_INVALID_ARGUMENT else FuseError)(message)
+        if as_torch:
+            import torch
+            results = [torch.from_numpy(r) for r in results]
+        return results
+
+
+def load(path, weights=None, threads=0):
+    """The model library `path` (written by fuse-compile)."""
+    return Model(path, weights, threads)
+
+
+def compile(model, target="cpu", output=None, weights="embedded", lower_options="",
+            cpu="native", threads=0):
+    """`model` (.onnx or .mlir) compiled for `target` and loaded. With
+    `output` the library is kept there (and its weights file beside it);
+    without, it is built in a temporary folder, loaded, and the folder
+    removed (the loaded library stays valid)."""
+    if output is not None:
+        aot.compile_library(model, output, target, weights, lower_options, cpu)
+        return Model(output, None, threads)
+    work = tempfile.mkdtemp(prefix="fuse-model-")
+    try:
+        path = os.path.join(work, "model.so")
+        aot.compile_library(model, path, target, weights, lower_options, cpu)
+        return Model(path, None, threads)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
