@@ -73,6 +73,13 @@ config.substitutions.append(("%fuse_obj", config.fuse_obj_root))
 config.substitutions.append(("%mlir_cmake_dir", os.path.join(os.path.dirname(config.llvm_lib_dir), "lib", "cmake", "mlir")))
 config.substitutions.append(("%examples", os.path.join(config.fuse_src_root, "examples")))
 
+# Compiled model libraries (include/FuseDialect-runtime): fuse-compile and
+# fuse-bench, the ABI's headers for the tests' C programs.
+for tool in ("fuse-compile", "fuse-bench"):
+    config.substitutions.append((
+        "%" + tool, "%s %s" % (python, os.path.join(config.fuse_src_root, "utils", tool))))
+config.substitutions.append(("%fuse_include", os.path.join(config.fuse_src_root, "include")))
+
 # Optional features: tests that need them are skipped, never faked.
 if os.path.exists(libomp):
     config.available_features.add("libomp")
@@ -109,6 +116,10 @@ gpu_emulator = os.path.join(config.fuse_obj_root, "lib", "libfuse_gpu_emulator.s
 if os.path.exists(libomp) and os.path.exists(gpu_emulator):
     config.available_features.add("gpu-emulator")
     config.substitutions.append(("%gpu_emulator_libs", libomp + "," + gpu_emulator))
+# The CUDA target's model library links here when the toolkit is found (its
+# runtime library is built then); running it needs a GPU.
+if os.path.exists(os.path.join(config.fuse_obj_root, "lib", "libfuse_runtime_cuda.a")):
+    config.available_features.add("cuda-toolkit")
 # Running kernels needs a GPU and the runtime library (built when the CUDA
 # toolkit is found).
 cuda_runtime = os.path.join(config.fuse_obj_root, "lib", "libfuse_cuda_runtime.so")

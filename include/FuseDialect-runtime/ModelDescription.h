@@ -14,13 +14,14 @@
  * The weights file (`--fuse-externalize-weights`, read by the runtime): a
  * FuseWeightsHeader, then every externalized constant at its offset (64-byte
  * aligned, zero padding between), `data_bytes` bytes from
- * FUSE_WEIGHTS_DATA_OFFSET in all; `digest` is fuseWeightsDigest of them.
+ * FUSE_WEIGHTS_DATA_OFFSET in all; `digest` is fuseDigest (Digest.h) of them.
  *
  *===----------------------------------------------------------------------===*/
 
 #ifndef FUSEDIALECT_RUNTIME_MODELDESCRIPTION_H
 #define FUSEDIALECT_RUNTIME_MODELDESCRIPTION_H
 
+#include "FuseDialect-runtime/Digest.h"
 #include "FuseDialect-runtime/FuseRuntime.h"
 
 #ifdef __cplusplus
@@ -57,20 +58,6 @@ typedef struct FuseWeight {
   void *address;
   uint64_t offset, bytes;
 } FuseWeight;
-
-/* The digest of the weights data: 64-bit FNV-1a over its 8-byte
-   little-endian words (`bytes` is a multiple of 8). */
-static inline uint64_t fuseWeightsDigest(const unsigned char *data,
-                                         uint64_t bytes) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (uint64_t i = 0; i + 8 <= bytes; i += 8) {
-    uint64_t word = 0;
-    for (int b = 7; b >= 0; --b)
-      word = (word << 8) | data[i + b];
-    h = (h ^ word) * 0x100000001b3ull;
-  }
-  return h;
-}
 
 #ifdef __cplusplus
 }

@@ -22,6 +22,10 @@
 
 #include <dlfcn.h>
 
+#ifdef FUSE_RUNTIME_CUDA
+#include <cuda.h>
+#endif
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -231,7 +235,7 @@ FuseStatus loadWeights(const char *path) {
     return fail(FUSE_ERROR_WEIGHTS, "'" + file +
                                         "' is not a FuseDialect weights file "
                                         "or is truncated or extended");
-  if (fuseWeightsDigest(data.data(), data.size()) != expected.digest)
+  if (fuseDigest(data.data(), data.size()) != expected.digest)
     return fail(FUSE_ERROR_WEIGHTS,
                 "'" + file + "' is corrupted (its digest does not match)");
   for (uint64_t i = 0; i < expected.count; ++i) {
@@ -303,6 +307,22 @@ FUSE_ABI FuseStatus fuseSessionCreate(const FuseSessionOptions *options,
     return fail(FUSE_ERROR_INVALID_ARGUMENT, "fuseSessionCreate: num_threads " +
                                                  std::to_string(o.num_threads) +
                                                  " is negative");
+#ifdef FUSE_RUNTIME_CUDA
+  // The mgpu* runtime aborts on a CUDA error (the generated host code
+  // cannot handle one): find out now whether there is a device to run on.
+  int devices = 0;
+  CUresult result = cuInit(0);
+  if (result == CUDA_SUCCESS)
+    result = cuDeviceGetCount(&devices);
+  if (result != CUDA_SUCCESS || devices == 0) {
+    const char *name = nullptr;
+    if (result != CUDA_SUCCESS)
+      cuGetErrorName(result, &name);
+    return fail(FUSE_ERROR_DEVICE,
+                std::string("fuseSessionCreate: no CUDA device (") +
+                    (name ? name : "none found") + ")");
+  }
+#endif
   if (&__fuse_weights_header) {
     FuseStatus status = loadWeights(o.weights_path);
     if (status != FUSE_OK)

@@ -20,7 +20,9 @@ The steps, for MODEL.onnx (imported by fuse-import first) or MODEL.mlir
      `_mlir_ciface_model`), generated here as C from @model's signature;
   5. one link: the two objects and the target's runtime library
      (lib/Runtime: libfuse_runtime_cpu.a or libfuse_runtime_cuda.a), with
-     a version script that exports the ABI's functions and nothing else.
+     a version script that exports the ABI's functions and nothing else;
+     then the trailer with the library's digest (Digest.h), which the
+     loaders check before dlopen.
 
 Two findings any ahead-of-time user of our output meets, built in here:
 LLVM's `llc` alone optimizes no loop (mlir-runner -O3 runs opt's pipeline in
@@ -187,8 +189,11 @@ def compile_library(model, output, target="cpu", weights="embedded", lower_optio
         if target == "cpu":
             lower = "--fuse-lower-to-cpu" + ("=" + lower_options if lower_options else "")
         else:
-            lower = "--fuse-lower-to-nvvm=chip=%s%s" % (
-                chip, " " + lower_options if lower_options else "")
+            # Kernels as a fatbin (cubin, assembled now: nothing to JIT when
+            # the library loads) unless the options name a format.
+            lower = "--fuse-lower-to-nvvm=chip=%s%s%s" % (
+                chip, "" if "format=" in lower_options else " format=fatbin",
+                " " + lower_options if lower_options else "")
         # The weights leave the module before its translation to LLVM IR
         # either way: into the weights file, or into a temporary one the
         # object's read-only data is assembled from (`link`).
@@ -229,4 +234,6 @@ def compile_library(model, output, target="cpu", weights="embedded", lower_optio
         link += ["-lm", "-ldl", "-lpthread"]
         say("linking %s" % output)
         run_tool(link, "link")
+        from . import runtime
+        runtime.append_trailer(output)
     return inputs, outputs

@@ -61,6 +61,72 @@ class Boundary:
         return "%s: %s%s" % (self.name, self.dtype, list(self.shape))
 
 
+LIBRARY_MAGIC = 0x3142494C45535546  # "FUSELIB1" (Digest.h)
+TRAILER_BYTES = 24
+
+
+def digest(chunks):
+    """Digest.h's fuseDigest over the bytes of `chunks` (an iterable of
+    bytes-like objects, each but the last a whole number of 8-byte words),
+    computed with numpy."""
+    import numpy as np
+    total, first, size, tail = 0, 0, 0, b""
+    for chunk in chunks:
+        if tail:
+            raise ValueError("only the last chunk may end inside a word")
+        size += len(chunk)
+        whole = len(chunk) - len(chunk) % 8
+        tail = bytes(chunk[whole:])
+        words = np.frombuffer(chunk, dtype="<u8", count=whole // 8)
+        index = np.arange(first, first + len(words), dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+        total = (total + int(np.sum(words * index, dtype=np.uint64))) % (1 << 64)
+        first += len(words)
+    if tail:
+        word = int.from_bytes(tail.ljust(8, b"\0"), "little")
+        total = (total + word * (2 * first + 1)) % (1 << 64)
+    return total ^ ((size * 0x9E3779B97F4A7C15) % (1 << 64))
+
+
+def file_chunks(f, size, chunk=1 << 26):
+    while size > 0:
+        data = f.read(min(chunk, size))
+        if not data:
+            raise FuseError("%s: shorter than it was" % f.name)
+        size -= len(data)
+        yield data
+
+
+def append_trailer(path):
+    """Appends Digest.h's trailer to the model library `path`
+    (fuse-compile, after linking): the loaders refuse a library whose bytes
+    changed since."""
+    size = os.path.getsize(path)
+    with open(path, "rb") as f:
+        d = digest(file_chunks(f, size))
+    with open(path, "ab") as f:
+        f.write(b"".join(v.to_bytes(8, "little") for v in (LIBRARY_MAGIC, size, d)))
+
+
+def check_library(path):
+    """FuseError unless `path` ends with the trailer fuse-compile appends
+    and its digest matches the bytes before it: a library cut short, changed
+    or not written by fuse-compile is refused before dlopen (which dies of
+    SIGBUS or an assertion on many such files). The same check as
+    FuseLoader.h's fuseCheckLibrary, for C programs."""
+    size = os.path.getsize(path)
+    with open(path, "rb") as f:
+        if size >= TRAILER_BYTES:
+            f.seek(size - TRAILER_BYTES)
+            magic, covered, expected = (int.from_bytes(f.read(8), "little") for _ in range(3))
+            if magic == LIBRARY_MAGIC and covered == size - TRAILER_BYTES:
+                f.seek(0)
+                if digest(file_chunks(f, covered)) == expected:
+                    return
+                raise FuseError("%s: the library is damaged (its digest does not match)" % path)
+    raise FuseError("%s: not a model library written by fuse-compile (no trailer: cut "
+                    "short, changed since, or another file)" % path)
+
+
 def _bind(lib):
     """The ABI's functions of `lib` with their C types."""
     sig = {
@@ -97,6 +163,7 @@ class Model:
         self._session = None
         if not os.path.isfile(path):
             raise FuseError("%s: no such file" % path)
+        check_library(path)
         try:
             # RTLD_LOCAL: each model keeps its symbols to itself.
             self._lib = ctypes.CDLL(os.path.abspath(path), mode=os.RTLD_NOW | os.RTLD_LOCAL)
@@ -158,7 +225,7 @@ class Model:
         if self._session is None:
             raise FuseError("the model is closed")
         if len(inputs) != len(self.inputs):
-            raise ValueError("%s takes %d inputs (%s), got %d" % (
+            raise ValueError("model '%s' takes %d inputs (%s), got %d" % (
                 self.name, len(self.inputs), ", ".join(b.name for b in self.inputs),
                 len(inputs)))
         as_torch = False

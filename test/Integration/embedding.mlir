@@ -17,9 +17,18 @@
 // RUN: test -f %t/prefix/include/FuseDialect-c/FuseDialect.h
 // RUN: test -x %t/prefix/bin/fuse-import
 // RUN: test -f %t/prefix/lib/python/fuse_dialect/onnx_import.py
+// The installed fuse-compile builds a model library with the installed
+// runtime and headers; a program built against the installed headers runs it.
+// RUN: %t/prefix/bin/fuse-compile %examples/mlp_gelu.mlir -o %t/mlp.so 2>/dev/null | FileCheck %s --check-prefix=ARTIFACT
+// RUN: cc -O1 -I%t/prefix/include %fuse_src/test/Runtime/Inputs/abi-check.c -ldl -o %t/abi-check
+// RUN: %t/abi-check %t/mlp.so | FileCheck %s --check-prefix=ARTIFACT-CALL
+// RUN: %t/prefix/bin/fuse-bench %t/mlp.so --runs 3 --warmup 0 2>/dev/null | FileCheck %s --check-prefix=ARTIFACT-BENCH
 // OWN: remark: my-compiler: 5 kernels
 // PIPELINE: remark: my-compiler: 2 kernels
 // INSTALLED: fuse.group
+// ARTIFACT: fuse-compile: {{.*}}mlp_gelu.mlir -> {{.*}}mlp.so (cpu; inputs: x f32[4, 64]; outputs: output0 f32[4, 32])
+// ARTIFACT-CALL: run: status 0
+// ARTIFACT-BENCH: | ours |
 // The C API from C: the dialect handle, #fuse.mapping get/isa/value (built
 // and parsed), a non-mapping attribute, and a pipeline run on text.
 // CAPI: dialect: fuse

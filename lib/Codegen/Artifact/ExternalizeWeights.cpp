@@ -173,7 +173,7 @@ struct ExternalizeWeights
     }
     data.resize(llvm::alignTo(data.size(), 8), 0);
     FuseWeightsHeader header{FUSE_WEIGHTS_MAGIC, moved.size(), data.size(),
-                             fuseWeightsDigest(data.data(), data.size())};
+                             fuseDigest(data.data(), data.size())};
 
     std::string message;
     std::unique_ptr<llvm::ToolOutputFile> out = openOutputFile(file, &message);

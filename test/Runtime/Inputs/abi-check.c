@@ -1,26 +1,19 @@
 /* A C program that uses a compiled model through its ABI only
- * (include/FuseDialect-runtime/FuseRuntime.h), loaded with dlopen as a
- * program that takes any model would:
+ * (include/FuseDialect-runtime/FuseRuntime.h), loaded with FuseLoader.h
+ * (checked, then dlopen) as a program that takes any model would:
  *   abi-check MODEL.so [OUT.bin [WEIGHTS]]
  * prints the model's inputs and outputs, makes every kind of bad call and
  * prints what each returned, then runs it on inputs of seeded values
  * (fuse_dialect's tests compute the same: value(k, i) below) and writes
  * the outputs, one after the other, to OUT.bin. Exit status: 0, or 1 when
  * the library cannot be used. */
-#include "FuseDialect-runtime/FuseRuntime.h"
+#include "FuseDialect-runtime/FuseLoader.h"
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define ABI(X)                                                                 \
-  X(fuseRuntimeAbiVersion) X(fuseModelTarget) X(fuseModelName)                 \
-  X(fuseModelNumInputs) X(fuseModelNumOutputs) X(fuseModelInput)               \
-  X(fuseModelOutput) X(fuseElementTypeSize) X(fuseSessionCreate)               \
-  X(fuseSessionDestroy) X(fuseSessionRun) X(fuseLastError)
-#define POINTER(f) static __typeof__(&f) p_##f;
-ABI(POINTER)
+static FuseModelApi api;
 
 static double value(int input, long i) {
   return (double)((i * 37 + input * 11) % 19 - 9) / 9.0;
@@ -34,8 +27,8 @@ static void fill(const FuseTensorInfo *info, void *data, long n, int input) {
     case FUSE_FLOAT64: ((double *)data)[i] = v; break;
     case FUSE_INT32: ((int *)data)[i] = (int)(v * 9); break;
     case FUSE_INT64: ((long long *)data)[i] = (long long)(v * 9); break;
-    default: memset((char *)data + i * p_fuseElementTypeSize(info->element_type), 0,
-                    p_fuseElementTypeSize(info->element_type));
+    default: memset((char *)data + i * api.fuseElementTypeSize(info->element_type), 0,
+                    api.fuseElementTypeSize(info->element_type));
     }
   }
 }
@@ -55,96 +48,95 @@ static void print(const char *what, const FuseTensorInfo *info) {
 #define EXPECT_REFUSED(what, call)                                             \
   do {                                                                         \
     int status = (call);                                                       \
-    printf("%s: status %d: %s\n", what, status, p_fuseLastError());            \
+    printf("%s: status %d: %s\n", what, status, api.fuseLastError());            \
   } while (0)
 
 int main(int argc, char **argv) {
   if (argc < 2) { fprintf(stderr, "usage: abi-check MODEL.so [OUT.bin [WEIGHTS]]\n"); return 2; }
-  void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-  if (!lib) { printf("cannot load: %s\n", dlerror()); return 1; }
-#define LOOKUP(f)                                                              \
-  if (!(p_##f = (__typeof__(&f))dlsym(lib, #f))) {                            \
-    printf("not a model: no %s\n", #f); return 1;                              \
+  char error[1024];
+  if (!fuseLoadModel(argv[1], &api, error, sizeof error)) {
+    printf("cannot load: %s\n", error);
+    return 1;
   }
-  ABI(LOOKUP)
-  printf("abi %u target %d model %s\n", p_fuseRuntimeAbiVersion(), p_fuseModelTarget(),
-         p_fuseModelName());
-  int nin = p_fuseModelNumInputs(), nout = p_fuseModelNumOutputs();
+  printf("abi %u target %d model %s\n", api.fuseRuntimeAbiVersion(), api.fuseModelTarget(),
+         api.fuseModelName());
+  int nin = api.fuseModelNumInputs(), nout = api.fuseModelNumOutputs();
   FuseTensor *in = calloc(nin + 1, sizeof *in), *out = calloc(nout + 1, sizeof *out);
   for (int k = 0; k < nin; ++k) {
-    const FuseTensorInfo *info = p_fuseModelInput(k);
+    const FuseTensorInfo *info = api.fuseModelInput(k);
     print("input", info);
-    in[k].data = malloc(count(info) * p_fuseElementTypeSize(info->element_type) + 1);
+    in[k].data = malloc(count(info) * api.fuseElementTypeSize(info->element_type) + 1);
     in[k].element_type = info->element_type;
     in[k].rank = info->rank;
     in[k].shape = info->shape;
     fill(info, in[k].data, count(info), k);
   }
   for (int k = 0; k < nout; ++k) {
-    const FuseTensorInfo *info = p_fuseModelOutput(k);
+    const FuseTensorInfo *info = api.fuseModelOutput(k);
     print("output", info);
-    out[k].data = calloc(count(info) + 1, p_fuseElementTypeSize(info->element_type));
+    out[k].data = calloc(count(info) + 1, api.fuseElementTypeSize(info->element_type));
     out[k].element_type = info->element_type;
     out[k].rank = info->rank;
     out[k].shape = info->shape;
   }
-  printf("input -1: %p, output %d: %p\n", (void *)p_fuseModelInput(-1), nout,
-         (void *)p_fuseModelOutput(nout));
+  printf("input -1: %p, output %d: %p\n", (void *)api.fuseModelInput(-1), nout,
+         (void *)api.fuseModelOutput(nout));
 
   FuseSession *session = NULL;
-  EXPECT_REFUSED("null session pointer", p_fuseSessionCreate(NULL, NULL));
+  EXPECT_REFUSED("null session pointer", api.fuseSessionCreate(NULL, NULL));
   FuseSessionOptions options = {sizeof options, argc > 3 ? argv[3] : NULL, 1};
   FuseSessionOptions tiny = {2, NULL, 0};
-  EXPECT_REFUSED("options too small", p_fuseSessionCreate(&tiny, &session));
+  EXPECT_REFUSED("options too small", api.fuseSessionCreate(&tiny, &session));
   FuseSessionOptions negative = {sizeof negative, NULL, -3};
-  EXPECT_REFUSED("negative threads", p_fuseSessionCreate(&negative, &session));
-  int status = p_fuseSessionCreate(&options, &session);
+  EXPECT_REFUSED("negative threads", api.fuseSessionCreate(&negative, &session));
+  int status = api.fuseSessionCreate(&options, &session);
   if (status != FUSE_OK) {
-    printf("session: status %d: %s\n", status, p_fuseLastError());
+    printf("session: status %d: %s\n", status, api.fuseLastError());
     return 1;
   }
 
-  EXPECT_REFUSED("null session", p_fuseSessionRun(NULL, in, nin, out, nout));
-  EXPECT_REFUSED("too many inputs", p_fuseSessionRun(session, in, nin + 1, out, nout));
-  EXPECT_REFUSED("null inputs", p_fuseSessionRun(session, NULL, nin, out, nout));
+  EXPECT_REFUSED("null session", api.fuseSessionRun(NULL, in, nin, out, nout));
+  EXPECT_REFUSED("too many inputs", api.fuseSessionRun(session, in, nin + 1, out, nout));
+  EXPECT_REFUSED("null inputs", api.fuseSessionRun(session, NULL, nin, out, nout));
   FuseTensor saved = in[0];
   in[0].element_type = FUSE_INT64;
-  EXPECT_REFUSED("wrong type", p_fuseSessionRun(session, in, nin, out, nout));
+  EXPECT_REFUSED("wrong type", api.fuseSessionRun(session, in, nin, out, nout));
   in[0] = saved;
   in[0].rank = saved.rank + 1;
-  EXPECT_REFUSED("wrong rank", p_fuseSessionRun(session, in, nin, out, nout));
+  EXPECT_REFUSED("wrong rank", api.fuseSessionRun(session, in, nin, out, nout));
   int64_t shape[16];
   memcpy(shape, saved.shape, saved.rank * sizeof *shape);
   shape[0] += 1;
   in[0] = saved;
   in[0].shape = shape;
-  EXPECT_REFUSED("wrong shape", p_fuseSessionRun(session, in, nin, out, nout));
+  EXPECT_REFUSED("wrong shape", api.fuseSessionRun(session, in, nin, out, nout));
   in[0] = saved;
   in[0].data = NULL;
-  EXPECT_REFUSED("null data", p_fuseSessionRun(session, in, nin, out, nout));
+  EXPECT_REFUSED("null data", api.fuseSessionRun(session, in, nin, out, nout));
   in[0] = saved;
   in[0].shape = NULL;
-  EXPECT_REFUSED("null shape", p_fuseSessionRun(session, in, nin, out, nout));
+  EXPECT_REFUSED("null shape", api.fuseSessionRun(session, in, nin, out, nout));
   in[0] = saved;
   void *kept = out[0].data;
   out[0].data = NULL;
-  EXPECT_REFUSED("null output", p_fuseSessionRun(session, in, nin, out, nout));
+  EXPECT_REFUSED("null output", api.fuseSessionRun(session, in, nin, out, nout));
   out[0].data = kept;
 
-  status = p_fuseSessionRun(session, in, nin, out, nout);
+  status = api.fuseSessionRun(session, in, nin, out, nout);
   printf("run: status %d\n", status);
   if (argc > 2) {
     FILE *f = fopen(argv[2], "wb");
     for (int k = 0; k < nout; ++k)
-      fwrite(out[k].data, p_fuseElementTypeSize(out[k].element_type),
-             count(p_fuseModelOutput(k)), f);
+      fwrite(out[k].data, api.fuseElementTypeSize(out[k].element_type),
+             count(api.fuseModelOutput(k)), f);
     fclose(f);
   }
-  p_fuseSessionDestroy(session);
-  p_fuseSessionDestroy(NULL);
+  api.fuseSessionDestroy(session);
+  api.fuseSessionDestroy(NULL);
   for (int k = 0; k < nin; ++k) free(in[k].data);
   for (int k = 0; k < nout; ++k) free(out[k].data);
   free(in);
   free(out);
+  fuseUnloadModel(&api);
   return status == FUSE_OK ? 0 : 1;
 }

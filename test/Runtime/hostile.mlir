@@ -1,0 +1,54 @@
+// REQUIRES: libomp
+// What a program meets that loads a file that is not a good model library,
+// and what fuse-compile does with models it cannot compile: an error that
+// says what is wrong, never a crash, and no library written.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %fuse-compile %S/Inputs/outputs.mlir -o %t/outputs.so 2>/dev/null
+// RUN: cc -O1 -I%fuse_include %S/Inputs/abi-check.c -ldl -o %t/abi-check
+// A library cut short, a file of junk, a library that is not a model:
+// RUN: head -c 5000 %t/outputs.so > %t/short.so
+// RUN: %python -c "import sys; open(sys.argv[1], 'wb').write(bytes(range(256)) * 40)" %t/junk.so
+// RUN: not %t/abi-check %t/short.so | FileCheck %s --check-prefix=SHORT
+// RUN: not %t/abi-check %t/junk.so | FileCheck %s --check-prefix=JUNK
+// RUN: not %t/abi-check %libomp | FileCheck %s --check-prefix=FOREIGN
+// RUN: %python %S/Inputs/load-each.py %t/short.so %t/junk.so %libomp %t/missing.so | FileCheck %s --check-prefix=PYLOAD
+// Thirty damaged copies, each refused by both loaders:
+// RUN: %python %S/Inputs/mutate-library.py %t/outputs.so %t/abi-check %t 30 | FileCheck %s --check-prefix=DAMAGED
+// The Python API's own checks:
+// RUN: %python %S/Inputs/python-api.py %t/outputs.so | FileCheck %s --check-prefix=API
+// Models fuse-compile refuses, nothing written:
+// RUN: not %fuse-compile %S/Inputs/dynamic.mlir -o %t/dynamic.so 2>&1 | FileCheck %s --check-prefix=DYNAMIC
+// RUN: not %fuse-compile %examples/mlp_gelu.mlir --target=cuda-ish -o %t/x.so 2>&1 | FileCheck %s --check-prefix=TARGET
+// RUN: not %fuse-compile %t/junk.so.onnx -o %t/nofile.so 2>&1 | FileCheck %s --check-prefix=NOFILE
+// RUN: cp %t/junk.so %t/junk.onnx
+// RUN: not %fuse-compile %t/junk.onnx -o %t/junk-model.so 2>&1 | FileCheck %s --check-prefix=BADONNX
+// RUN: test ! -e %t/dynamic.so && test ! -e %t/x.so && test ! -e %t/nofile.so && test ! -e %t/junk-model.so
+
+// SHORT: cannot load: {{.*}}short.so: not a model library written by fuse-compile (no trailer: cut short, changed since, or another file)
+// JUNK: cannot load: {{.*}}junk.so: not a model library written by fuse-compile
+// FOREIGN: cannot load: {{.*}}libomp.so: not a model library written by fuse-compile
+// DAMAGED: C refused: 30
+// DAMAGED-NEXT: Python refused: 30
+// PYLOAD: short.so: FuseError: {{.*}}short.so: not a model library written by fuse-compile
+// PYLOAD-NEXT: junk.so: FuseError: {{.*}}junk.so: not a model library written by fuse-compile
+// PYLOAD-NEXT: libomp.so: FuseError: {{.*}}libomp.so: not a model library written by fuse-compile
+// PYLOAD-NEXT: missing.so: FuseError: {{.*}}missing.so: no such file
+
+// API: <fuse_dialect.Model outputs (cpu): [a: float32[2, 3], b: float32[1, 3], i: int64[3]] -> [output0: float32[2, 3], output1: float32[2, 1], output2: float32[2, 3], output3: float32[4], output4: int64[3]]>
+// API-NEXT: float64 input: ValueError: input 0 ('a'): dtype float64, the model takes float32
+// API-NEXT: int32 for int64: ValueError: input 2 ('i'): dtype int32, the model takes int64
+// API-NEXT: wrong shape: ValueError: input 0 ('a'): shape [3, 2], the model takes [2, 3]
+// API-NEXT: two inputs: ValueError: model 'outputs' takes 3 inputs (a, b, i), got 2
+// API-NEXT: a list: ValueError: input 0 ('a'): a numpy array or torch tensor, not list
+// API-NEXT: negative threads: ValueError: threads must be an int >= 0, not -1
+// API-NEXT: strided view: accepted
+// API-NEXT: outputs: {{\[}}{{\[}}[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], {{\[}}[6.0], [15.0]], {{\[}}[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]], [1.0, 2.0, 3.0, 4.0], [2, 4, 6]]
+// API-NEXT: threads agree: True
+// API-NEXT: torch in, torch out: True
+// API-NEXT: closed: FuseError: the model is closed
+// API-NEXT: missing library: FuseError: {{.*}}.missing: no such file
+
+// DYNAMIC: fuse-compile: {{.*}}dynamic.mlir: argument 0 of @model: dynamic shape in 'tensor<?x4xf32>' is not supported
+// TARGET: invalid choice: 'cuda-ish'
+// NOFILE: fuse-compile: {{.*}}junk.so.onnx: no such file
+// BADONNX: fuse-compile: fuse-import failed: {{.*}}
