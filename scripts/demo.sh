@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The main job on a bundled example: builds if needed, runs
 # `fuse-opt --fuse-ops` on an example model, prints a before/after summary and
-# checks that the result computes the same numbers as the original on the CPU.
+# checks that the result computes the same numbers as the original on the CPU,
+# then compiles it into a model library (fuse-compile) and times it through its
+# C ABI (fuse-bench).
 #
 #   scripts/demo.sh [MODEL.mlir]      (default: examples/conv_bn_relu.mlir)
 set -euo pipefail
@@ -31,3 +33,11 @@ echo
 echo "== numeric check: original vs --fuse-ops, both run on the CPU"
 PATH="$BUILD/bin:${FUSE_LLVM_DIR:-/usr/lib/llvm-22}/bin:$PATH" \
   python3 "$ROOT/utils/fuse-diff" "$MODEL" -p "--fuse-ops"
+echo
+echo "== fuse-compile: the model as a library with a C ABI, timed by fuse-bench"
+LIB="$OUT/$(basename "${MODEL%.mlir}").so"
+# Debian's interpreter: fuse-bench needs numpy (python3-numpy).
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+"$PY" "$ROOT/utils/fuse-compile" "$MODEL" -o "$LIB" 2>/dev/null
+"$PY" "$ROOT/utils/fuse-bench" "$LIB" --runs 50 --threads 1 2>/dev/null

@@ -87,8 +87,9 @@ int main(int argc, char **argv) {
   if (model.fuseModelNumInputs() != 1 || in->element_type != FUSE_FLOAT32 ||
       in->rank != 4 || in->shape[0] != 1 || in->shape[1] != 3 ||
       out->element_type != FUSE_FLOAT32) {
-    std::fprintf(stderr, "classify: %s does not take one 1x3xHxW float32 "
-                         "image and return float32 scores\n",
+    std::fprintf(stderr,
+                 "classify: %s does not take one 1x3xHxW float32 "
+                 "image and return float32 scores\n",
                  argv[1]);
     return 1;
   }
@@ -139,11 +140,10 @@ int main(int argc, char **argv) {
   std::vector<int64_t> order(classes);
   std::iota(order.begin(), order.end(), 0);
   int64_t k = std::min<int64_t>(5, classes);
-  std::partial_sort(order.begin(), order.begin() + k, order.end(),
-                    [&](int64_t a, int64_t b) {
-                      return scores[a] > scores[b] ||
-                             (scores[a] == scores[b] && a < b);
-                    });
+  std::partial_sort(
+      order.begin(), order.begin() + k, order.end(), [&](int64_t a, int64_t b) {
+        return scores[a] > scores[b] || (scores[a] == scores[b] && a < b);
+      });
   std::printf("model %s, image %dx%d -> %lldx%lld\n", model.fuseModelName(),
               image.width, image.height, (long long)h, (long long)w);
   for (int64_t i = 0; i < k; ++i) {

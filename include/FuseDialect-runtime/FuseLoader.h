@@ -5,8 +5,10 @@
  *
  *   FuseModelApi api;
  *   char error[512];
- *   if (!fuseLoadModel("model.so", &api, error, sizeof error)) { puts(error); ... }
- *   api.fuseSessionCreate(NULL, &session); ...
+ *   if (!fuseLoadModel("model.so", &api, error, sizeof error))
+ *     return puts(error);
+ *   api.fuseSessionCreate(NULL, &session);   // FuseRuntime.h, through api
+ *   ...
  *   fuseUnloadModel(&api);
  *
  * Before dlopen, the file's trailer (Digest.h, appended by fuse-compile)
@@ -51,8 +53,7 @@ typedef struct FuseModelApi {
 /* Checks that `path` ends with the trailer fuse-compile appends and that
    its digest matches the bytes before it; writes the reason to `error`
    otherwise. */
-static inline int fuseCheckLibrary(const char *path, char *error,
-                                   size_t size) {
+static inline int fuseCheckLibrary(const char *path, char *error, size_t size) {
   FILE *f = fopen(path, "rb");
   if (!f) {
     snprintf(error, size, "%s: cannot open", path);

@@ -11,11 +11,14 @@
  * process: each library keeps its symbols to itself).
  *
  *   FuseSession *session;
- *   if (fuseSessionCreate(NULL, &session) != FUSE_OK) { puts(fuseLastError()); ... }
- *   const FuseTensorInfo *in = fuseModelInput(0);    // name, type, rank, shape
+ *   if (fuseSessionCreate(NULL, &session) != FUSE_OK)
+ *     return puts(fuseLastError());
+ *   const FuseTensorInfo *in = fuseModelInput(0);   // name, type, shape
+ *   const FuseTensorInfo *out = fuseModelOutput(0);
  *   FuseTensor x = {pixels, FUSE_FLOAT32, in->rank, in->shape};
  *   FuseTensor y = {scores, FUSE_FLOAT32, out->rank, out->shape};
- *   if (fuseSessionRun(session, &x, 1, &y, 1) != FUSE_OK) puts(fuseLastError());
+ *   if (fuseSessionRun(session, &x, 1, &y, 1) != FUSE_OK)
+ *     puts(fuseLastError());
  *   fuseSessionDestroy(session);
  *
  * Buffers belong to the caller: dense, row-major, of the element type and
@@ -43,10 +46,13 @@ extern "C" {
 
 typedef enum FuseStatus {
   FUSE_OK = 0,
-  FUSE_ERROR_INVALID_ARGUMENT = 1, /* counts, shapes, types, null pointers */
-  FUSE_ERROR_WEIGHTS = 2,          /* the weights file: missing, not this model's */
+  /* Counts, shapes, element types, null pointers. */
+  FUSE_ERROR_INVALID_ARGUMENT = 1,
+  /* The weights file: missing, damaged, another model's. */
+  FUSE_ERROR_WEIGHTS = 2,
   FUSE_ERROR_OUT_OF_MEMORY = 3,
-  FUSE_ERROR_DEVICE = 4            /* the target's runtime failed */
+  /* The target's runtime: no CUDA device. */
+  FUSE_ERROR_DEVICE = 4
 } FuseStatus;
 
 typedef enum FuseElementType {
@@ -62,7 +68,10 @@ typedef enum FuseElementType {
   FUSE_UINT8 = 10
 } FuseElementType;
 
-typedef enum FuseTarget { FUSE_TARGET_CPU = 0, FUSE_TARGET_CUDA = 1 } FuseTarget;
+typedef enum FuseTarget {
+  FUSE_TARGET_CPU = 0,
+  FUSE_TARGET_CUDA = 1
+} FuseTarget;
 
 /* An input or output as the model declares it. */
 typedef struct FuseTensorInfo {

@@ -14,9 +14,11 @@ called from several threads at once (the call releases the GIL). Errors are
 `FuseError` (`ValueError` for arguments): never a crash.
 """
 
+import array
 import ctypes
 import os
 import shutil
+import sys
 import tempfile
 
 from . import aot
@@ -67,9 +69,13 @@ TRAILER_BYTES = 24
 
 def digest(chunks):
     """Digest.h's fuseDigest over the bytes of `chunks` (an iterable of
-    bytes-like objects, each but the last a whole number of 8-byte words),
-    computed with numpy."""
-    import numpy as np
+    bytes-like objects, each but the last a whole number of 8-byte words):
+    with numpy, or word by word without it (fuse-compile needs no numpy)."""
+    try:
+        import numpy as np
+    except ImportError:
+        np = None
+    mask = (1 << 64) - 1
     total, first, size, tail = 0, 0, 0, b""
     for chunk in chunks:
         if tail:
@@ -77,14 +83,23 @@ def digest(chunks):
         size += len(chunk)
         whole = len(chunk) - len(chunk) % 8
         tail = bytes(chunk[whole:])
-        words = np.frombuffer(chunk, dtype="<u8", count=whole // 8)
-        index = np.arange(first, first + len(words), dtype=np.uint64) * np.uint64(2) + np.uint64(1)
-        total = (total + int(np.sum(words * index, dtype=np.uint64))) % (1 << 64)
-        first += len(words)
+        if np is not None:
+            words = np.frombuffer(chunk, dtype="<u8", count=whole // 8)
+            index = np.arange(first, first + len(words), dtype=np.uint64) * np.uint64(2) + \
+                np.uint64(1)
+            total = (total + int(np.sum(words * index, dtype=np.uint64))) & mask
+            first += len(words)
+        else:
+            words = array.array("Q", bytes(chunk[:whole]))
+            if sys.byteorder == "big":
+                words.byteswap()
+            for w in words:
+                total = (total + w * (2 * first + 1)) & mask
+                first += 1
     if tail:
         word = int.from_bytes(tail.ljust(8, b"\0"), "little")
-        total = (total + word * (2 * first + 1)) % (1 << 64)
-    return total ^ ((size * 0x9E3779B97F4A7C15) % (1 << 64))
+        total = (total + word * (2 * first + 1)) & mask
+    return total ^ ((size * 0x9E3779B97F4A7C15) & mask)
 
 
 def file_chunks(f, size, chunk=1 << 26):

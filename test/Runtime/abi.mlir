@@ -3,8 +3,7 @@
 // dlopen (Inputs/abi-check.c) and from Python (fuse_dialect.load): what it
 // exports, its inputs and outputs, every refused call, and its outputs
 // against the same model run by mlir-runner. Inputs/outputs.mlir returns a
-// computed buffer, a reduction, an input as it is and a constant (neither
-// of which may be freed), and an int64 result.
+// computed buffer, a reduction, an input, a constant and an int64 result.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %fuse-compile %S/Inputs/outputs.mlir -o %t/outputs.so 2>/dev/null | FileCheck %s --check-prefix=COMPILE
 // RUN: cc -O1 -I%fuse_include %S/Inputs/abi-check.c -ldl -o %t/abi-check

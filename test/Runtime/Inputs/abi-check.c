@@ -23,49 +23,65 @@ static void fill(const FuseTensorInfo *info, void *data, long n, int input) {
   for (long i = 0; i < n; ++i) {
     double v = value(input, i);
     switch (info->element_type) {
-    case FUSE_FLOAT32: ((float *)data)[i] = (float)v; break;
-    case FUSE_FLOAT64: ((double *)data)[i] = v; break;
-    case FUSE_INT32: ((int *)data)[i] = (int)(v * 9); break;
-    case FUSE_INT64: ((long long *)data)[i] = (long long)(v * 9); break;
-    default: memset((char *)data + i * api.fuseElementTypeSize(info->element_type), 0,
-                    api.fuseElementTypeSize(info->element_type));
+    case FUSE_FLOAT32:
+      ((float *)data)[i] = (float)v;
+      break;
+    case FUSE_FLOAT64:
+      ((double *)data)[i] = v;
+      break;
+    case FUSE_INT32:
+      ((int *)data)[i] = (int)(v * 9);
+      break;
+    case FUSE_INT64:
+      ((long long *)data)[i] = (long long)(v * 9);
+      break;
+    default:
+      memset((char *)data + i * api.fuseElementTypeSize(info->element_type), 0,
+             api.fuseElementTypeSize(info->element_type));
     }
   }
 }
 
 static long count(const FuseTensorInfo *info) {
   long n = 1;
-  for (int d = 0; d < info->rank; ++d) n *= info->shape[d];
+  for (int d = 0; d < info->rank; ++d)
+    n *= info->shape[d];
   return n;
 }
 
 static void print(const char *what, const FuseTensorInfo *info) {
   printf("%s %s: type %d shape [", what, info->name, info->element_type);
-  for (int d = 0; d < info->rank; ++d) printf("%s%lld", d ? ", " : "", (long long)info->shape[d]);
+  for (int d = 0; d < info->rank; ++d)
+    printf("%s%lld", d ? ", " : "", (long long)info->shape[d]);
   printf("]\n");
 }
 
 #define EXPECT_REFUSED(what, call)                                             \
   do {                                                                         \
     int status = (call);                                                       \
-    printf("%s: status %d: %s\n", what, status, api.fuseLastError());            \
+    printf("%s: status %d: %s\n", what, status, api.fuseLastError());          \
   } while (0)
 
 int main(int argc, char **argv) {
-  if (argc < 2) { fprintf(stderr, "usage: abi-check MODEL.so [OUT.bin [WEIGHTS]]\n"); return 2; }
+  if (argc < 2) {
+    fprintf(stderr, "usage: abi-check MODEL.so [OUT.bin [WEIGHTS]]\n");
+    return 2;
+  }
   char error[1024];
   if (!fuseLoadModel(argv[1], &api, error, sizeof error)) {
     printf("cannot load: %s\n", error);
     return 1;
   }
-  printf("abi %u target %d model %s\n", api.fuseRuntimeAbiVersion(), api.fuseModelTarget(),
-         api.fuseModelName());
+  printf("abi %u target %d model %s\n", api.fuseRuntimeAbiVersion(),
+         api.fuseModelTarget(), api.fuseModelName());
   int nin = api.fuseModelNumInputs(), nout = api.fuseModelNumOutputs();
-  FuseTensor *in = calloc(nin + 1, sizeof *in), *out = calloc(nout + 1, sizeof *out);
+  FuseTensor *in = calloc(nin + 1, sizeof *in),
+             *out = calloc(nout + 1, sizeof *out);
   for (int k = 0; k < nin; ++k) {
     const FuseTensorInfo *info = api.fuseModelInput(k);
     print("input", info);
-    in[k].data = malloc(count(info) * api.fuseElementTypeSize(info->element_type) + 1);
+    in[k].data =
+        malloc(count(info) * api.fuseElementTypeSize(info->element_type) + 1);
     in[k].element_type = info->element_type;
     in[k].rank = info->rank;
     in[k].shape = info->shape;
@@ -74,7 +90,8 @@ int main(int argc, char **argv) {
   for (int k = 0; k < nout; ++k) {
     const FuseTensorInfo *info = api.fuseModelOutput(k);
     print("output", info);
-    out[k].data = calloc(count(info) + 1, api.fuseElementTypeSize(info->element_type));
+    out[k].data =
+        calloc(count(info) + 1, api.fuseElementTypeSize(info->element_type));
     out[k].element_type = info->element_type;
     out[k].rank = info->rank;
     out[k].shape = info->shape;
@@ -88,7 +105,8 @@ int main(int argc, char **argv) {
   FuseSessionOptions tiny = {2, NULL, 0};
   EXPECT_REFUSED("options too small", api.fuseSessionCreate(&tiny, &session));
   FuseSessionOptions negative = {sizeof negative, NULL, -3};
-  EXPECT_REFUSED("negative threads", api.fuseSessionCreate(&negative, &session));
+  EXPECT_REFUSED("negative threads",
+                 api.fuseSessionCreate(&negative, &session));
   int status = api.fuseSessionCreate(&options, &session);
   if (status != FUSE_OK) {
     printf("session: status %d: %s\n", status, api.fuseLastError());
@@ -96,8 +114,10 @@ int main(int argc, char **argv) {
   }
 
   EXPECT_REFUSED("null session", api.fuseSessionRun(NULL, in, nin, out, nout));
-  EXPECT_REFUSED("too many inputs", api.fuseSessionRun(session, in, nin + 1, out, nout));
-  EXPECT_REFUSED("null inputs", api.fuseSessionRun(session, NULL, nin, out, nout));
+  EXPECT_REFUSED("too many inputs",
+                 api.fuseSessionRun(session, in, nin + 1, out, nout));
+  EXPECT_REFUSED("null inputs",
+                 api.fuseSessionRun(session, NULL, nin, out, nout));
   FuseTensor saved = in[0];
   in[0].element_type = FUSE_INT64;
   EXPECT_REFUSED("wrong type", api.fuseSessionRun(session, in, nin, out, nout));
@@ -109,7 +129,8 @@ int main(int argc, char **argv) {
   shape[0] += 1;
   in[0] = saved;
   in[0].shape = shape;
-  EXPECT_REFUSED("wrong shape", api.fuseSessionRun(session, in, nin, out, nout));
+  EXPECT_REFUSED("wrong shape",
+                 api.fuseSessionRun(session, in, nin, out, nout));
   in[0] = saved;
   in[0].data = NULL;
   EXPECT_REFUSED("null data", api.fuseSessionRun(session, in, nin, out, nout));
@@ -119,7 +140,8 @@ int main(int argc, char **argv) {
   in[0] = saved;
   void *kept = out[0].data;
   out[0].data = NULL;
-  EXPECT_REFUSED("null output", api.fuseSessionRun(session, in, nin, out, nout));
+  EXPECT_REFUSED("null output",
+                 api.fuseSessionRun(session, in, nin, out, nout));
   out[0].data = kept;
 
   status = api.fuseSessionRun(session, in, nin, out, nout);
@@ -133,8 +155,10 @@ int main(int argc, char **argv) {
   }
   api.fuseSessionDestroy(session);
   api.fuseSessionDestroy(NULL);
-  for (int k = 0; k < nin; ++k) free(in[k].data);
-  for (int k = 0; k < nout; ++k) free(out[k].data);
+  for (int k = 0; k < nin; ++k)
+    free(in[k].data);
+  for (int k = 0; k < nout; ++k)
+    free(out[k].data);
   free(in);
   free(out);
   fuseUnloadModel(&api);

@@ -1,7 +1,9 @@
 // Four kinds of result a compiled model hands back: a buffer the program
-// allocates (%s), a row sum (%r), an input returned as it is (%a: the
-// runtime copies it and must not free it), and a constant of the library
-// (%c: copied, never freed). Two inputs, one of them int64.
+// allocates (%s), a row sum (%r), an input returned as it is (%a) and a
+// constant (%c). The CPU lowering returns fresh copies of the last two
+// (bufferization's function boundary), which the runtime frees; it would
+// copy and not free a buffer that is an input or inside the library
+// (Session.cpp). Three inputs, one of them int64, and an int64 result.
 func.func @model(%a: tensor<2x3xf32>, %b: tensor<1x3xf32>, %i: tensor<3xi64>)
     -> (tensor<2x3xf32>, tensor<2x1xf32>, tensor<2x3xf32>, tensor<4xf32>, tensor<3xi64>) {
   %s = tosa.add %a, %b : (tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>

@@ -335,10 +335,13 @@ for the models both have. The GPU column lowers the fused module with
 `--fuse-lower-to-nvvm` (sm_90) and assembles every kernel with ptxas:
 assembled / kernels, and the kernels that spill with the largest spill
 (bytes of spill stores a thread). The numeric check runs each model at a
-reduced input size (python/fuse_dialect/bench/zoo/models.py) after
-`--fuse-ops`, on the CPU and through the GPU pipeline with each GPU
-thread a CPU thread, and compares with PyTorch on the same input. A model
-the importer refuses is a row with the refusal.
+reduced input size (python/fuse_dialect/bench/zoo/models.py) and
+compares with PyTorch on the same input: on the CPU, the model library
+`fuse-compile` writes (`--fuse-ops`, `--fuse-lower-to-cpu`, opt, llc,
+linked with its runtime) loaded and run through its C ABI
+(`fuse_dialect.load`, no mlir-runner; the time is compile, load and run);
+and through the GPU pipeline with each GPU thread a CPU thread, under
+mlir-runner. A model the importer refuses is a row with the refusal.
 
 """
 ZOO_FOOTER = """
