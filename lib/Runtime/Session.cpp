@@ -49,7 +49,9 @@ void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream);
 void mgpuStreamSynchronize(void *stream);
 void mgpuMemFree(void *ptr, void *stream);
 #else
-void omp_set_num_threads(int); // the OpenMP runtime the model links
+// The OpenMP runtime the model links.
+void omp_set_num_threads(int);
+int omp_get_max_threads(void);
 #endif
 }
 
@@ -209,7 +211,6 @@ FuseStatus loadWeights(const char *path) {
     return fail(FUSE_ERROR_WEIGHTS, "cannot open the weights file '" + file +
                                         "': " + std::strerror(errno));
   FuseWeightsHeader header;
-  std::vector<unsigned char> data;
   bool ok = std::fread(&header, sizeof header, 1, f) == 1 &&
             header.magic == FUSE_WEIGHTS_MAGIC &&
             std::fseek(f, FUSE_WEIGHTS_DATA_OFFSET, SEEK_SET) == 0;
@@ -220,27 +221,46 @@ FuseStatus loadWeights(const char *path) {
     return fail(FUSE_ERROR_WEIGHTS,
                 "'" + file + "' holds the weights of another model");
   }
+  // The data in chunks of whole words through one buffer: each chunk is
+  // added to the digest and its bytes copied to the globals it overlaps
+  // (the table is in file order), so the weights are never in memory twice.
+  uint64_t sum = 0, done = 0;
   if (ok) {
-    try {
-      data.resize(header.data_bytes);
-    } catch (const std::bad_alloc &) {
-      std::fclose(f);
-      return fail(FUSE_ERROR_OUT_OF_MEMORY, "no memory for the weights");
+    std::vector<unsigned char> chunk(1 << 20);
+    uint64_t entry = 0;
+    while (ok && done < header.data_bytes) {
+      uint64_t n = std::min<uint64_t>(chunk.size(), header.data_bytes - done);
+      ok = std::fread(chunk.data(), 1, n, f) == n;
+      if (!ok)
+        break;
+      sum = fuseDigestSum(sum, done / 8, chunk.data(), n);
+      for (uint64_t i = entry; i < expected.count; ++i) {
+        const FuseWeight &w = __fuse_weights[i];
+        uint64_t from = std::max(w.offset, done);
+        uint64_t to = std::min(w.offset + w.bytes, done + n);
+        if (from < to)
+          std::memcpy(static_cast<char *>(w.address) + (from - w.offset),
+                      chunk.data() + (from - done), to - from);
+        if (w.offset + w.bytes <= done + n)
+          entry = i + 1; // done with it
+        if (w.offset >= done + n)
+          break;
+      }
+      done += n;
     }
-    ok = std::fread(data.data(), 1, data.size(), f) == data.size() &&
-         std::fgetc(f) == EOF;
+    ok = ok && std::fgetc(f) == EOF;
   }
   std::fclose(f);
   if (!ok)
     return fail(FUSE_ERROR_WEIGHTS, "'" + file +
                                         "' is not a FuseDialect weights file "
                                         "or is truncated or extended");
-  if (fuseDigest(data.data(), data.size()) != expected.digest)
+  if (fuseDigestFinish(sum, done) != expected.digest) {
+    // Nothing of a damaged file stays: the next session reads it again.
+    for (uint64_t i = 0; i < expected.count; ++i)
+      std::memset(__fuse_weights[i].address, 0, __fuse_weights[i].bytes);
     return fail(FUSE_ERROR_WEIGHTS,
                 "'" + file + "' is corrupted (its digest does not match)");
-  for (uint64_t i = 0; i < expected.count; ++i) {
-    const FuseWeight &w = __fuse_weights[i];
-    std::memcpy(w.address, data.data() + w.offset, w.bytes);
   }
   weightsLoaded = true;
   return FUSE_OK;
@@ -384,10 +404,17 @@ FUSE_ABI FuseStatus fuseSessionRun(FuseSession *session,
   }
   std::vector<int64_t> results(words, 0);
 #ifndef FUSE_RUNTIME_CUDA
+  // The session's threads for this call; the calling thread's own OpenMP
+  // setting (the application's) is restored after it.
+  int callerThreads = omp_get_max_threads();
   if (session->numThreads > 0)
     omp_set_num_threads(session->numThreads);
-#endif
   m.entry(results.data(), argPointers.data());
+  if (session->numThreads > 0)
+    omp_set_num_threads(callerThreads);
+#else
+  m.entry(results.data(), argPointers.data());
+#endif
 
   std::vector<void *> released;
   for (int32_t i = 0; i < numOutputs; ++i) {
