@@ -145,6 +145,20 @@ def onnx_names(onnx_path):
     return [i.name for i in g.input if i.name not in init], [o.name for o in g.output]
 
 
+def parse_dims(specs):
+    """The `--dim` options of fuse-compile and fuse-import, ["batch=8",
+    "seq=128,heads=12"], as {"batch": 8, "seq": 128, ...}; CompileError
+    naming a malformed one (the sizes are checked by the importer)."""
+    dims = {}
+    for spec in specs or ():
+        for item in spec.split(","):
+            name, eq, size = item.partition("=")
+            if not eq or not name.strip() or not size.strip().isdigit():
+                raise CompileError("--dim takes NAME=SIZE, not %r" % item)
+            dims[name.strip()] = int(size)
+    return dims
+
+
 def weights_path(library):
     """Where --weights=external puts the weights of `library` (the runtime's
     default): model.so -> model.weights."""
@@ -153,9 +167,10 @@ def weights_path(library):
 
 
 def compile_library(model, output, target="cpu", weights="embedded", lower_options="",
-                    cpu="native", chip="sm_90", fuse_opt=None, log=None):
+                    cpu="native", chip="sm_90", fuse_opt=None, log=None, dims=None):
     """Compiles `model` (.onnx or .mlir) into the shared library `output`
-    (and, with weights="external", its weights file `weights_path(output)`).
+    (and, with weights="external", its weights file `weights_path(output)`);
+    `dims` sizes an ONNX model's symbolic input dimensions ({"batch": 8}).
     Returns (inputs, outputs) as [Boundary]. Writes nothing else but
     temporary files, removed on return."""
     if target not in TARGETS:
@@ -178,10 +193,14 @@ def compile_library(model, output, target="cpu", weights="embedded", lower_optio
         if model.endswith(".onnx"):
             say("importing %s" % model)
             imported = os.path.join(work, "model.mlir")
-            run_tool([toolchain.launcher("fuse-import"), model, "-o", imported],
+            run_tool([toolchain.launcher("fuse-import"), model, "-o", imported] +
+                     ["--dim=%s=%d" % kv for kv in sorted((dims or {}).items())],
                      "fuse-import")
             names = onnx_names(model)
             model = imported
+        elif dims:
+            raise CompileError("--dim sizes an ONNX model's symbolic dimensions; %s "
+                               "is MLIR" % model)
         inputs, outputs = signature(model, names)
         say("fusing")
         fused = os.path.join(work, "fused.mlir")

@@ -409,9 +409,10 @@ def opset_of(model):
 
 
 class Importer:
-    def __init__(self, model, elide_weights=False, func_name="model", bind=None):
+    def __init__(self, model, elide_weights=False, func_name="model", bind=None, dims=None):
         self.elide = elide_weights
         self.bind = dict(bind or {})
+        self.dims = dict(dims or {})
         self.func_name = func_name
         # onnx's shape inference is not run: nothing here reads its result,
         # and it trusts attributes (strides of 0 kill the process, SIGFPE).
@@ -745,6 +746,7 @@ class Importer:
             self.consts[init.name] = tensor_array(init, "initializer %s" % short(init.name))
         self.consts.update(self.bind)
         args = []
+        used = set()
         for inp in g.input:
             if inp.name in self.consts:
                 continue
@@ -758,10 +760,19 @@ class Importer:
                 raise ImportError("%s has no shape: give static shapes" % what)
             dims = []
             for d in t.shape.dim:
-                if not d.HasField("dim_value") or d.dim_value < 0:
-                    raise ImportError("%s has a dynamic dimension %r: give static shapes"
-                                      % (what, d.dim_param))
-                dims.append(d.dim_value)
+                if d.HasField("dim_value") and d.dim_value >= 0:
+                    dims.append(d.dim_value)
+                elif d.HasField("dim_param") and d.dim_param in self.dims:
+                    dims.append(self.dims[d.dim_param])
+                    used.add(d.dim_param)
+                elif d.HasField("dim_param"):
+                    name = d.dim_param if re.fullmatch(r"[\w.-]{1,64}", d.dim_param) \
+                        else short(d.dim_param)
+                    raise ImportError("%s has a symbolic dimension %s: give its size "
+                                      "(--dim %s=N)" % (what, name, name))
+                else:
+                    raise ImportError("%s has a dimension of unknown size: give static "
+                                      "shapes" % what)
             if 0 in dims:
                 raise ImportError("%s is zero-sized: TOSA has no zero-sized tensors" % what)
             if count(dims) > MAX_TENSOR_ELEMENTS:
@@ -770,6 +781,10 @@ class Importer:
             v = Value("%%arg%d" % len(args), dims, ONNX_TO_NP[t.elem_type])
             self.values[inp.name] = v
             args.append(v)
+        unknown = sorted(set(self.dims) - used)
+        if unknown:
+            raise ImportError("no graph input has a dimension named %s (--dim)"
+                              % ", ".join(short(n) for n in unknown))
         for node in g.node:
             self.node = node
             if node.domain not in ("", "ai.onnx"):
@@ -2193,15 +2208,34 @@ def check_func_name(name):
                          "([A-Za-z_][A-Za-z0-9_$.]*), not %r" % (name,))
 
 
-def import_model(model, elide_weights=False, func_name="model", bind=None):
+def check_dims(dims):
+    """`dims` (symbolic dimension name -> size) as a dict of positive ints
+    within MAX_TENSOR_ELEMENTS; ValueError otherwise."""
+    out = {}
+    for name, size in dict(dims or {}).items():
+        if not isinstance(name, str) or not name:
+            raise ValueError("a symbolic dimension's name must be a non-empty string")
+        if isinstance(size, bool) or not isinstance(size, int) or not \
+                0 < size <= MAX_TENSOR_ELEMENTS:
+            raise ValueError("the size of %s must be an int in [1, %d], not %r"
+                             % (short(name), MAX_TENSOR_ELEMENTS, size))
+        out[name] = size
+    return out
+
+
+def import_model(model, elide_weights=False, func_name="model", bind=None, dims=None):
     """Returns the MLIR text of `model` (an onnx.ModelProto or a path).
     `bind` maps graph input names to arrays imported as constants (e.g. the
-    weights ONNX's node tests pass as inputs). A model given as a path is
-    read by read_model (external data only from the model's folder); a
-    ModelProto must hold its data (onnx.load does that)."""
+    weights ONNX's node tests pass as inputs). `dims` gives the sizes of the
+    inputs' symbolic dimensions (ONNX `dim_param`s, e.g. {"batch": 8}): the
+    model is imported at those sizes (one compile per size; compiling once
+    for every size is issue P14). A model given as a path is read by
+    read_model (external data only from the model's folder); a ModelProto
+    must hold its data (onnx.load does that)."""
     if not isinstance(elide_weights, bool):
         raise TypeError("elide_weights must be a bool, not %s" % type(elide_weights).__name__)
     check_func_name(func_name)
+    dims = check_dims(dims)
     if isinstance(model, (str, bytes, os.PathLike)):
         model = read_model(model)
     elif not isinstance(model, onnx.ModelProto):
@@ -2211,4 +2245,4 @@ def import_model(model, elide_weights=False, func_name="model", bind=None):
         check_strings(model)
         check_sizes(model)
     with np.errstate(all="ignore"):
-        return Importer(model, elide_weights, func_name, bind).run()
+        return Importer(model, elide_weights, func_name, bind, dims).run()

@@ -288,18 +288,19 @@ def load(path, weights=None, threads=0):
 
 
 def compile(model, target="cpu", output=None, weights="embedded", lower_options="",
-            cpu="native", threads=0):
+            cpu="native", threads=0, dims=None):
     """`model` (.onnx or .mlir) compiled for `target` and loaded. With
     `output` the library is kept there (and its weights file beside it);
     without, it is built in a temporary folder, loaded, and the folder
-    removed (the loaded library stays valid)."""
+    removed (the loaded library stays valid). `dims` sizes an ONNX model's
+    symbolic input dimensions, e.g. {"batch": 8}."""
     if output is not None:
-        aot.compile_library(model, output, target, weights, lower_options, cpu)
+        aot.compile_library(model, output, target, weights, lower_options, cpu, dims=dims)
         return Model(output, None, threads)
     work = tempfile.mkdtemp(prefix="fuse-model-")
     try:
         path = os.path.join(work, "model.so")
-        aot.compile_library(model, path, target, weights, lower_options, cpu)
+        aot.compile_library(model, path, target, weights, lower_options, cpu, dims=dims)
         return Model(path, None, threads)
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -2,7 +2,8 @@
 
 usage: fuse-compile MODEL.onnx|MODEL.mlir -o model.so [--target cpu|cuda]
                     [--weights embedded|external] [--lower-options OPTS]
-                    [--cpu native] [--chip sm_90] [--fuse-opt PATH]
+                    [--cpu native] [--chip sm_90] [--dim NAME=SIZE]...
+                    [--fuse-opt PATH]
        fuse-compile MODEL.mlir --bundle -o DIR [--unfused] [--tf32] ...
 
 The first form writes one shared library with the C ABI of
@@ -14,8 +15,9 @@ driver. The weights are in the library's read-only data, or with
 `--weights=external` in `model.weights` beside it (read once per process
 when a session is created). `--lower-options` adds options of
 `--fuse-lower-to-cpu` / `--fuse-lower-to-nvvm` (space-separated
-key=value). `fuse_dialect.load("model.so")` runs it from Python; fuse-bench
-times it.
+key=value). `--dim batch=8` compiles an ONNX model whose inputs have
+symbolic dimensions (dim_params) at that size (one library per size).
+`fuse_dialect.load("model.so")` runs it from Python; fuse-bench times it.
 
 With --bundle: the GPU bench's bundle (bench/gpu), a folder a machine with
 the CUDA driver, a C++ compiler and CMake builds without MLIR:
@@ -247,6 +249,8 @@ def main(argv):
     ap.add_argument("--target", choices=sorted(aot.TARGETS), default="cpu")
     ap.add_argument("--weights", choices=["embedded", "external"], default="embedded")
     ap.add_argument("--cpu", default="native", help="the CPU the code is for (LLVM's -mcpu)")
+    ap.add_argument("--dim", action="append", default=[],
+                    help="NAME=SIZE: the size of an ONNX model's symbolic input dimension")
     ap.add_argument("--bundle", action="store_true",
                     help="the GPU bench's bundle (a folder) instead of a library")
     ap.add_argument("--entry", default="model")
@@ -261,10 +265,12 @@ def main(argv):
     args = ap.parse_args(argv[1:])
     if not args.bundle:
         try:
+            dims = aot.parse_dims(args.dim)
             inputs, outputs = aot.compile_library(
                 args.model, args.out, args.target, args.weights, args.lower_options,
                 args.cpu, args.chip, args.fuse_opt,
-                log=lambda msg: print("fuse-compile: " + msg, file=sys.stderr, flush=True))
+                log=lambda msg: print("fuse-compile: " + msg, file=sys.stderr, flush=True),
+                dims=dims)
         except aot.CompileError as e:
             sys.stderr.write("fuse-compile: %s\n" % e)
             return 1

@@ -1,9 +1,11 @@
 """fuse-import MODEL.onnx -o MODEL.mlir [--elide-weights] [--func NAME]
+                   [--dim NAME=SIZE[,NAME=SIZE...]]...
 
 Imports an ONNX model as a TOSA `func.func @model` (see
 python/fuse_dialect/onnx_import.py). An unsupported op or attribute, or a
 model that is not valid, is one error line naming the node and op; no output
-file is written then (exit 1). An importer bug is one line "internal error"
+file is written then (exit 1). `--dim batch=8` imports a model whose inputs
+have symbolic dimensions (ONNX dim_params) at those sizes. An importer bug is one line "internal error"
 (exit 2); never a traceback."""
 
 import argparse
@@ -22,6 +24,8 @@ def main():
     ap.add_argument("--elide-weights", action="store_true",
                     help="weights as elided resources: structure only")
     ap.add_argument("--func", default="model")
+    ap.add_argument("--dim", action="append", default=[],
+                    help="NAME=SIZE: the size of a symbolic input dimension")
     args = ap.parse_args()
 
     def error(msg):
@@ -38,9 +42,16 @@ def main():
         error("--func: %s" % e)
         return 1
     try:
+        from ..aot import CompileError, parse_dims
+        dims = onnx_import.check_dims(parse_dims(args.dim))
+    except (CompileError, ValueError) as e:
+        error(e)
+        return 1
+    try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            text = onnx_import.import_model(args.model, args.elide_weights, args.func)
+            text = onnx_import.import_model(args.model, args.elide_weights, args.func,
+                                            dims=dims)
     except onnx_import.ImportError as e:
         error(e)
         return 1
