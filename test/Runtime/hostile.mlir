@@ -16,6 +16,10 @@
 // RUN: %python %S/Inputs/mutate-library.py %t/outputs.so %t/abi-check %t 30 | FileCheck %s --check-prefix=DAMAGED
 // The Python API's own checks:
 // RUN: %python %S/Inputs/python-api.py %t/outputs.so | FileCheck %s --check-prefix=API
+// fuse-bench on a damaged library, and on a model it compiles itself:
+// RUN: not %fuse-bench %t/short.so 2>&1 | FileCheck %s --check-prefix=BENCH-SHORT
+// RUN: %fuse-bench %examples/mlp_gelu.mlir --runs 3 --warmup 0 2>/dev/null | FileCheck %s --check-prefix=BENCH-MLIR
+// RUN: not %fuse-bench %t/short.so --runs 0 2>&1 | FileCheck %s --check-prefix=BENCH-RUNS
 // Models fuse-compile refuses, nothing written:
 // RUN: not %fuse-compile %S/Inputs/dynamic.mlir -o %t/dynamic.so 2>&1 | FileCheck %s --check-prefix=DYNAMIC
 // RUN: not %fuse-compile %examples/mlp_gelu.mlir --target=cuda-ish -o %t/x.so 2>&1 | FileCheck %s --check-prefix=TARGET
@@ -48,6 +52,10 @@
 // API-NEXT: closed: FuseError: the model is closed
 // API-NEXT: missing library: FuseError: {{.*}}.missing: no such file
 
+// BENCH-SHORT: fuse-bench: {{.*}}short.so: not a model library written by fuse-compile
+// BENCH-MLIR: model mlp_gelu (cpu): x: float32[4, 64] -> output0: float32[4, 32]
+// BENCH-MLIR: | ours |
+// BENCH-RUNS: error: --runs must be at least 1
 // DYNAMIC: fuse-compile: {{.*}}dynamic.mlir: argument 0 of @model: dynamic shape in 'tensor<?x4xf32>' is not supported
 // TARGET: invalid choice: 'cuda-ish'
 // NOFILE: fuse-compile: {{.*}}junk.so.onnx: no such file
