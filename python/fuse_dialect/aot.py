@@ -6,7 +6,9 @@ shared library that exports the C ABI of include/FuseDialect-runtime
 The steps, for MODEL.onnx (imported by fuse-import first) or MODEL.mlir
 (TOSA or linalg on tensors, entry @model):
   1. `fuse-opt --fuse-ops`;
-  2. the target's lowering with C wrappers (`_mlir_ciface_model`):
+  2. `--fuse-read-only-arguments` (the inputs are the caller's: the
+     program copies one before writing into it), then
+     the target's lowering with C wrappers (`_mlir_ciface_model`):
      `--fuse-lower-to-cpu` (the tile loops on all cores through OpenMP) or
      `--fuse-lower-to-nvvm` (host code with the kernels embedded), then
      `--fuse-externalize-weights`: with `weights="external"` into the
@@ -216,7 +218,9 @@ def compile_library(model, output, target="cpu", weights="embedded", lower_optio
         # The weights leave the module before its translation to LLVM IR
         # either way: into the weights file, or into a temporary one the
         # object's read-only data is assembled from (`link`).
-        lowering = [fuse_opt, fused, "--llvm-request-c-wrappers", lower,
+        # The caller owns the inputs (`const` in the ABI): never written.
+        lowering = [fuse_opt, fused, "--fuse-read-only-arguments",
+                    "--llvm-request-c-wrappers", lower,
                     '--fuse-externalize-weights=file="%s"%s' % (
                         weights_path(output) if weights == "external" else
                         os.path.join(work, "weights.bin"),

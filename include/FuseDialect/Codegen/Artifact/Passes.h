@@ -1,8 +1,9 @@
-//===- Passes.h - what a compiled model library holds ---------*- C++ -*-===//
+//===- Passes.h - what a model library holds and promises -----*- C++ -*-===//
 
 #ifndef FUSEDIALECT_CODEGEN_ARTIFACT_PASSES_H
 #define FUSEDIALECT_CODEGEN_ARTIFACT_PASSES_H
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Pass/Pass.h"
 

@@ -5,6 +5,23 @@
 
 include "mlir/Pass/PassBase.td"
 
+def FuseReadOnlyArgumentsPass
+    : Pass<"fuse-read-only-arguments", "::mlir::ModuleOp"> {
+  let summary = "Promise that a public function never writes its arguments";
+  let description = [{
+    Runs on tensors, before a lowering: every argument of every public
+    `func.func` with a body gets `bufferization.writable = false`, so that
+    bufferization copies an argument before writing into it in place (a
+    scatter into an input, an input updated by a fused group). What
+    `fuse-compile` runs first: a model library's caller owns its inputs,
+    which the ABI takes as `const` and may share between threads. Without
+    it, one-shot bufferization treats a function's arguments as writable
+    (upstream's default), and the lowered model may overwrite them.
+    An argument already annotated is left as it is.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
 def FuseExternalizeWeightsPass
     : Pass<"fuse-externalize-weights", "::mlir::ModuleOp"> {
   let summary = "Move the large constants of a lowered module into a "
