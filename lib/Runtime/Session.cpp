@@ -21,6 +21,7 @@
 #include "FuseDialect-runtime/ModelDescription.h"
 
 #include <dlfcn.h>
+#include <sys/stat.h>
 
 #ifdef FUSE_RUNTIME_CUDA
 #include <cuda.h>
@@ -135,11 +136,6 @@ void describe(int64_t *words, void *data, const FuseTensorInfo &info) {
   }
 }
 
-bool insideLoadedObject(const void *p) {
-  Dl_info info;
-  return p && dladdr(p, &info) != 0;
-}
-
 /// Copies a result (descriptor `words`) into the caller's dense `out`.
 void copyResult(const int64_t *words, const FuseTensorInfo &info, void *out) {
   size_t item = fuseElementTypeSize(info.element_type);
@@ -181,6 +177,10 @@ void copyResult(const int64_t *words, const FuseTensorInfo &info, void *out) {
 
 std::mutex weightsMutex;
 bool weightsLoaded = false;
+// The file they came from (device and inode): a later session that names
+// another file is refused rather than silently given these.
+dev_t weightsDevice;
+ino_t weightsInode;
 
 /// The library's path, for the default weights file beside it.
 std::string libraryPath() {
@@ -191,25 +191,43 @@ std::string libraryPath() {
   return info.dli_fname;
 }
 
+/// The default weights file of the library at `library`: its extension
+/// (a dot after the first character of its last component) replaced by
+/// `.weights` (fuse_dialect.aot.weights_path, the one that writes it,
+/// follows the same rule: os.path.splitext's).
+std::string defaultWeightsPath(std::string library) {
+  size_t slash = library.rfind('/');
+  size_t base = slash == std::string::npos ? 0 : slash + 1;
+  size_t dot = library.rfind('.');
+  if (dot != std::string::npos && dot > base &&
+      library.find_first_not_of('.', base) < dot)
+    library.resize(dot);
+  return library + ".weights";
+}
+
 FuseStatus loadWeights(const char *path) {
   std::lock_guard<std::mutex> lock(weightsMutex);
-  if (weightsLoaded)
-    return FUSE_OK;
   const FuseWeightsHeader &expected = __fuse_weights_header;
-  std::string file;
-  if (path) {
-    file = path;
-  } else {
-    file = libraryPath();
-    size_t dot = file.rfind('.'), slash = file.rfind('/');
-    if (dot != std::string::npos && (slash == std::string::npos || dot > slash))
-      file.resize(dot);
-    file += ".weights";
+  std::string file = path ? path : defaultWeightsPath(libraryPath());
+  if (weightsLoaded) {
+    struct stat st;
+    if (!path || (stat(file.c_str(), &st) == 0 && st.st_dev == weightsDevice &&
+                  st.st_ino == weightsInode))
+      return FUSE_OK;
+    return fail(FUSE_ERROR_WEIGHTS,
+                "the weights are already loaded from another file than '" +
+                    file + "' (a process loads a model's weights once)");
   }
   std::FILE *f = std::fopen(file.c_str(), "rb");
   if (!f)
     return fail(FUSE_ERROR_WEIGHTS, "cannot open the weights file '" + file +
                                         "': " + std::strerror(errno));
+  struct stat st;
+  if (fstat(fileno(f), &st) != 0) {
+    std::fclose(f);
+    return fail(FUSE_ERROR_WEIGHTS, "cannot read the weights file '" + file +
+                                        "': " + std::strerror(errno));
+  }
   FuseWeightsHeader header;
   bool ok = std::fread(&header, sizeof header, 1, f) == 1 &&
             header.magic == FUSE_WEIGHTS_MAGIC &&
@@ -263,6 +281,8 @@ FuseStatus loadWeights(const char *path) {
                 "'" + file + "' is corrupted (its digest does not match)");
   }
   weightsLoaded = true;
+  weightsDevice = st.st_dev;
+  weightsInode = st.st_ino;
   return FUSE_OK;
 }
 
@@ -307,8 +327,10 @@ FUSE_ABI size_t fuseElementTypeSize(int32_t type) {
   }
 }
 
-FUSE_ABI FuseStatus fuseSessionCreate(const FuseSessionOptions *options,
-                                      FuseSession **session) {
+namespace {
+
+FuseStatus sessionCreate(const FuseSessionOptions *options,
+                         FuseSession **session) {
   if (!session)
     return fail(FUSE_ERROR_INVALID_ARGUMENT,
                 "fuseSessionCreate: null session pointer");
@@ -317,11 +339,22 @@ FUSE_ABI FuseStatus fuseSessionCreate(const FuseSessionOptions *options,
   // defaults.
   FuseSessionOptions o{sizeof(FuseSessionOptions), nullptr, 0};
   if (options) {
-    if (options->struct_size < offsetof(FuseSessionOptions, weights_path))
+    // Whole fields only: a size that ends inside one is refused.
+    size_t size = options->struct_size;
+    size_t ends[] = {
+        sizeof(o.struct_size),
+        offsetof(FuseSessionOptions, weights_path) + sizeof(o.weights_path),
+        offsetof(FuseSessionOptions, num_threads) + sizeof(o.num_threads)};
+    if (size < ends[1] ||
+        (size < sizeof(o) &&
+         std::find(std::begin(ends), std::end(ends), size) == std::end(ends)))
       return fail(FUSE_ERROR_INVALID_ARGUMENT,
                   "fuseSessionCreate: options.struct_size " +
-                      std::to_string(options->struct_size) + " is too small");
-    std::memcpy(&o, options, std::min<size_t>(options->struct_size, sizeof(o)));
+                      std::to_string(size) + " does not end a field");
+    if (size >= ends[1])
+      o.weights_path = options->weights_path;
+    if (size >= ends[2])
+      o.num_threads = options->num_threads;
   }
   if (o.num_threads < 0)
     return fail(FUSE_ERROR_INVALID_ARGUMENT, "fuseSessionCreate: num_threads " +
@@ -360,12 +393,9 @@ FUSE_ABI FuseStatus fuseSessionCreate(const FuseSessionOptions *options,
   return FUSE_OK;
 }
 
-FUSE_ABI void fuseSessionDestroy(FuseSession *session) { delete session; }
-
-FUSE_ABI FuseStatus fuseSessionRun(FuseSession *session,
-                                   const FuseTensor *inputs, int32_t numInputs,
-                                   const FuseTensor *outputs,
-                                   int32_t numOutputs) {
+FuseStatus sessionRun(FuseSession *session, const FuseTensor *inputs,
+                      int32_t numInputs, const FuseTensor *outputs,
+                      int32_t numOutputs) {
   const FuseModelDescription &m = __fuse_model;
   if (!session)
     return fail(FUSE_ERROR_INVALID_ARGUMENT, "fuseSessionRun: null session");
@@ -406,11 +436,11 @@ FUSE_ABI FuseStatus fuseSessionRun(FuseSession *session,
 #ifndef FUSE_RUNTIME_CUDA
   // The session's threads for this call; the calling thread's own OpenMP
   // setting (the application's) is restored after it.
-  int callerThreads = omp_get_max_threads();
-  if (session->numThreads > 0)
-    omp_set_num_threads(session->numThreads);
+  int threads = session->numThreads, callerThreads = omp_get_max_threads();
+  if (threads > 0)
+    omp_set_num_threads(threads);
   m.entry(results.data(), argPointers.data());
-  if (session->numThreads > 0)
+  if (threads > 0)
     omp_set_num_threads(callerThreads);
 #else
   m.entry(results.data(), argPointers.data());
@@ -421,7 +451,9 @@ FUSE_ABI FuseStatus fuseSessionRun(FuseSession *session,
     const int64_t *r = results.data() + resultAt[i];
     copyResult(r, m.outputs[i], outputs[i].data);
     void *allocated = reinterpret_cast<void *>(r[0]);
-    bool notOurs = !allocated || insideLoadedObject(allocated);
+    // A view of a global (memref.get_global's lowering marks its allocated
+    // pointer 0xdeadbeef) or of an input is not the program's to free.
+    bool notOurs = !allocated || r[0] == 0xdeadbeef;
     for (int32_t j = 0; j < numInputs && !notOurs; ++j)
       notOurs = allocated == inputs[j].data;
     for (void *p : released)
@@ -440,6 +472,46 @@ FUSE_ABI FuseStatus fuseSessionRun(FuseSession *session,
   mgpuStreamSynchronize(nullptr);
 #endif
   return FUSE_OK;
+}
+
+/// `call()`, with no C++ exception leaving the C ABI: running out of memory
+/// is FUSE_ERROR_OUT_OF_MEMORY (its message preallocated), anything else
+/// FUSE_ERROR_DEVICE.
+template <typename Call> FuseStatus guarded(Call call) {
+  try {
+    return call();
+  } catch (const std::bad_alloc &) {
+    static const char *message = "out of memory";
+    try {
+      lastError = message;
+    } catch (...) {
+    }
+    return FUSE_ERROR_OUT_OF_MEMORY;
+  } catch (const std::exception &e) {
+    try {
+      lastError = e.what();
+    } catch (...) {
+    }
+    return FUSE_ERROR_DEVICE;
+  }
+}
+
+} // namespace
+
+FUSE_ABI FuseStatus fuseSessionCreate(const FuseSessionOptions *options,
+                                      FuseSession **session) {
+  return guarded([&] { return sessionCreate(options, session); });
+}
+
+FUSE_ABI void fuseSessionDestroy(FuseSession *session) { delete session; }
+
+FUSE_ABI FuseStatus fuseSessionRun(FuseSession *session,
+                                   const FuseTensor *inputs, int32_t numInputs,
+                                   const FuseTensor *outputs,
+                                   int32_t numOutputs) {
+  return guarded([&] {
+    return sessionRun(session, inputs, numInputs, outputs, numOutputs);
+  });
 }
 
 FUSE_ABI const char *fuseLastError(void) { return lastError.c_str(); }

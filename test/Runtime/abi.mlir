@@ -25,7 +25,8 @@
 // ABI-NEXT: output output4: type 8 shape [3]
 // ABI-NEXT: input -1: (nil), output 5: (nil)
 // ABI-NEXT: null session pointer: status 1: fuseSessionCreate: null session pointer
-// ABI-NEXT: options too small: status 1: fuseSessionCreate: options.struct_size 2 is too small
+// ABI-NEXT: options too small: status 1: fuseSessionCreate: options.struct_size 2 does not end a field
+// ABI-NEXT: options ending inside a field: status 1: fuseSessionCreate: options.struct_size 12 does not end a field
 // ABI-NEXT: negative threads: status 1: fuseSessionCreate: num_threads -3 is negative
 // ABI-NEXT: null session: status 1: fuseSessionRun: null session
 // ABI-NEXT: too many inputs: status 1: fuseSessionRun: 4 inputs and 5 outputs, the model takes 3 and 5

@@ -26,6 +26,12 @@
 // RUN: not %t/abi-check %t/embedded.so %t/x.bin %t/mlp.weights | FileCheck %s --check-prefix=INSIDE
 // RUN: not %python -c "import fuse_dialect; fuse_dialect.load('%t/mlp.so', weights='%t/flipped.weights')" 2>&1 | FileCheck %s --check-prefix=PYTHON
 
+// Weights are loaded once per process: a later session naming the same
+// file is fine, one naming another file (even a copy) is refused.
+// RUN: cp %t/mlp.weights %t/copy.weights
+// RUN: not %python -c "import fuse_dialect; fuse_dialect.load('%t/mlp.so'); fuse_dialect.load('%t/mlp.so', weights='%t/mlp.weights'); print('same file: ok', flush=True); fuse_dialect.load('%t/mlp.so', weights='%t/copy.weights')" 2>&1 | FileCheck %s --check-prefix=ONCE
+// ONCE: same file: ok
+// ONCE: FuseError: the weights are already loaded from another file than '{{.*}}copy.weights' (a process loads a model's weights once)
 // SIZES: weights moved: True
 // RAN: run: status 0
 // SAME: output 0 (output0): C ABI == Python, vs JIT max rel. error ok

@@ -104,6 +104,9 @@ int main(int argc, char **argv) {
   FuseSessionOptions options = {sizeof options, argc > 3 ? argv[3] : NULL, 1};
   FuseSessionOptions tiny = {2, NULL, 0};
   EXPECT_REFUSED("options too small", api.fuseSessionCreate(&tiny, &session));
+  FuseSessionOptions inside = {12, NULL, 0};
+  EXPECT_REFUSED("options ending inside a field",
+                 api.fuseSessionCreate(&inside, &session));
   FuseSessionOptions negative = {sizeof negative, NULL, -3};
   EXPECT_REFUSED("negative threads",
                  api.fuseSessionCreate(&negative, &session));
