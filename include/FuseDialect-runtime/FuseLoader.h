@@ -16,6 +16,9 @@
  * library cut short and of an assertion or a segmentation fault on many a
  * damaged one, and this check turns each into an error. Then every
  * function of FuseRuntime.h is looked up and the ABI version compared.
+ * As with any dlopen, a path loaded before returns the library loaded
+ * then, even if the file has changed since: load a recompiled model from a
+ * new path (fuse_dialect.load does so by itself).
  *
  *===----------------------------------------------------------------------===*/
 
@@ -99,6 +102,16 @@ static inline int fuseCheckLibrary(const char *path, char *error, size_t size) {
 static inline int fuseLoadModel(const char *path, FuseModelApi *api,
                                 char *error, size_t size) {
   memset(api, 0, sizeof *api);
+  /* The file checked is the file loaded: dlopen searches the library path
+     for a name without a slash, fopen the current folder. */
+  char local[4096];
+  if (!strchr(path, '/')) {
+    if (snprintf(local, sizeof local, "./%s", path) >= (int)sizeof local) {
+      snprintf(error, size, "%s: the path is too long", path);
+      return 0;
+    }
+    path = local;
+  }
   if (!fuseCheckLibrary(path, error, size))
     return 0;
   api->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);

@@ -34,12 +34,17 @@ makes LLVM expand every memset into a byte loop.
 
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 
 from . import mlirtext, toolchain
 
-# FuseRuntime.h's functions: what a model library exports.
+# FuseRuntime.h's FUSE_RUNTIME_ABI_VERSION, and its functions: what a model
+# library exports. These and the codes below are Python's copies of the
+# headers' facts; test/Runtime/constants.mlir checks them against the
+# headers.
+ABI_VERSION = 1
 ABI_FUNCTIONS = (
     "fuseRuntimeAbiVersion", "fuseModelTarget", "fuseModelName",
     "fuseModelNumInputs", "fuseModelNumOutputs", "fuseModelInput",
@@ -51,6 +56,9 @@ ELEMENT_TYPES = {"f32": (1, "float32"), "f16": (2, "float16"), "bf16": (3, None)
                  "f64": (4, "float64"), "i8": (5, "int8"), "i16": (6, "int16"),
                  "i32": (7, "int32"), "i64": (8, "int64"), "i1": (9, "bool")}
 TARGETS = {"cpu": 0, "cuda": 1}
+# Digest.h: the trailer fuse-compile appends (magic, bytes, digest).
+LIBRARY_MAGIC = 0x3142494C45535546  # "FUSELIB1"
+TRAILER_BYTES = 24
 
 
 class CompileError(RuntimeError):
@@ -155,10 +163,21 @@ def parse_dims(specs):
     for spec in specs or ():
         for item in spec.split(","):
             name, eq, size = item.partition("=")
-            if not eq or not name.strip() or not size.strip().isdigit():
+            if not eq or not name.strip() or not re.fullmatch(r"[0-9]{1,12}", size.strip()):
                 raise CompileError("--dim takes NAME=SIZE, not %r" % item)
             dims[name.strip()] = int(size)
     return dims
+
+
+def check_dims(dims):
+    """`dims` of compile_library: names without ',' or '=' (they travel as
+    --dim options), positive int sizes; CompileError otherwise."""
+    for name, size in (dims or {}).items():
+        if not isinstance(name, str) or not name or "," in name or "=" in name:
+            raise CompileError("a symbolic dimension's name must be a non-empty string "
+                               "without ',' or '=', not %r" % (name,))
+        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+            raise CompileError("the size of %r must be a positive int, not %r" % (name, size))
 
 
 def weights_path(library):
@@ -166,6 +185,20 @@ def weights_path(library):
     default): model.so -> model.weights."""
     stem, ext = os.path.splitext(library)
     return (stem if ext else library) + ".weights"
+
+
+def install(src, dst):
+    """`src` copied to `dst` by a rename in `dst`'s folder: a process that
+    has the old `dst` mapped (a loaded library) keeps it whole, and a
+    failure leaves `dst` as it was."""
+    tmp = "%s.tmp-%d" % (dst, os.getpid())
+    try:
+        shutil.copy2(src, tmp)
+        os.replace(tmp, dst)
+    except OSError as e:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise CompileError("cannot write %s: %s" % (dst, e.strerror or e))
 
 
 def compile_library(model, output, target="cpu", weights="embedded", lower_options="",
@@ -181,6 +214,7 @@ def compile_library(model, output, target="cpu", weights="embedded", lower_optio
         raise CompileError("--weights is embedded or external, not '%s'" % weights)
     if not os.path.isfile(model):
         raise CompileError("%s: no such file" % model)
+    check_dims(dims)
     if '"' in output or "\n" in output:
         raise CompileError("the output path may not hold a quote or a line break")
     fuse_opt = fuse_opt or toolchain.fuse_opt()
@@ -219,12 +253,13 @@ def compile_library(model, output, target="cpu", weights="embedded", lower_optio
         # either way: into the weights file, or into a temporary one the
         # object's read-only data is assembled from (`link`).
         # The caller owns the inputs (`const` in the ABI): never written.
+        # Everything is written in `work` and moved into place at the end:
+        # a failed step leaves a library (and weights) there as they were.
+        weights_file = os.path.join(work, "weights.bin")
         lowering = [fuse_opt, fused, "--fuse-read-only-arguments",
                     "--llvm-request-c-wrappers", lower,
                     '--fuse-externalize-weights=file="%s"%s' % (
-                        weights_path(output) if weights == "external" else
-                        os.path.join(work, "weights.bin"),
-                        "" if weights == "external" else " link=true")]
+                        weights_file, "" if weights == "external" else " link=true")]
         say("lowering for the %s" % target)
         lowered = os.path.join(work, "model.llvm.mlir")
         run_tool(lowering + ["-o", lowered], "fuse-opt " + lower)
@@ -244,7 +279,8 @@ def compile_library(model, output, target="cpu", weights="embedded", lower_optio
         with open(abi, "w") as f:
             f.write("{\n  global:\n%s  local: *;\n};\n" % "".join(
                 "    %s;\n" % fn for fn in ABI_FUNCTIONS))
-        link = [toolchain.cxx(), "-shared", "-fPIC", "-O2", "-o", output,
+        library = os.path.join(work, "model.so")
+        link = [toolchain.cxx(), "-shared", "-fPIC", "-O2", "-o", library,
                 "-I" + toolchain.runtime_include(), "-x", "c", desc, "-x", "none", obj,
                 "-Wl,--whole-archive", runtime, "-Wl,--no-whole-archive",
                 "-Wl,--version-script=" + abi, "-Wl,-z,defs", "-Wl,--as-needed"]
@@ -258,5 +294,8 @@ def compile_library(model, output, target="cpu", weights="embedded", lower_optio
         say("linking %s" % output)
         run_tool(link, "link")
         from . import runtime
-        runtime.append_trailer(output)
+        runtime.append_trailer(library)
+        if weights == "external":
+            install(weights_file, weights_path(output))
+        install(library, output)
     return inputs, outputs

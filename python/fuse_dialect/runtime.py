@@ -20,6 +20,7 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 
 from . import aot
 
@@ -63,8 +64,8 @@ class Boundary:
         return "%s: %s%s" % (self.name, self.dtype, list(self.shape))
 
 
-LIBRARY_MAGIC = 0x3142494C45535546  # "FUSELIB1" (Digest.h)
-TRAILER_BYTES = 24
+LIBRARY_MAGIC = aot.LIBRARY_MAGIC
+TRAILER_BYTES = aot.TRAILER_BYTES
 
 
 def digest(chunks):
@@ -142,6 +143,38 @@ def check_library(path):
                     "short, changed since, or another file)" % path)
 
 
+_loaded = {}  # real path -> (device, inode, mtime, size) of what was dlopen'ed
+_loaded_lock = threading.Lock()
+
+
+def _open_library(path):
+    """dlopen(`path`) with RTLD_LOCAL (each model keeps its symbols to
+    itself): (the library, a folder to remove once a session is created, or
+    None). dlopen returns the library already loaded from a path even when
+    the file there has changed since (a model compiled again to the same
+    path): such a file is loaded from a private copy instead, with a link
+    to its default weights file beside it."""
+    real = os.path.realpath(path)
+    st = os.stat(real)
+    key = (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size)
+    with _loaded_lock:
+        fresh = _loaded.setdefault(real, key) == key
+    work = None
+    target = real
+    if not fresh:
+        work = tempfile.mkdtemp(prefix="fuse-reload-")
+        target = os.path.join(work, os.path.basename(real))
+        shutil.copyfile(real, target)
+        if os.path.exists(aot.weights_path(real)):
+            os.symlink(aot.weights_path(real), aot.weights_path(target))
+    try:
+        return ctypes.CDLL(target, mode=os.RTLD_NOW | os.RTLD_LOCAL), work
+    except OSError as e:
+        if work:
+            shutil.rmtree(work, ignore_errors=True)
+        raise FuseError("%s: cannot load the library: %s" % (path, e))
+
+
 def _bind(lib):
     """The ABI's functions of `lib` with their C types."""
     sig = {
@@ -176,24 +209,31 @@ class Model:
     def __init__(self, path, weights=None, threads=0):
         self.path = path
         self._session = None
+        self._lock = threading.Lock()
+        self._calls = {}  # session handle -> calls running on it
         if not os.path.isfile(path):
             raise FuseError("%s: no such file" % path)
         check_library(path)
+        self._lib, work = _open_library(path)
         try:
-            # RTLD_LOCAL: each model keeps its symbols to itself.
-            self._lib = ctypes.CDLL(os.path.abspath(path), mode=os.RTLD_NOW | os.RTLD_LOCAL)
-        except OSError as e:
-            raise FuseError("%s: cannot load the library: %s" % (path, e))
+            self._load(path, weights, threads)
+        finally:
+            if work:
+                shutil.rmtree(work, ignore_errors=True)
+
+    def _load(self, path, weights, threads):
         try:
             _bind(self._lib)
         except AttributeError as e:
             raise FuseError("%s is not a FuseDialect model (%s)" % (path, e))
         version = self._lib.fuseRuntimeAbiVersion()
-        if version != 1:
-            raise FuseError("%s: runtime ABI version %d, this package reads 1" % (path, version))
+        if version != aot.ABI_VERSION:
+            raise FuseError("%s: runtime ABI version %d, this package reads %d"
+                            % (path, version, aot.ABI_VERSION))
         lib = self._lib
         self.name = lib.fuseModelName().decode("utf-8", "replace")
-        self.target = {0: "cpu", 1: "cuda"}.get(lib.fuseModelTarget(), "unknown")
+        self.target = {code: name for name, code in aot.TARGETS.items()}.get(
+            lib.fuseModelTarget(), "unknown")
         self.inputs = [Boundary(lib.fuseModelInput(i).contents)
                        for i in range(lib.fuseModelNumInputs())]
         self.outputs = [Boundary(lib.fuseModelOutput(i).contents)
@@ -202,7 +242,7 @@ class Model:
         self._open(threads)
 
     def _open(self, threads):
-        if not isinstance(threads, int) or threads < 0:
+        if not isinstance(threads, int) or isinstance(threads, bool) or threads < 0:
             raise ValueError("threads must be an int >= 0, not %r" % (threads,))
         options = SessionOptions(ctypes.sizeof(SessionOptions),
                                  os.fsencode(self._weights) if self._weights else None,
@@ -211,9 +251,18 @@ class Model:
         status = self._lib.fuseSessionCreate(ctypes.byref(options), ctypes.byref(session))
         if status != FUSE_OK:
             raise FuseError(self._lib.fuseLastError().decode("utf-8", "replace"))
-        self.close()
-        self._session = session
+        self._retire(session)
         self.threads = threads
+
+    def _retire(self, replacement):
+        """Makes `replacement` the session of the next calls; the old one is
+        destroyed once no call is running on it."""
+        with self._lock:
+            old, self._session = self._session, replacement
+            if old is not None and not self._calls.get(old.value):
+                self._lib.fuseSessionDestroy(old)
+            elif old is not None:
+                self._calls[old.value] = -self._calls[old.value]  # retired
 
     def set_threads(self, threads):
         """CPU threads of the following runs (a new session; the weights
@@ -221,9 +270,9 @@ class Model:
         self._open(threads)
 
     def close(self):
-        if self._session is not None:
-            self._lib.fuseSessionDestroy(self._session)
-            self._session = None
+        """Ends the session (after the calls running on it)."""
+        if getattr(self, "_lock", None) is not None:
+            self._retire(None)
 
     def __del__(self):
         if getattr(self, "_lib", None) is not None:
@@ -237,8 +286,6 @@ class Model:
         """The outputs for `inputs` (one per model input, in order): a list
         of numpy arrays, torch tensors if the inputs were."""
         import numpy as np
-        if self._session is None:
-            raise FuseError("the model is closed")
         if len(inputs) != len(self.inputs):
             raise ValueError("model '%s' takes %d inputs (%s), got %d" % (
                 self.name, len(self.inputs), ", ".join(b.name for b in self.inputs),
@@ -270,9 +317,25 @@ class Model:
                 t.data, t.element_type, t.rank, t.shape = a.ctypes.data, b.code, len(b.shape), shape
             return out
 
-        status = self._lib.fuseSessionRun(self._session, tensors(arrays, self.inputs),
-                                          len(arrays), tensors(results, self.outputs),
-                                          len(results))
+        with self._lock:
+            session = self._session
+            if session is None:
+                raise FuseError("the model is closed")
+            self._calls[session.value] = self._calls.get(session.value, 0) + 1
+        try:
+            status = self._lib.fuseSessionRun(session, tensors(arrays, self.inputs),
+                                              len(arrays), tensors(results, self.outputs),
+                                              len(results))
+        finally:
+            with self._lock:
+                n = self._calls[session.value]
+                n = n - 1 if n > 0 else n + 1  # negative: retired meanwhile
+                if n == 0:
+                    del self._calls[session.value]
+                    if session is not self._session:
+                        self._lib.fuseSessionDestroy(session)
+                else:
+                    self._calls[session.value] = n
         if status != FUSE_OK:
             message = self._lib.fuseLastError().decode("utf-8", "replace")
             raise (ValueError if status == FUSE_ERROR_INVALID_ARGUMENT else FuseError)(message)

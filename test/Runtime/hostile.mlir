@@ -27,6 +27,16 @@
 // RUN: cp %t/junk.so %t/junk.onnx
 // RUN: not %fuse-compile %t/junk.onnx -o %t/junk-model.so 2>&1 | FileCheck %s --check-prefix=BADONNX
 // RUN: test ! -e %t/dynamic.so && test ! -e %t/x.so && test ! -e %t/nofile.so && test ! -e %t/junk-model.so
+// A failed compile leaves the library already at the output as it was:
+// RUN: cp %t/outputs.so %t/kept.so
+// RUN: not %fuse-compile %S/Inputs/dynamic.mlir -o %t/kept.so 2>/dev/null
+// RUN: cmp %t/outputs.so %t/kept.so
+// A model compiled again to the same path, loaded again in one process,
+// is the new model (dlopen alone would return the old one):
+// RUN: %python -c "import fuse_dialect; a = fuse_dialect.compile('%S/Inputs/insert.mlir', output='%t/same.so'); b = fuse_dialect.compile('%S/Inputs/scatter.mlir', output='%t/same.so'); print('inputs:', len(a.inputs), len(b.inputs))" | FileCheck %s --check-prefix=RELOAD
+// A path without a slash is the file in the current folder, for the
+// check and for dlopen alike:
+// RUN: cd %t && %t/abi-check outputs.so | FileCheck %s --check-prefix=RELATIVE
 
 // SHORT: cannot load: {{.*}}short.so: not a model library written by fuse-compile (no trailer: cut short, changed since, or another file)
 // JUNK: cannot load: {{.*}}junk.so: not a model library written by fuse-compile
@@ -56,6 +66,8 @@
 // BENCH-MLIR: model mlp_gelu (cpu): x: float32[4, 64] -> output0: float32[4, 32]
 // BENCH-MLIR: | ours |
 // BENCH-RUNS: error: --runs must be at least 1
+// RELOAD: inputs: 2 3
+// RELATIVE: run: status 0
 // DYNAMIC: fuse-compile: {{.*}}dynamic.mlir: argument 0 of @model: dynamic shape in 'tensor<?x4xf32>' is not supported
 // TARGET: invalid choice: 'cuda-ish'
 // NOFILE: fuse-compile: {{.*}}junk.so.onnx: no such file
