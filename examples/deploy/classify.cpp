@@ -84,9 +84,9 @@ int main(int argc, char **argv) {
   }
   const FuseTensorInfo *in = model.fuseModelInput(0);
   const FuseTensorInfo *out = model.fuseModelOutput(0);
-  if (model.fuseModelNumInputs() != 1 || in->element_type != FUSE_FLOAT32 ||
-      in->rank != 4 || in->shape[0] != 1 || in->shape[1] != 3 ||
-      out->element_type != FUSE_FLOAT32) {
+  if (model.fuseModelNumInputs() != 1 || !out ||
+      in->element_type != FUSE_FLOAT32 || in->rank != 4 || in->shape[0] != 1 ||
+      in->shape[1] != 3 || out->element_type != FUSE_FLOAT32) {
     std::fprintf(stderr,
                  "classify: %s does not take one 1x3xHxW float32 "
                  "image and return float32 scores\n",

@@ -9,7 +9,7 @@
  *
  *   the bytes, zero-padded to whole 8-byte little-endian words w_0..w_n-1:
  *   digest = (sum of w_i * (2i + 1)) xor (bytes * 0x9E3779B97F4A7C15),
- *   all modulo 2^64 (fuse_dialect.runtime.digest computes it with numpy).
+ *   all modulo 2^64 (fuse_dialect.runtime.digest computes it in Python).
  *
  *===----------------------------------------------------------------------===*/
 

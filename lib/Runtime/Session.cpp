@@ -274,7 +274,8 @@ FuseStatus loadWeights(const char *path) {
                                         "' is not a FuseDialect weights file "
                                         "or is truncated or extended");
   if (fuseDigestFinish(sum, done) != expected.digest) {
-    // Nothing of a damaged file stays: the next session reads it again.
+    // Nothing of a file with a wrong digest stays (a short one may leave
+    // part of its bytes, never used): the next session reads it again.
     for (uint64_t i = 0; i < expected.count; ++i)
       std::memset(__fuse_weights[i].address, 0, __fuse_weights[i].bytes);
     return fail(FUSE_ERROR_WEIGHTS,
@@ -356,6 +357,11 @@ FuseStatus sessionCreate(const FuseSessionOptions *options,
     if (size >= ends[2])
       o.num_threads = options->num_threads;
   }
+  if (const char *feature = __fuse_model.missing_cpu_feature())
+    return fail(FUSE_ERROR_DEVICE,
+                std::string("fuseSessionCreate: the model was compiled for a "
+                            "CPU with ") +
+                    feature + ", which this one lacks (fuse-compile --cpu)");
   if (o.num_threads < 0)
     return fail(FUSE_ERROR_INVALID_ARGUMENT, "fuseSessionCreate: num_threads " +
                                                  std::to_string(o.num_threads) +

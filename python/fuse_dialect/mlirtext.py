@@ -237,8 +237,8 @@ def parse_ttype(text, where, any_element=False):
     dims = body.split("x")
     elt = dims.pop()
     if any(d.strip() == "?" for d in dims):
-        raise TextError("%s: dynamic shape in '%s' is not supported: fuse-diff "
-                        "needs static shapes" % (where, text))
+        raise TextError("%s: dynamic shape in '%s' is not supported: static "
+                        "shapes are needed" % (where, text))
     try:
         shape = [int(d) for d in dims]
     except ValueError:

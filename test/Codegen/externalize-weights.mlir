@@ -9,12 +9,14 @@
 // RUN: not fuse-opt %s --fuse-externalize-weights 2>&1 | FileCheck %s --check-prefix=NOFILE
 // RUN: fuse-opt %s --fuse-externalize-weights="file=%t/w.bin" | not fuse-opt --fuse-externalize-weights="file=%t/w2.bin" 2>&1 | FileCheck %s --check-prefix=TWICE
 // RUN: not fuse-opt %s --fuse-externalize-weights="file=%t/none/w.bin" 2>&1 | FileCheck %s --check-prefix=UNWRITABLE
+// RUN: fuse-opt %s --fuse-externalize-weights="file=%t/l.bin link=true" | not fuse-opt --fuse-externalize-weights="file=%t/l2.bin link=true" 2>&1 | FileCheck %s --check-prefix=TWICE-LINK
 
 module {
   // 2048 bytes, a splat: moved (written out element by element).
   llvm.mlir.global private constant @big(dense<1.5> : tensor<512xf32>) {alignment = 64 : i64} : !llvm.array<512 x f32>
-  // 32 bytes: moved at offset 2048.
-  llvm.mlir.global private constant @eight(dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]> : tensor<8xf32>) {alignment = 64 : i64} : !llvm.array<8 x f32>
+  // 32 bytes: moved at offset 2048; aligned to 128 in link mode, as the
+  // global asks.
+  llvm.mlir.global private constant @eight(dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]> : tensor<8xf32>) {alignment = 128 : i64} : !llvm.array<8 x f32>
   // Under min-bytes, not constant, and bits (i1 is packed in the
   // attribute, one byte per element in memory): all stay.
   llvm.mlir.global private constant @small(dense<2.0> : tensor<2xf32>) : !llvm.array<2 x f32>
@@ -62,7 +64,7 @@ module {
 
 // With link: declarations, defined by the module's assembly from the file
 // (offsets past the header); no table.
-// LINK: module attributes {llvm.module_asm = [".section .rodata.big,\22a\22,@progbits", ".p2align 6", ".globl big", ".hidden big", ".type big,@object", ".size big, 2048", "big:", ".incbin \22{{.*}}l.bin\22, 64, 2048", {{.*}} ".incbin \22{{.*}}l.bin\22, 2112, 32", ".text"]}
+// LINK: module attributes {llvm.module_asm = [".section .rodata.big,\22a\22,@progbits", ".p2align 6", ".globl big", ".hidden big", ".type big,@object", ".size big, 2048", "big:", ".incbin \22{{.*}}l.bin\22, 64, 2048", ".section .rodata.eight,\22a\22,@progbits", ".p2align 7", {{.*}} ".incbin \22{{.*}}l.bin\22, 2112, 32", ".text"]}
 // LINK: llvm.mlir.global external hidden constant @big() {{.*}} : !llvm.array<512 x f32>
 // LINK: llvm.mlir.global external hidden constant @eight()
 // LINK: llvm.mlir.global private constant @small(dense<2.000000e+00>
@@ -71,3 +73,4 @@ module {
 // NOFILE: error: --fuse-externalize-weights needs file=PATH
 // TWICE: error: the module already has @__fuse_weights_header (externalized twice?)
 // UNWRITABLE: error: cannot write the weights file: {{.*}}
+// TWICE-LINK: error: the module's assembly already includes a weights file (externalized twice?)

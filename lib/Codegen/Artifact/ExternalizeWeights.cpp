@@ -22,6 +22,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 namespace mlir::fuse {
@@ -119,8 +120,12 @@ struct ExternalizeWeights
       LLVM::GlobalOp global = op;
       uint64_t offset = offsets[i], bytes = sizes[i];
       StringRef name = global.getSymName();
+      // The file's 64-byte alignment, or the global's own if larger (LLVM
+      // assumes it of the declaration).
+      uint64_t align = std::max<uint64_t>(FUSE_WEIGHTS_ALIGNMENT,
+                                          global.getAlignment().value_or(1));
       line(".section .rodata." + name + ",\"a\",@progbits");
-      line(".p2align 6");
+      line(".p2align " + Twine(llvm::Log2_64_Ceil(align)));
       line(".globl " + name);
       line(".hidden " + name);
       line(".type " + name + ",@object");
@@ -149,6 +154,15 @@ struct ExternalizeWeights
           << minBytes.getValue() << " is negative";
       return signalPassFailure();
     }
+    if (auto assembly = module->getAttrOfType<ArrayAttr>(
+            LLVM::LLVMDialect::getModuleLevelAsmAttrName()))
+      for (Attribute line : assembly)
+        if (auto text = dyn_cast<StringAttr>(line);
+            text && text.getValue().starts_with(".incbin")) {
+          emitError(module.getLoc(), "the module's assembly already includes "
+                                     "a weights file (externalized twice?)");
+          return signalPassFailure();
+        }
     for (StringRef name : {kHeader, kTable})
       if (Operation *existing = module.lookupSymbol(name)) {
         emitError(existing->getLoc(), "the module already has @")
