@@ -84,7 +84,7 @@ int main(int argc, char **argv) {
   }
   const FuseTensorInfo *in = model.fuseModelInput(0);
   const FuseTensorInfo *out = model.fuseModelOutput(0);
-  if (model.fuseModelNumInputs() != 1 || !out ||
+  if (model.fuseModelNumInputs() != 1 || model.fuseModelNumOutputs() != 1 ||
       in->element_type != FUSE_FLOAT32 || in->rank != 4 || in->shape[0] != 1 ||
       in->shape[1] != 3 || out->element_type != FUSE_FLOAT32) {
     std::fprintf(stderr,
@@ -116,16 +116,24 @@ int main(int argc, char **argv) {
   int64_t classes = 1;
   for (int d = 0; d < out->rank; ++d)
     classes *= out->shape[d];
+  if (classes < 1) {
+    std::fprintf(stderr, "classify: the model returns no scores\n");
+    return 1;
+  }
   std::vector<float> scores(classes);
   FuseSession *session = nullptr;
   FuseTensor x = {pixels.data(), FUSE_FLOAT32, in->rank, in->shape};
   FuseTensor y = {scores.data(), FUSE_FLOAT32, out->rank, out->shape};
-  if (model.fuseSessionCreate(nullptr, &session) != FUSE_OK ||
-      model.fuseSessionRun(session, &x, 1, &y, 1) != FUSE_OK) {
+  if (model.fuseSessionCreate(nullptr, &session) != FUSE_OK) {
     std::fprintf(stderr, "classify: %s\n", model.fuseLastError());
     return 1;
   }
+  FuseStatus status = model.fuseSessionRun(session, &x, 1, &y, 1);
   model.fuseSessionDestroy(session);
+  if (status != FUSE_OK) {
+    std::fprintf(stderr, "classify: %s\n", model.fuseLastError());
+    return 1;
+  }
 
   std::vector<std::string> labels;
   if (argc > 3) {

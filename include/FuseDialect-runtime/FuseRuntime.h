@@ -43,6 +43,7 @@ extern "C" {
 #endif
 
 #define FUSE_RUNTIME_ABI_VERSION 1
+#define FUSE_MAX_THREADS 1024
 
 typedef enum FuseStatus {
   FUSE_OK = 0,
@@ -92,11 +93,13 @@ typedef struct FuseTensor {
 typedef struct FuseSessionOptions {
   uint32_t struct_size; /* sizeof(FuseSessionOptions) of the caller */
   /* A model compiled with --weights=external: its weights file. NULL: the
-     file next to the library, `model.weights` for `model.so`. Read once per
-     process, checked against the digest compiled into the library. */
+     file next to the library, `model.weights` for `model.so` (or, once a
+     session has loaded them, the weights already loaded). Read once per
+     process, checked against the digest compiled into the library; a later
+     session naming another file is refused. */
   const char *weights_path;
   /* CPU threads a run uses (0: OpenMP's default, OMP_NUM_THREADS or every
-     core). Outputs do not depend on it. */
+     core; at most FUSE_MAX_THREADS). Outputs do not depend on it. */
   int32_t num_threads;
 } FuseSessionOptions;
 

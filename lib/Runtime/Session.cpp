@@ -22,6 +22,7 @@
 
 #include <dlfcn.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #ifdef FUSE_RUNTIME_CUDA
 #include <cuda.h>
@@ -182,13 +183,26 @@ bool weightsLoaded = false;
 dev_t weightsDevice;
 ino_t weightsInode;
 
-/// The library's path, for the default weights file beside it.
-std::string libraryPath() {
+/// The library's path, for the default weights file beside it: recorded
+/// when it is loaded (dladdr gives the name it was opened by, relative to
+/// the folder current then).
+std::string &libraryPath() {
+  static std::string path;
+  return path;
+}
+
+__attribute__((constructor)) void recordLibraryPath() {
   Dl_info info;
-  if (!dladdr(reinterpret_cast<const void *>(&fuseRuntimeAbiVersion), &info) ||
+  if (!dladdr(reinterpret_cast<const void *>(&recordLibraryPath), &info) ||
       !info.dli_fname)
-    return "";
-  return info.dli_fname;
+    return;
+  std::string name = info.dli_fname;
+  if (!name.empty() && name[0] != '/') {
+    char cwd[4096];
+    if (getcwd(cwd, sizeof cwd))
+      name = std::string(cwd) + "/" + name;
+  }
+  libraryPath() = name;
 }
 
 /// The default weights file of the library at `library`: its extension
@@ -362,10 +376,11 @@ FuseStatus sessionCreate(const FuseSessionOptions *options,
                 std::string("fuseSessionCreate: the model was compiled for a "
                             "CPU with ") +
                     feature + ", which this one lacks (fuse-compile --cpu)");
-  if (o.num_threads < 0)
-    return fail(FUSE_ERROR_INVALID_ARGUMENT, "fuseSessionCreate: num_threads " +
-                                                 std::to_string(o.num_threads) +
-                                                 " is negative");
+  if (o.num_threads < 0 || o.num_threads > FUSE_MAX_THREADS)
+    return fail(FUSE_ERROR_INVALID_ARGUMENT,
+                "fuseSessionCreate: num_threads " +
+                    std::to_string(o.num_threads) + " is not in [0, " +
+                    std::to_string(FUSE_MAX_THREADS) + "]");
 #ifdef FUSE_RUNTIME_CUDA
   // The mgpu* runtime aborts on a CUDA error (the generated host code
   // cannot handle one): find out now whether there is a device to run on.

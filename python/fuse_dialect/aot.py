@@ -56,6 +56,7 @@ ELEMENT_TYPES = {"f32": (1, "float32"), "f16": (2, "float16"), "bf16": (3, None)
                  "f64": (4, "float64"), "i8": (5, "int8"), "i16": (6, "int16"),
                  "i32": (7, "int32"), "i64": (8, "int64"), "i1": (9, "bool")}
 TARGETS = {"cpu": 0, "cuda": 1}
+MAX_THREADS = 1024  # FUSE_MAX_THREADS
 # Digest.h: the trailer fuse-compile appends (magic, bytes, digest).
 LIBRARY_MAGIC = 0x3142494C45535546  # "FUSELIB1"
 TRAILER_BYTES = 24
@@ -127,11 +128,13 @@ def c_string(s):
 # x86 instruction set extensions: the compiler's macro when code may use it
 # (the description is compiled with -march=CPU, as llc's -mcpu=CPU) and the
 # name __builtin_cpu_supports checks at run time.
-CPU_FEATURES = [(m, m.lower().replace("_", "-")) for m in (
-    "AVX", "AVX2", "FMA", "F16C", "BMI", "BMI2", "AVX512F", "AVX512BW", "AVX512DQ",
-    "AVX512VL", "AVX512CD", "AVX512VNNI", "AVX512BF16", "AVX512FP16", "AVX512VBMI",
-    "AVX512VBMI2", "AVX512IFMA", "AVX512BITALG", "AVX512VPOPCNTDQ", "AMX_TILE",
-    "AMX_BF16", "AMX_INT8")]
+CPU_FEATURES = [(m, m.lower().replace("_", "." if m.startswith("SSE") else "-")) for m in (
+    "SSE3", "SSSE3", "SSE4_1", "SSE4_2", "POPCNT", "LZCNT", "MOVBE", "PCLMUL", "AES",
+    "ADX", "SHA", "AVX", "AVX2", "FMA", "F16C", "BMI", "BMI2", "AVXVNNI", "GFNI", "VAES",
+    "VPCLMULQDQ", "AVX512F", "AVX512BW", "AVX512DQ", "AVX512VL", "AVX512CD",
+    "AVX512VNNI", "AVX512BF16", "AVX512FP16", "AVX512VBMI", "AVX512VBMI2",
+    "AVX512IFMA", "AVX512BITALG", "AVX512VPOPCNTDQ", "AMX_TILE", "AMX_BF16",
+    "AMX_INT8")]
 
 
 def description_c(name, target, inputs, outputs):
@@ -206,18 +209,45 @@ def weights_path(library):
     return (stem if ext else library) + ".weights"
 
 
-def install(src, dst):
-    """`src` copied to `dst` by a rename in `dst`'s folder: a process that
-    has the old `dst` mapped (a loaded library) keeps it whole, and a
-    failure leaves `dst` as it was."""
-    tmp = "%s.tmp-%d" % (dst, os.getpid())
+def staged(src, dst, mode):
+    """A copy of `src` in `dst`'s folder under a fresh name (mkstemp: never
+    through a link someone placed there), with `mode` less the umask, ready
+    for `os.replace(copy, dst)`; CompileError if it cannot be written."""
+    folder = os.path.dirname(os.path.abspath(dst))
     try:
-        shutil.copy2(src, tmp)
-        os.replace(tmp, dst)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=os.path.basename(dst) + ".")
     except OSError as e:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
         raise CompileError("cannot write %s: %s" % (dst, e.strerror or e))
+    try:
+        with os.fdopen(fd, "wb") as out, open(src, "rb") as f:
+            shutil.copyfileobj(f, out)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, mode & ~umask)
+        return tmp
+    except BaseException as e:
+        os.unlink(tmp)
+        if isinstance(e, OSError):
+            raise CompileError("cannot write %s: %s" % (dst, e.strerror or e))
+        raise
+
+
+def install(pairs):
+    """Each (src, dst, mode) of `pairs` copied to `dst` by a rename in its
+    folder, after all are staged: a process that has an old `dst` mapped (a
+    loaded library) keeps it whole, and a failure before the renames leaves
+    every `dst` as it was."""
+    copies = []
+    try:
+        for src, dst, mode in pairs:
+            copies.append((staged(src, dst, mode), dst))
+        for tmp, dst in copies:
+            os.replace(tmp, dst)
+    except BaseException:
+        for tmp, _ in copies:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+        raise
 
 
 def compile_library(model, output, target="cpu", weights="embedded", lower_options="",
@@ -236,6 +266,12 @@ def compile_library(model, output, target="cpu", weights="embedded", lower_optio
     check_dims(dims)
     if '"' in output or "\n" in output:
         raise CompileError("the output path may not hold a quote or a line break")
+    if os.path.isdir(output):
+        raise CompileError("%s is a folder; -o names the library" % output)
+    if weights == "external" and os.path.abspath(weights_path(output)) == \
+            os.path.abspath(output):
+        raise CompileError("%s would be both the library and its weights file: name "
+                           "the library .so" % output)
     fuse_opt = fuse_opt or toolchain.fuse_opt()
     say = log or (lambda msg: None)
     name = os.path.splitext(os.path.basename(model))[0]
@@ -298,16 +334,19 @@ def compile_library(model, output, target="cpu", weights="embedded", lower_optio
         with open(abi, "w") as f:
             f.write("{\n  global:\n%s  local: *;\n};\n" % "".join(
                 "    %s;\n" % fn for fn in ABI_FUNCTIONS))
-        # The description knows the CPU the code is for (its checks); a
-        # name the C compiler does not take (LLVM's alone) goes unchecked.
+        # The description knows the CPU the code is for (its checks): the
+        # C compiler must know it too (-march=native always works).
         desc_obj = os.path.join(work, "description.o")
-        compile_desc = [toolchain.cxx(), "-x", "c", "-c", "-fPIC", "-O2",
-                        "-I" + toolchain.runtime_include(), desc, "-o", desc_obj]
-        if subprocess.run(compile_desc[:1] + ["-march=" + cpu] + compile_desc[1:],
-                          capture_output=True).returncode != 0:
-            say("warning: the C compiler does not know the CPU '%s': the library "
-                "will not check that a machine has its instruction set" % cpu)
-            run_tool(compile_desc, "cc (description)")
+        r = subprocess.run([toolchain.cxx(), "-x", "c", "-c", "-fPIC", "-O2",
+                            "-march=" + cpu, "-I" + toolchain.runtime_include(), desc,
+                            "-o", desc_obj], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise CompileError("the C compiler (%s) does not know the CPU '%s', so the "
+                               "library could not check that a machine has its "
+                               "instruction set: name a CPU both LLVM and it know, or "
+                               "native (%s)" % (toolchain.cxx(), cpu,
+                                                r.stderr.strip().splitlines()[0][:200]
+                                                if r.stderr.strip() else "no message"))
         library = os.path.join(work, "model.so")
         link = [toolchain.cxx(), "-shared", "-fPIC", "-O2", "-o", library, desc_obj, obj,
                 "-Wl,--whole-archive", runtime, "-Wl,--no-whole-archive",
@@ -323,7 +362,6 @@ def compile_library(model, output, target="cpu", weights="embedded", lower_optio
         run_tool(link, "link")
         from . import runtime
         runtime.append_trailer(library)
-        if weights == "external":
-            install(weights_file, weights_path(output))
-        install(library, output)
+        install(([(weights_file, weights_path(output), 0o644)]
+                 if weights == "external" else []) + [(library, output, 0o755)])
     return inputs, outputs

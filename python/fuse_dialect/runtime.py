@@ -64,6 +64,7 @@ class Boundary:
         return "%s: %s%s" % (self.name, self.dtype, list(self.shape))
 
 
+MAX_THREADS = aot.MAX_THREADS
 LIBRARY_MAGIC = aot.LIBRARY_MAGIC
 TRAILER_BYTES = aot.TRAILER_BYTES
 
@@ -242,8 +243,10 @@ class Model:
         self._open(threads)
 
     def _open(self, threads):
-        if not isinstance(threads, int) or isinstance(threads, bool) or threads < 0:
-            raise ValueError("threads must be an int >= 0, not %r" % (threads,))
+        if not isinstance(threads, int) or isinstance(threads, bool) or \
+                not 0 <= threads <= MAX_THREADS:
+            raise ValueError("threads must be an int in [0, %d], not %r"
+                             % (MAX_THREADS, threads))
         options = SessionOptions(ctypes.sizeof(SessionOptions),
                                  os.fsencode(self._weights) if self._weights else None,
                                  threads)

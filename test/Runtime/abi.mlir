@@ -27,7 +27,7 @@
 // ABI-NEXT: null session pointer: status 1: fuseSessionCreate: null session pointer
 // ABI-NEXT: options too small: status 1: fuseSessionCreate: options.struct_size 2 does not end a field
 // ABI-NEXT: options ending inside a field: status 1: fuseSessionCreate: options.struct_size 12 does not end a field
-// ABI-NEXT: negative threads: status 1: fuseSessionCreate: num_threads -3 is negative
+// ABI-NEXT: negative threads: status 1: fuseSessionCreate: num_threads -3 is not in [0, 1024]
 // ABI-NEXT: null session: status 1: fuseSessionRun: null session
 // ABI-NEXT: too many inputs: status 1: fuseSessionRun: 4 inputs and 5 outputs, the model takes 3 and 5
 // ABI-NEXT: null inputs: status 1: fuseSessionRun: null inputs array

@@ -3,6 +3,7 @@
 // library trailer) are the headers' own.
 // RUN: %python %S/Inputs/check-constants.py %fuse_include | FileCheck %s
 // CHECK: ABI version: same
+// CHECK-NEXT: thread limit: same
 // CHECK-NEXT: functions: same
 // CHECK-NEXT: loader lookups: same
 // CHECK-NEXT: element types: same

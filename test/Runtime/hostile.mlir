@@ -27,6 +27,11 @@
 // RUN: cp %t/junk.so %t/junk.onnx
 // RUN: not %fuse-compile %t/junk.onnx -o %t/junk-model.so 2>&1 | FileCheck %s --check-prefix=BADONNX
 // RUN: test ! -e %t/dynamic.so && test ! -e %t/x.so && test ! -e %t/nofile.so && test ! -e %t/junk-model.so
+// An output that is a folder, or would be its own weights file:
+// RUN: mkdir -p %t/folder.so
+// RUN: not %fuse-compile %examples/mlp_gelu.mlir --weights=external -o %t/folder.so 2>&1 | FileCheck %s --check-prefix=FOLDER
+// RUN: test ! -e %t/folder.weights
+// RUN: not %fuse-compile %examples/mlp_gelu.mlir --weights=external -o %t/self.weights 2>&1 | FileCheck %s --check-prefix=SELF
 // A failed compile leaves the library already at the output as it was:
 // RUN: cp %t/outputs.so %t/kept.so
 // RUN: not %fuse-compile %S/Inputs/dynamic.mlir -o %t/kept.so 2>/dev/null
@@ -54,7 +59,8 @@
 // API-NEXT: wrong shape: ValueError: input 0 ('a'): shape [3, 2], the model takes [2, 3]
 // API-NEXT: two inputs: ValueError: model 'outputs' takes 3 inputs (a, b, i), got 2
 // API-NEXT: a list: ValueError: input 0 ('a'): a numpy array or torch tensor, not list
-// API-NEXT: negative threads: ValueError: threads must be an int >= 0, not -1
+// API-NEXT: negative threads: ValueError: threads must be an int in [0, 1024], not -1
+// API-NEXT: 2^32 + 1 threads: ValueError: threads must be an int in [0, 1024], not 4294967297
 // API-NEXT: strided view: accepted
 // API-NEXT: outputs: {{\[}}{{\[}}[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], {{\[}}[6.0], [15.0]], {{\[}}[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]], [1.0, 2.0, 3.0, 4.0], [2, 4, 6]]
 // API-NEXT: threads agree: True
@@ -66,6 +72,8 @@
 // BENCH-MLIR: model mlp_gelu (cpu): x: float32[4, 64] -> output0: float32[4, 32]
 // BENCH-MLIR: | ours |
 // BENCH-RUNS: error: --runs must be at least 1
+// FOLDER: fuse-compile: {{.*}}folder.so is a folder; -o names the library
+// SELF: fuse-compile: {{.*}}self.weights would be both the library and its weights file
 // RELOAD: inputs: 2 3
 // RELATIVE: run: status 0
 // DYNAMIC: fuse-compile: {{.*}}dynamic.mlir: argument 0 of @model: dynamic shape in 'tensor<?x4xf32>' is not supported

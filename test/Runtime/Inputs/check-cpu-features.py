@@ -21,8 +21,9 @@ for line in open("/proc/cpuinfo"):
         flags = set(line.split(":", 1)[1].split())
         break
 # cpuinfo's spelling of __builtin_cpu_supports's names.
-spelled = {"bmi": "bmi1", "f16c": "f16c", "amx-tile": "amx_tile", "amx-bf16": "amx_bf16",
-           "amx-int8": "amx_int8"}
+spelled = {"bmi": "bmi1", "amx-tile": "amx_tile", "amx-bf16": "amx_bf16",
+           "amx-int8": "amx_int8", "sse3": "pni", "sse4.1": "sse4_1", "sse4.2": "sse4_2",
+           "pclmul": "pclmulqdq", "lzcnt": "abm", "avxvnni": "avx_vnni", "sha": "sha_ni"}
 expected = None
 for macro, feature in aot.CPU_FEATURES:
     name = spelled.get(feature, feature.replace("avx512", "avx512_", 1)

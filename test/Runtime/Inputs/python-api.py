@@ -30,6 +30,7 @@ attempt("wrong shape", lambda: model(a.reshape(3, 2), b, i))
 attempt("two inputs", lambda: model(a, b))
 attempt("a list", lambda: model(a.tolist(), b, i))
 attempt("negative threads", lambda: model.set_threads(-1))
+attempt("2^32 + 1 threads", lambda: model.set_threads(2 ** 32 + 1))
 # Strided views are copied into dense buffers, not refused.
 wide = np.zeros((2, 6), np.float32)
 wide[:, ::2] = a
