@@ -5,7 +5,9 @@ shared library that exports the C ABI of include/FuseDialect-runtime
 
 The steps, for MODEL.onnx (imported by fuse-import first) or MODEL.mlir
 (TOSA or linalg on tensors, entry @model):
-  1. `fuse-opt --fuse-ops`;
+  1. `fuse-opt --fuse-safe-integer-division` (a division by zero in the
+     model, from an input's value, may not kill the caller with SIGFPE),
+     then `--fuse-ops`;
   2. `--fuse-read-only-arguments` (the inputs are the caller's: the
      program copies one before writing into it), then
      the target's lowering with C wrappers (`_mlir_ciface_model`):
@@ -295,7 +297,9 @@ def compile_library(model, output, target="cpu", weights="embedded", lower_optio
         inputs, outputs = signature(model, names)
         say("fusing")
         fused = os.path.join(work, "fused.mlir")
-        run_tool([fuse_opt, model, "--fuse-ops", "-o", fused], "fuse-opt --fuse-ops")
+        # No integer division traps on any input value, then the fusion.
+        run_tool([fuse_opt, model, "--fuse-safe-integer-division", "--fuse-ops", "-o", fused],
+                 "fuse-opt --fuse-ops")
         if target == "cpu":
             lower = "--fuse-lower-to-cpu" + ("=" + lower_options if lower_options else "")
         else:

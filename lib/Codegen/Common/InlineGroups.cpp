@@ -1,4 +1,13 @@
 //===- InlineGroups.cpp - Dissolve fuse.group ops -------------------------===//
+//
+// `--fuse-inline-groups` (docs in Passes.td): each group's body replaces the
+// group. The lowering starts here, and the planning's annotations end here:
+// `fuse.mapping` attributes are dropped from every op, so that nothing of
+// the fuse dialect reaches the lowered module (an annotated arith op on
+// tensors would otherwise carry it, cloned into a linalg body, down to the
+// LLVM dialect, which mlir-translate cannot read).
+//
+//===----------------------------------------------------------------------===//
 
 #include "FuseDialect/Codegen/Common/Passes.h"
 #include "FuseDialect/IR/FuseDialect.h"
@@ -52,6 +61,8 @@ struct FuseInlineGroupsPass final
       rewriter.replaceOp(group, yielded);
       rewriter.eraseOp(yield);
     }
+    getOperation()->walk(
+        [](Operation *op) { op->removeAttr(FuseDialect::kMappingAttrName); });
   }
 };
 

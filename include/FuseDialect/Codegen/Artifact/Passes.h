@@ -3,8 +3,10 @@
 #ifndef FUSEDIALECT_CODEGEN_ARTIFACT_PASSES_H
 #define FUSEDIALECT_CODEGEN_ARTIFACT_PASSES_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::fuse {

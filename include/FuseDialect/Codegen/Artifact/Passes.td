@@ -22,6 +22,27 @@ def FuseReadOnlyArgumentsPass
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
 
+def FuseSafeIntegerDivisionPass
+    : Pass<"fuse-safe-integer-division", "::mlir::ModuleOp"> {
+  let summary = "Integer division by zero, and of the least value by -1, "
+                "made defined";
+  let description = [{
+    Runs on tensors, before a lowering. An integer division by zero, or of
+    the least signed value by -1, traps on x86 (SIGFPE): an input value a
+    program passes to a model library would kill the program. Every
+    `tosa.intdiv` and every integer `arith` division and remainder
+    (`divsi`, `divui`, `remsi`, `remui`, `floordivsi`, `ceildivsi`,
+    `ceildivui`) whose divisor is not a constant known to be safe gets the
+    divisor `select(b == 0, 1, b)`, and for signed ones also
+    `select(a == MIN and b == -1, 1, b)`: such a division yields its
+    dividend (`MIN / -1` is `MIN`, what two's complement wraps to) and a
+    remainder 0. Where the division is defined nothing changes (ONNX and
+    TOSA leave the two cases undefined). What `fuse-compile` runs.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tosa::TosaDialect"];
+}
+
 def FuseExternalizeWeightsPass
     : Pass<"fuse-externalize-weights", "::mlir::ModuleOp"> {
   let summary = "Move the large constants of a lowered module into a "
