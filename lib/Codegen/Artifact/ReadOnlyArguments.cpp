@@ -24,8 +24,7 @@ namespace {
 struct ReadOnlyArguments
     : fuse::impl::FuseReadOnlyArgumentsPassBase<ReadOnlyArguments> {
   void runOnOperation() override {
-    StringRef writable =
-        bufferization::BufferizationDialect::kWritableAttrName;
+    StringRef writable = bufferization::BufferizationDialect::kWritableAttrName;
     BoolAttr no = BoolAttr::get(&getContext(), false);
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (!func.isPublic() || func.isExternal())
