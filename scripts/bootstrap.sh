@@ -55,7 +55,12 @@ if [[ ! -f "$BUILD/build.ninja" ]]; then
     -DMLIR_LINK_MLIR_DYLIB=ON \
     -DLLVM_USE_LINKER=lld "${SANITIZE_ARGS[@]}" >/dev/null
 fi
-TARGETS=(fuse-opt mlir-doc fuse_gpu_emulator)
+TARGETS=(fuse-opt mlir-doc fuse_gpu_emulator fuse_runtime_cpu)
+# What fuse-compile links into a CUDA model library (built when the CUDA
+# toolkit is found).
+if ninja -C "$BUILD" -t query fuse_runtime_cuda >/dev/null 2>&1; then
+  TARGETS+=(fuse_runtime_cuda)
+fi
 # The C API (a shared library) is not part of the sanitizer build.
 [[ "${FUSE_SANITIZE:-0}" == 1 ]] || TARGETS+=(FuseDialectCAPI fuse-capi-hostile)
 ninja -C "$BUILD" -j"$(nproc)" "${TARGETS[@]}"
