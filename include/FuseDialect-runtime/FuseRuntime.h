@@ -44,6 +44,11 @@ extern "C" {
 
 #define FUSE_RUNTIME_ABI_VERSION 1
 #define FUSE_MAX_THREADS 1024
+/* A size in FuseTensorInfo.shape: the batch of a model compiled for any
+   batch size (an ONNX model whose inputs keep a symbolic first dimension).
+   Only a first dimension is dynamic; a run's tensors that have one all take
+   the same size N >= 0, and the model runs once per sample. */
+#define FUSE_DYNAMIC_DIM (-1)
 
 typedef enum FuseStatus {
   FUSE_OK = 0,
@@ -79,7 +84,7 @@ typedef struct FuseTensorInfo {
   const char *name;
   int32_t element_type; /* FuseElementType */
   int32_t rank;
-  const int64_t *shape; /* rank sizes */
+  const int64_t *shape; /* rank sizes; FUSE_DYNAMIC_DIM: any */
 } FuseTensorInfo;
 
 /* A caller's buffer and what the caller says it holds. */

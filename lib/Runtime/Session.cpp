@@ -73,7 +73,9 @@ FuseStatus fail(FuseStatus status, std::string message) {
 std::string shapeString(int32_t rank, const int64_t *shape) {
   std::string s = "[";
   for (int32_t i = 0; i < rank; ++i)
-    s += (i ? ", " : "") + std::to_string(shape[i]);
+    s += (i ? ", " : "") + (shape[i] == FUSE_DYNAMIC_DIM
+                                ? std::string("?")
+                                : std::to_string(shape[i]));
   return s + "]";
 }
 
@@ -110,14 +112,18 @@ bool matches(const char *what, int32_t index, const FuseTensor &given,
     return false;
   }
   for (int32_t d = 0; d < given.rank; ++d)
-    if (given.shape[d] != declared.shape[d]) {
+    if (declared.shape[d] == FUSE_DYNAMIC_DIM
+            ? given.shape[d] < 0
+            : given.shape[d] != declared.shape[d]) {
       fail(FUSE_ERROR_INVALID_ARGUMENT,
            tensor + ": shape " + shapeString(given.rank, given.shape) +
                ", the model takes " +
                shapeString(declared.rank, declared.shape));
       return false;
     }
-  if (!given.data && elementCount(declared) > 0) {
+  FuseTensorInfo givenInfo = declared;
+  givenInfo.shape = given.shape;
+  if (!given.data && elementCount(givenInfo) > 0) {
     fail(FUSE_ERROR_INVALID_ARGUMENT, tensor + ": null data pointer");
     return false;
   }
@@ -142,20 +148,18 @@ void copyResult(const int64_t *words, const FuseTensorInfo &info, void *out) {
   size_t item = fuseElementTypeSize(info.element_type);
   int32_t rank = info.rank;
   const char *base = reinterpret_cast<const char *>(words[1]) + words[2] * item;
-  const int64_t *strides = words + 3 + rank;
   int64_t count = elementCount(info);
+#ifdef FUSE_RUNTIME_CUDA
+  // Results of the GPU program are dense buffers it allocated.
+  if (count > 0)
+    mgpuMemcpy(out, const_cast<char *>(base), count * item, nullptr);
+#else
+  const int64_t *strides = words + 3 + rank;
   bool dense = true;
   for (int64_t d = rank - 1, expect = 1; d >= 0; --d) {
     dense &= info.shape[d] == 1 || strides[d] == expect;
     expect *= info.shape[d];
   }
-#ifdef FUSE_RUNTIME_CUDA
-  // Results of the GPU program are dense buffers it allocated.
-  (void)dense;
-  (void)strides;
-  if (count > 0)
-    mgpuMemcpy(out, const_cast<char *>(base), count * item, nullptr);
-#else
   if (dense) {
     std::memcpy(out, base, count * item);
     return;
@@ -414,6 +418,59 @@ FuseStatus sessionCreate(const FuseSessionOptions *options,
   return FUSE_OK;
 }
 
+/// One call of the compiled program: `inputs` and `outputs` (the caller's
+/// dense buffers) of the shapes `inputInfo` and `outputInfo` declare.
+void runOnce(const std::vector<FuseTensorInfo> &inputInfo,
+             const std::vector<void *> &inputs,
+             const std::vector<FuseTensorInfo> &outputInfo,
+             const std::vector<void *> &outputs) {
+  const FuseModelDescription &m = __fuse_model;
+  int32_t numInputs = inputInfo.size(), numOutputs = outputInfo.size();
+  // Descriptors: the inputs', then the results' (one after the other, as
+  // the C wrapper's struct of results lays them out).
+  std::vector<std::vector<int64_t>> args(numInputs);
+  std::vector<void *> argPointers(numInputs);
+  for (int32_t i = 0; i < numInputs; ++i) {
+    args[i].assign(3 + 2 * inputInfo[i].rank, 0);
+    describe(args[i].data(), inputs[i], inputInfo[i]);
+    argPointers[i] = args[i].data();
+  }
+  std::vector<size_t> resultAt(numOutputs);
+  size_t words = 0;
+  for (int32_t i = 0; i < numOutputs; ++i) {
+    resultAt[i] = words;
+    words += 3 + 2 * outputInfo[i].rank;
+  }
+  std::vector<int64_t> results(words, 0);
+  m.entry(results.data(), argPointers.data());
+
+  std::vector<void *> released;
+  for (int32_t i = 0; i < numOutputs; ++i) {
+    const int64_t *r = results.data() + resultAt[i];
+    copyResult(r, outputInfo[i], outputs[i]);
+    void *allocated = reinterpret_cast<void *>(r[0]);
+    // A view of a global (memref.get_global's lowering marks its allocated
+    // pointer 0xdeadbeef) or of an input is not the program's to free.
+    bool notOurs = !allocated || r[0] == 0xdeadbeef;
+    for (int32_t j = 0; j < numInputs && !notOurs; ++j)
+      notOurs = allocated == inputs[j];
+    for (void *p : released)
+      notOurs |= p == allocated;
+    if (notOurs)
+      continue;
+    released.push_back(allocated);
+#ifdef FUSE_RUNTIME_CUDA
+    mgpuStreamSynchronize(nullptr);
+    mgpuMemFree(allocated, nullptr);
+#else
+    std::free(allocated);
+#endif
+  }
+#ifdef FUSE_RUNTIME_CUDA
+  mgpuStreamSynchronize(nullptr);
+#endif
+}
+
 FuseStatus sessionRun(FuseSession *session, const FuseTensor *inputs,
                       int32_t numInputs, const FuseTensor *outputs,
                       int32_t numOutputs) {
@@ -438,59 +495,67 @@ FuseStatus sessionRun(FuseSession *session, const FuseTensor *inputs,
     if (!matches("output", i, outputs[i], m.outputs[i]))
       return FUSE_ERROR_INVALID_ARGUMENT;
 
-  // Descriptors: the inputs', then the results' (one after the other, as
-  // the C wrapper's struct of results lays them out).
-  std::vector<std::vector<int64_t>> args(numInputs);
-  std::vector<void *> argPointers(numInputs);
-  for (int32_t i = 0; i < numInputs; ++i) {
-    args[i].assign(3 + 2 * m.inputs[i].rank, 0);
-    describe(args[i].data(), inputs[i].data, m.inputs[i]);
-    argPointers[i] = args[i].data();
-  }
-  std::vector<size_t> resultAt(numOutputs);
-  size_t words = 0;
-  for (int32_t i = 0; i < numOutputs; ++i) {
-    resultAt[i] = words;
-    words += 3 + 2 * m.outputs[i].rank;
-  }
-  std::vector<int64_t> results(words, 0);
+  // A model compiled for any batch size runs once per sample: the batch
+  // (every dynamic first dimension, all the same) and the bytes a sample
+  // of each tensor takes.
+  int64_t batch = -1;
+  std::vector<FuseTensorInfo> sampleInputs(m.inputs, m.inputs + numInputs);
+  std::vector<FuseTensorInfo> sampleOutputs(m.outputs, m.outputs + numOutputs);
+  std::vector<size_t> inputStep(numInputs, 0), outputStep(numOutputs, 0);
+  std::vector<std::vector<int64_t>> sampleShapes;
+  sampleShapes.reserve(numInputs + numOutputs);
+  auto perSample = [&](const char *what, int32_t i, const FuseTensor &given,
+                       FuseTensorInfo &info, size_t &step) {
+    if (info.rank == 0 || info.shape[0] != FUSE_DYNAMIC_DIM)
+      return true;
+    std::string tensor = std::string("fuseSessionRun: ") + what + " " +
+                         std::to_string(i) + " ('" + info.name + "')";
+    if (batch >= 0 && given.shape[0] != batch) {
+      fail(FUSE_ERROR_INVALID_ARGUMENT,
+           tensor + " has a batch of " + std::to_string(given.shape[0]) +
+               ", another tensor " + std::to_string(batch));
+      return false;
+    }
+    batch = given.shape[0];
+    sampleShapes.emplace_back(info.shape, info.shape + info.rank);
+    sampleShapes.back()[0] = 1;
+    info.shape = sampleShapes.back().data();
+    step = elementCount(info) * fuseElementTypeSize(info.element_type);
+    size_t total;
+    if (__builtin_mul_overflow(step, static_cast<uint64_t>(batch), &total)) {
+      fail(FUSE_ERROR_INVALID_ARGUMENT, tensor + ": a batch of " +
+                                            std::to_string(batch) +
+                                            " is more bytes than memory has");
+      return false;
+    }
+    return true;
+  };
+  for (int32_t i = 0; i < numInputs; ++i)
+    if (!perSample("input", i, inputs[i], sampleInputs[i], inputStep[i]))
+      return FUSE_ERROR_INVALID_ARGUMENT;
+  for (int32_t i = 0; i < numOutputs; ++i)
+    if (!perSample("output", i, outputs[i], sampleOutputs[i], outputStep[i]))
+      return FUSE_ERROR_INVALID_ARGUMENT;
+
+  std::vector<void *> inputData(numInputs), outputData(numOutputs);
 #ifndef FUSE_RUNTIME_CUDA
   // The session's threads for this call; the calling thread's own OpenMP
   // setting (the application's) is restored after it.
   int threads = session->numThreads, callerThreads = omp_get_max_threads();
   if (threads > 0)
     omp_set_num_threads(threads);
-  m.entry(results.data(), argPointers.data());
+#endif
+  // One run, or one per sample (none for an empty batch).
+  for (int64_t n = 0; n < (batch < 0 ? 1 : batch); ++n) {
+    for (int32_t i = 0; i < numInputs; ++i)
+      inputData[i] = static_cast<char *>(inputs[i].data) + n * inputStep[i];
+    for (int32_t i = 0; i < numOutputs; ++i)
+      outputData[i] = static_cast<char *>(outputs[i].data) + n * outputStep[i];
+    runOnce(sampleInputs, inputData, sampleOutputs, outputData);
+  }
+#ifndef FUSE_RUNTIME_CUDA
   if (threads > 0)
     omp_set_num_threads(callerThreads);
-#else
-  m.entry(results.data(), argPointers.data());
-#endif
-
-  std::vector<void *> released;
-  for (int32_t i = 0; i < numOutputs; ++i) {
-    const int64_t *r = results.data() + resultAt[i];
-    copyResult(r, m.outputs[i], outputs[i].data);
-    void *allocated = reinterpret_cast<void *>(r[0]);
-    // A view of a global (memref.get_global's lowering marks its allocated
-    // pointer 0xdeadbeef) or of an input is not the program's to free.
-    bool notOurs = !allocated || r[0] == 0xdeadbeef;
-    for (int32_t j = 0; j < numInputs && !notOurs; ++j)
-      notOurs = allocated == inputs[j].data;
-    for (void *p : released)
-      notOurs |= p == allocated;
-    if (notOurs)
-      continue;
-    released.push_back(allocated);
-#ifdef FUSE_RUNTIME_CUDA
-    mgpuStreamSynchronize(nullptr);
-    mgpuMemFree(allocated, nullptr);
-#else
-    std::free(allocated);
-#endif
-  }
-#ifdef FUSE_RUNTIME_CUDA
-  mgpuStreamSynchronize(nullptr);
 #endif
   return FUSE_OK;
 }

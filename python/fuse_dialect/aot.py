@@ -34,10 +34,12 @@ memory), and a module without a target triple (mlir-translate writes none)
 makes LLVM expand every memset into a byte loop.
 """
 
+import array
 import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 
 from . import mlirtext, toolchain
@@ -59,6 +61,7 @@ ELEMENT_TYPES = {"f32": (1, "float32"), "f16": (2, "float16"), "bf16": (3, None)
                  "i32": (7, "int32"), "i64": (8, "int64"), "i1": (9, "bool")}
 TARGETS = {"cpu": 0, "cuda": 1}
 MAX_THREADS = 1024  # FUSE_MAX_THREADS
+DYNAMIC_DIM = -1  # FUSE_DYNAMIC_DIM: the batch of a model compiled for any
 # Digest.h: the trailer fuse-compile appends (magic, bytes, digest).
 LIBRARY_MAGIC = 0x3142494C45535546  # "FUSELIB1"
 TRAILER_BYTES = 24
@@ -80,10 +83,15 @@ def run_tool(cmd, what, timeout=3600, **kw):
 
 
 class Boundary:
-    """An input or output of @model: its name, MLIR element type, shape."""
+    """An input or output of @model: its name, MLIR element type, shape
+    (DYNAMIC_DIM for the batch of a model compiled for any batch size)."""
 
     def __init__(self, name, element, shape):
-        self.name, self.element, self.shape = name, element, shape
+        self.name, self.element, self.shape = name, element, list(shape)
+
+    def __str__(self):
+        return "%s %s[%s]" % (self.name, self.element, ", ".join(
+            "?" if d == DYNAMIC_DIM else str(d) for d in self.shape))
 
 
 def signature(model_mlir, names=None):
@@ -204,6 +212,102 @@ def check_dims(dims):
             raise CompileError("the size of %r must be a positive int, not %r" % (name, size))
 
 
+def digest(chunks):
+    """Digest.h's fuseDigest over the bytes of `chunks` (an iterable of
+    bytes-like objects, each but the last a whole number of 8-byte words):
+    with numpy, or word by word without it (fuse-compile needs no numpy)."""
+    try:
+        import numpy as np
+    except ImportError:
+        np = None
+    mask = (1 << 64) - 1
+    total, first, size, tail = 0, 0, 0, b""
+    for chunk in chunks:
+        if tail:
+            raise ValueError("only the last chunk may end inside a word")
+        size += len(chunk)
+        whole = len(chunk) - len(chunk) % 8
+        tail = bytes(chunk[whole:])
+        if np is not None:
+            words = np.frombuffer(chunk, dtype="<u8", count=whole // 8)
+            index = np.arange(first, first + len(words), dtype=np.uint64) * np.uint64(2) + \
+                np.uint64(1)
+            total = (total + int(np.sum(words * index, dtype=np.uint64))) & mask
+            first += len(words)
+        else:
+            words = array.array("Q", bytes(chunk[:whole]))
+            if sys.byteorder == "big":
+                words.byteswap()
+            for w in words:
+                total = (total + w * (2 * first + 1)) & mask
+                first += 1
+    if tail:
+        word = int.from_bytes(tail.ljust(8, b"\0"), "little")
+        total = (total + word * (2 * first + 1)) & mask
+    return total ^ ((size * 0x9E3779B97F4A7C15) & mask)
+
+
+def file_chunks(f, size, chunk=1 << 26):
+    while size > 0:
+        data = f.read(min(chunk, size))
+        if not data:
+            raise EOFError("%s: shorter than it was" % f.name)
+        size -= len(data)
+        yield data
+
+
+def append_trailer(path):
+    """Appends Digest.h's trailer to the model library `path`
+    (fuse-compile, after linking): the loaders refuse a library whose bytes
+    changed since."""
+    size = os.path.getsize(path)
+    with open(path, "rb") as f:
+        d = digest(file_chunks(f, size))
+    with open(path, "ab") as f:
+        f.write(b"".join(v.to_bytes(8, "little") for v in (LIBRARY_MAGIC, size, d)))
+
+
+# TOSA to linalg on tensors, as the lowerings do it (lib/Codegen/Common).
+TOSA_TO_LINALG = ("func.func(tosa-to-scf, tosa-to-linalg-named, tosa-to-linalg, "
+                  "tosa-to-arith{include-apply-rescale}, tosa-to-tensor, "
+                  "convert-elementwise-to-linalg)")
+
+
+def dynamic_batch(model, dims, fuse_opt, work, say):
+    """For an ONNX `model` whose inputs keep a symbolic first dimension that
+    `dims` does not size: (its name, the indices of the inputs that have it)
+    once it is proved a batch the model keeps apart (the importer compares
+    two sizes, fuse-opt --fuse-prove-batch-separable proves the rest); the
+    model is then compiled for one sample. None when every symbolic
+    dimension is sized; CompileError naming why it is not a batch."""
+    from . import onnx_import
+    try:
+        proto = onnx_import.read_model(model)
+        found = onnx_import.symbolic_batch(proto, dims)
+        if not found:
+            return None
+        name, inputs = found
+        say("proving that %s is a batch dimension" % name)
+        proof = os.path.join(work, "batch.mlir")
+        with open(proof, "w") as f:
+            f.write(onnx_import.check_batch(proto, name, dims))
+    except onnx_import.ImportError as e:
+        raise CompileError("fuse-import: %s" % e)
+    try:
+        run_tool([fuse_opt, proof, "--pass-pipeline=builtin.module(%s, "
+                  "fuse-prove-batch-separable{batch=%d args=%s})" % (
+                      TOSA_TO_LINALG, onnx_import.PROOF_BATCHES[0],
+                      ",".join(map(str, inputs))),
+                  "--mlir-print-op-on-diagnostic=false", "-o", os.devnull],
+                 "the batch proof")
+    except CompileError as e:
+        # The error is at an op of the model imported at the proof's size.
+        why = str(e).replace(proof, "batch-%d.mlir" % onnx_import.PROOF_BATCHES[0])
+        raise CompileError("%s: %s is not a batch this model keeps apart; give its size "
+                           "(--dim %s=N): %s" % (model, name, name, why.strip()))
+    return name, inputs
+
+
 def weights_path(library):
     """Where --weights=external puts the weights of `library` (the runtime's
     default): model.so -> model.weights."""
@@ -245,10 +349,12 @@ def install(pairs):
             copies.append((staged(src, dst, mode), dst))
         for tmp, dst in copies:
             os.replace(tmp, dst)
-    except BaseException:
+    except BaseException as e:
         for tmp, _ in copies:
             if os.path.exists(tmp):
                 os.unlink(tmp)
+        if isinstance(e, OSError):
+            raise CompileError("cannot write %s: %s" % (dst, e.strerror or e))
         raise
 
 
@@ -266,6 +372,8 @@ def compile_library(model, output, target="cpu", weights="embedded", lower_optio
     if not os.path.isfile(model):
         raise CompileError("%s: no such file" % model)
     check_dims(dims)
+    if not output:
+        raise CompileError("the output path is empty; -o names the library")
     if '"' in output or "\n" in output:
         raise CompileError("the output path may not hold a quote or a line break")
     if os.path.isdir(output):
@@ -283,7 +391,11 @@ def compile_library(model, output, target="cpu", weights="embedded", lower_optio
             target, runtime, " (it needs the CUDA toolkit)" if target == "cuda" else ""))
     with tempfile.TemporaryDirectory(prefix="fuse-compile-") as work:
         names = None
+        batch = None
         if model.endswith(".onnx"):
+            batch = dynamic_batch(model, dims, fuse_opt, work, say)
+            if batch:
+                dims = dict(dims or {}, **{batch[0]: 1})
             say("importing %s" % model)
             imported = os.path.join(work, "model.mlir")
             run_tool([toolchain.launcher("fuse-import"), model, "-o", imported] +
@@ -295,6 +407,10 @@ def compile_library(model, output, target="cpu", weights="embedded", lower_optio
             raise CompileError("--dim sizes an ONNX model's symbolic dimensions; %s "
                                "is MLIR" % model)
         inputs, outputs = signature(model, names)
+        if batch:
+            # Compiled for one sample, run once per sample.
+            for b in [inputs[k] for k in batch[1]] + outputs:
+                b.shape[0] = DYNAMIC_DIM
         say("fusing")
         fused = os.path.join(work, "fused.mlir")
         # No integer division traps on any input value, then the fusion.
@@ -308,12 +424,12 @@ def compile_library(model, output, target="cpu", weights="embedded", lower_optio
             lower = "--fuse-lower-to-nvvm=chip=%s%s%s" % (
                 chip, "" if "format=" in lower_options else " format=fatbin",
                 " " + lower_options if lower_options else "")
-        # The weights leave the module before its translation to LLVM IR
-        # either way: into the weights file, or into a temporary one the
-        # object's read-only data is assembled from (`link`).
-        # The caller owns the inputs (`const` in the ABI): never written.
-        # Everything is written in `work` and moved into place at the end:
-        # a failed step leaves a library (and weights) there as they were.
+        # The inputs are the caller's (`const` in the ABI): never written.
+        # The weights leave the module before its translation to LLVM IR,
+        # into the weights file or into a temporary one the object's
+        # read-only data is assembled from (`link`). Everything is written
+        # in `work` and moved into place at the end: a failed step leaves a
+        # library (and weights) there as they were.
         weights_file = os.path.join(work, "weights.bin")
         lowering = [fuse_opt, fused, "--fuse-read-only-arguments",
                     "--llvm-request-c-wrappers", lower,
@@ -364,8 +480,7 @@ def compile_library(model, output, target="cpu", weights="embedded", lower_optio
         link += ["-lm", "-ldl", "-lpthread"]
         say("linking %s" % output)
         run_tool(link, "link")
-        from . import runtime
-        runtime.append_trailer(library)
+        append_trailer(library)
         install(([(weights_file, weights_path(output), 0o644)]
                  if weights == "external" else []) + [(library, output, 0o755)])
     return inputs, outputs

@@ -2223,6 +2223,130 @@ def check_dims(dims):
     return out
 
 
+def symbolic_batch(model, dims=None):
+    """The symbolic dimension of `model`'s graph inputs that `dims` leaves
+    unsized, when it is the first dimension of every input that has it (a
+    batch): (its name, the indices of those inputs among the graph inputs
+    that are not initializers); None when every symbolic dimension is sized.
+    ImportError for one elsewhere, or for two."""
+    graph = model.graph
+    init = {i.name for i in graph.initializer}
+    found, inputs = None, []
+    for k, inp in enumerate(i for i in graph.input if i.name not in init):
+        t = inp.type.tensor_type
+        for axis, d in enumerate(t.shape.dim if t.HasField("shape") else ()):
+            if not d.HasField("dim_param") or d.dim_param in (dims or {}):
+                continue
+            name = short(d.dim_param)
+            if axis != 0:
+                raise ImportError("graph input %s has a symbolic dimension %s at axis %d: "
+                                  "give its size (--dim %s=N); only the first dimension "
+                                  "(a batch) stays symbolic" % (short(inp.name), name,
+                                                                 axis, name))
+            if found not in (None, d.dim_param):
+                raise ImportError("graph inputs have two symbolic first dimensions, %s "
+                                  "and %s: give the size of one (--dim)"
+                                  % (short(found), name))
+            found = d.dim_param
+            inputs.append(k)
+    return (found, inputs) if found else None
+
+
+# Inputs of an op that shape its output but whose values reach no output
+# element's value except through that shape (a size seen in the shape; the
+# rest of the op's semantics fixed): they may depend on the batch size.
+# Everything else a batch-dependent constant (Shape's result, folded) reaches
+# is data, refused unless it is the same for every sample.
+BATCH_SHAPE_INPUTS = {"Reshape": {1}, "Expand": {1}, "Tile": {1}, "Slice": {2},
+                      "Resize": {3}, "Split": {1}}
+PROOF_BATCHES = (3, 5)
+
+
+def _batch_axis(a, b):
+    """The axis where shapes `a` (at batch PROOF_BATCHES[0]) and `b` (at
+    [1]) differ as a batch would (sizes B * inner at both), or None when they
+    are the same; False when they differ otherwise."""
+    p, q = PROOF_BATCHES
+    if tuple(a) == tuple(b):
+        return None
+    diff = [k for k, (x, y) in enumerate(zip(a, b)) if x != y]
+    if len(a) != len(b) or len(diff) != 1 or a[diff[0]] % p or \
+            a[diff[0]] // p * q != b[diff[0]]:
+        return False
+    return diff[0]
+
+
+def _same_per_sample(x, y, axis):
+    """Whether the constants `x` (at batch PROOF_BATCHES[0]) and `y` (at
+    [1]), with the batch the outermost factor of `axis`, hold one sample's
+    values for every sample at both sizes (a broadcast, not a function of
+    the sample or of the batch size)."""
+    def samples(c, p):
+        return c.reshape(c.shape[:axis] + (p, c.shape[axis] // p) + c.shape[axis + 1:])
+    a, b = samples(x, PROOF_BATCHES[0]), samples(y, PROOF_BATCHES[1])
+    first = np.take(a, [0], axis=axis)
+    return bool(np.all(a == first) and np.all(b == first))
+
+
+def check_batch(model, name, dims=None):
+    """Imports `model` (an onnx.ModelProto) with its symbolic dimension
+    `name` at two batch sizes (PROOF_BATCHES) and compares them: every
+    value's shape is the same at both or differs in one axis as a batch
+    (B * inner), and a constant that depends on the batch size (from Shape)
+    reaches a computed value only as a shape (BATCH_SHAPE_INPUTS) or the
+    same for every sample. Returns the MLIR text at the first size, for
+    fuse-opt --fuse-prove-batch-separable, which proves the rest on it;
+    ImportError naming the node otherwise."""
+    dims = dict(check_dims(dims))
+    runs = []
+    for size in PROOF_BATCHES:
+        importer = Importer(model, elide_weights=size != PROOF_BATCHES[0],
+                            dims=dict(dims, **{name: size}))
+        with np.errstate(all="ignore"):
+            text = importer.run()
+        runs.append((importer, text))
+    (a, text), (b, _) = runs
+
+    def batch_const(value):
+        x, y = a.consts.get(value), b.consts.get(value)
+        return x is not None and (y is None or x.shape != y.shape or
+                                  not np.array_equal(x, y, equal_nan=True))
+
+    plain = name if re.fullmatch(r"[\w.-]{1,64}", name) else short(name)
+
+    def fail(node, msg):
+        raise ImportError("%s: %s: %s is not a batch this model keeps apart; give its "
+                          "size (--dim %s=N)" % (node_label(node), msg, plain, plain))
+
+    for node in model.graph.node:
+        computed = [o for o in node.output if o and o in a.values]
+        if not computed:
+            continue  # folded: what it feeds is checked
+        for k, value in enumerate(node.input):
+            if not value or not batch_const(value):
+                continue
+            axis = _batch_axis(a.consts[value].shape, b.consts[value].shape) \
+                if value in b.consts else False
+            if k in BATCH_SHAPE_INPUTS.get(node.op_type, ()):
+                continue
+            if axis is False or axis is None or \
+                    not _same_per_sample(a.consts[value], b.consts[value], axis):
+                fail(node, "input %d (%s) depends on the batch size and is read as data"
+                     % (k, short(value)))
+        for o in computed:
+            if o not in b.values or _batch_axis(a.values[o].shape, b.values[o].shape) \
+                    is False:
+                fail(node, "output %s has shape %s at batch %d and %s at batch %d" % (
+                    short(o), list(a.values[o].shape), PROOF_BATCHES[0],
+                    list(b.values[o].shape) if o in b.values else "a constant",
+                    PROOF_BATCHES[1]))
+    for out in model.graph.output:
+        if batch_const(out.name):
+            raise ImportError("graph output %s is a constant that depends on the batch "
+                              "size" % short(out.name))
+    return text
+
+
 def import_model(model, elide_weights=False, func_name="model", bind=None, dims=None):
     """Returns the MLIR text of `model` (an onnx.ModelProto or a path).
     `bind` maps graph input names to arrays imported as constants (e.g. the

@@ -14,11 +14,9 @@ called from several threads at once (the call releases the GIL). Errors are
 `FuseError` (`ValueError` for arguments): never a crash.
 """
 
-import array
 import ctypes
 import os
 import shutil
-import sys
 import tempfile
 import threading
 
@@ -51,77 +49,25 @@ class SessionOptions(ctypes.Structure):
 
 
 class Boundary:
-    """An input or output of the model: `name`, `shape` (tuple), `dtype`
-    (numpy's name; None for bfloat16, which numpy lacks)."""
+    """An input or output of the model: `name`, `shape` (tuple; None for the
+    batch of a model compiled for any batch size), `dtype` (numpy's name;
+    None for bfloat16, which numpy lacks)."""
 
     def __init__(self, info):
         self.name = info.name.decode("utf-8", "replace")
         self.code = info.element_type
-        self.shape = tuple(info.shape[d] for d in range(info.rank))
+        self.shape = tuple(None if info.shape[d] == aot.DYNAMIC_DIM else info.shape[d]
+                           for d in range(info.rank))
         self.dtype = DTYPES.get(self.code)
+        # The library's array, a FuseTensor's shape when none is dynamic.
+        self.shape_pointer = info.shape if None not in self.shape else None
+
+    def matches(self, shape):
+        return len(shape) == len(self.shape) and all(
+            want is None or want == got for want, got in zip(self.shape, shape))
 
     def __repr__(self):
         return "%s: %s%s" % (self.name, self.dtype, list(self.shape))
-
-
-MAX_THREADS = aot.MAX_THREADS
-LIBRARY_MAGIC = aot.LIBRARY_MAGIC
-TRAILER_BYTES = aot.TRAILER_BYTES
-
-
-def digest(chunks):
-    """Digest.h's fuseDigest over the bytes of `chunks` (an iterable of
-    bytes-like objects, each but the last a whole number of 8-byte words):
-    with numpy, or word by word without it (fuse-compile needs no numpy)."""
-    try:
-        import numpy as np
-    except ImportError:
-        np = None
-    mask = (1 << 64) - 1
-    total, first, size, tail = 0, 0, 0, b""
-    for chunk in chunks:
-        if tail:
-            raise ValueError("only the last chunk may end inside a word")
-        size += len(chunk)
-        whole = len(chunk) - len(chunk) % 8
-        tail = bytes(chunk[whole:])
-        if np is not None:
-            words = np.frombuffer(chunk, dtype="<u8", count=whole // 8)
-            index = np.arange(first, first + len(words), dtype=np.uint64) * np.uint64(2) + \
-                np.uint64(1)
-            total = (total + int(np.sum(words * index, dtype=np.uint64))) & mask
-            first += len(words)
-        else:
-            words = array.array("Q", bytes(chunk[:whole]))
-            if sys.byteorder == "big":
-                words.byteswap()
-            for w in words:
-                total = (total + w * (2 * first + 1)) & mask
-                first += 1
-    if tail:
-        word = int.from_bytes(tail.ljust(8, b"\0"), "little")
-        total = (total + word * (2 * first + 1)) & mask
-    return total ^ ((size * 0x9E3779B97F4A7C15) & mask)
-
-
-def file_chunks(f, size, chunk=1 << 26):
-    while size > 0:
-        data = f.read(min(chunk, size))
-        if not data:
-            raise FuseError("%s: shorter than it was" % f.name)
-        size -= len(data)
-        yield data
-
-
-def append_trailer(path):
-    """Appends Digest.h's trailer to the model library `path`
-    (fuse-compile, after linking): the loaders refuse a library whose bytes
-    changed since."""
-    size = os.path.getsize(path)
-    with open(path, "rb") as f:
-        d = digest(file_chunks(f, size))
-    with open(path, "ab") as f:
-        f.write(b"".join(v.to_bytes(8, "little") for v in (LIBRARY_MAGIC, size, d)))
 
 
 def check_library(path):
@@ -132,13 +78,16 @@ def check_library(path):
     FuseLoader.h's fuseCheckLibrary, for C programs."""
     size = os.path.getsize(path)
     with open(path, "rb") as f:
-        if size >= TRAILER_BYTES:
-            f.seek(size - TRAILER_BYTES)
+        if size >= aot.TRAILER_BYTES:
+            f.seek(size - aot.TRAILER_BYTES)
             magic, covered, expected = (int.from_bytes(f.read(8), "little") for _ in range(3))
-            if magic == LIBRARY_MAGIC and covered == size - TRAILER_BYTES:
+            if magic == aot.LIBRARY_MAGIC and covered == size - aot.TRAILER_BYTES:
                 f.seek(0)
-                if digest(file_chunks(f, covered)) == expected:
-                    return
+                try:
+                    if aot.digest(aot.file_chunks(f, covered)) == expected:
+                        return
+                except EOFError as e:
+                    raise FuseError(str(e))
                 raise FuseError("%s: the library is damaged (its digest does not match)" % path)
     raise FuseError("%s: not a model library written by fuse-compile (no trailer: cut "
                     "short, changed since, or another file)" % path)
@@ -212,6 +161,7 @@ class Model:
         self._session = None
         self._lock = threading.Lock()
         self._calls = {}  # session handle -> calls running on it
+        self._retired = set()  # handles replaced while calls ran on them
         if not os.path.isfile(path):
             raise FuseError("%s: no such file" % path)
         check_library(path)
@@ -244,9 +194,9 @@ class Model:
 
     def _open(self, threads):
         if not isinstance(threads, int) or isinstance(threads, bool) or \
-                not 0 <= threads <= MAX_THREADS:
+                not 0 <= threads <= aot.MAX_THREADS:
             raise ValueError("threads must be an int in [0, %d], not %r"
-                             % (MAX_THREADS, threads))
+                             % (aot.MAX_THREADS, threads))
         options = SessionOptions(ctypes.sizeof(SessionOptions),
                                  os.fsencode(self._weights) if self._weights else None,
                                  threads)
@@ -265,7 +215,7 @@ class Model:
             if old is not None and not self._calls.get(old.value):
                 self._lib.fuseSessionDestroy(old)
             elif old is not None:
-                self._calls[old.value] = -self._calls[old.value]  # retired
+                self._retired.add(old.value)
 
     def set_threads(self, threads):
         """CPU threads of the following runs (a new session; the weights
@@ -305,19 +255,27 @@ class Model:
             if b.dtype is None or x.dtype != np.dtype(b.dtype):
                 raise ValueError("input %d ('%s'): dtype %s, the model takes %s" % (
                     k, b.name, x.dtype, b.dtype or "bfloat16"))
-            if tuple(x.shape) != b.shape:
+            if not b.matches(x.shape):
                 raise ValueError("input %d ('%s'): shape %s, the model takes %s" % (
-                    k, b.name, list(x.shape), list(b.shape)))
+                    k, b.name, list(x.shape), ["?" if d is None else d for d in b.shape]))
             arrays.append(np.ascontiguousarray(x))
-        results = [np.empty(b.shape, dtype=b.dtype or np.uint16) for b in self.outputs]
+        # The batch: the first dimension of the inputs that have a dynamic one
+        # (the library checks that they agree).
+        batch = next((a.shape[0] for a, b in zip(arrays, self.inputs)
+                      if b.shape and b.shape[0] is None), 1)
+        results = [np.empty([batch if d is None else d for d in b.shape],
+                            dtype=b.dtype or np.uint16) for b in self.outputs]
         keep = []
 
         def tensors(items, infos):
             out = (Tensor * max(1, len(items)))()
             for t, a, b in zip(out, items, infos):
-                shape = (ctypes.c_int64 * max(1, len(b.shape)))(*b.shape)
-                keep.append(shape)
-                t.data, t.element_type, t.rank, t.shape = a.ctypes.data, b.code, len(b.shape), shape
+                shape = b.shape_pointer
+                if shape is None:
+                    shape = (ctypes.c_int64 * len(a.shape))(*a.shape)
+                    keep.append(shape)
+                t.data, t.element_type, t.rank, t.shape = (a.ctypes.data, b.code, len(b.shape),
+                                                           shape)
             return out
 
         with self._lock:
@@ -331,14 +289,14 @@ class Model:
                                               len(results))
         finally:
             with self._lock:
-                n = self._calls[session.value]
-                n = n - 1 if n > 0 else n + 1  # negative: retired meanwhile
-                if n == 0:
-                    del self._calls[session.value]
-                    if session is not self._session:
-                        self._lib.fuseSessionDestroy(session)
-                else:
+                n = self._calls[session.value] - 1
+                if n:
                     self._calls[session.value] = n
+                else:
+                    del self._calls[session.value]
+                    if session.value in self._retired:
+                        self._retired.discard(session.value)
+                        self._lib.fuseSessionDestroy(session)
         if status != FUSE_OK:
             message = self._lib.fuseLastError().decode("utf-8", "replace")
             raise (ValueError if status == FUSE_ERROR_INVALID_ARGUMENT else FuseError)(message)
@@ -360,13 +318,11 @@ def compile(model, target="cpu", output=None, weights="embedded", lower_options=
     without, it is built in a temporary folder, loaded, and the folder
     removed (the loaded library stays valid). `dims` sizes an ONNX model's
     symbolic input dimensions, e.g. {"batch": 8}."""
-    if output is not None:
-        aot.compile_library(model, output, target, weights, lower_options, cpu, dims=dims)
-        return Model(output, None, threads)
-    work = tempfile.mkdtemp(prefix="fuse-model-")
+    work = None if output is not None else tempfile.mkdtemp(prefix="fuse-model-")
     try:
-        path = os.path.join(work, "model.so")
+        path = output if work is None else os.path.join(work, "model.so")
         aot.compile_library(model, path, target, weights, lower_options, cpu, dims=dims)
         return Model(path, None, threads)
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        if work:
+            shutil.rmtree(work, ignore_errors=True)

@@ -48,6 +48,36 @@ def FuseAnnotateMappingPass : Pass<"fuse-annotate-mapping"> {
   ];
 }
 
+def FuseProveBatchSeparablePass
+    : Pass<"fuse-prove-batch-separable", "ModuleOp"> {
+  let summary = "Prove that a model keeps the samples of a batch apart";
+  let description = [{
+    Succeeds, changing nothing, when the function `func` (linalg on tensors,
+    with tensor and arith ops: lower TOSA first) at the batch size `batch`
+    computes sample n of every result from sample n of the arguments
+    `args` alone, the same way for every n; otherwise an error at the
+    first op that mixes or tells samples apart (a reduction over the batch,
+    a slice of it, a constant indexed by it, ...). Then the model compiled
+    for one sample serves any batch size, one call per sample: fuse-compile
+    uses it for ONNX inputs with a symbolic first dimension. The rules are
+    in `lib/Analysis/BatchSeparability.cpp`.
+
+    ```mlir
+    // fuse-opt --fuse-prove-batch-separable="batch=3 args=0": refused
+    %sum = linalg.reduce ins(%x : tensor<3x8xf32>) ... dimensions = [0]
+    // error: reduces over the batch (loop dimension d0): samples would mix
+    ```
+  }];
+  let options = [
+    Option<"batch", "batch", "int64_t", /*default=*/"0",
+           "The batch size of the function's batch arguments (at least 2)">,
+    ListOption<"args", "args", "unsigned",
+               "The arguments whose first dimension is the batch">,
+    Option<"funcName", "func", "std::string", /*default=*/"\"model\"",
+           "The function to prove it of">
+  ];
+}
+
 def FuseVerifyInputPass : Pass<"fuse-verify-input"> {
   let summary = "Refuse input the pipelines cannot handle safely";
   let description = [{

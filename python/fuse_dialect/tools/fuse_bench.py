@@ -2,11 +2,13 @@
 
 usage: fuse-bench MODEL.so|MODEL.onnx|MODEL.mlir [--runs N] [--warmup N]
                   [--threads N] [--weights FILE] [--source MODEL.onnx|.mlir]
-                  [--compare-onnxruntime] [--compare-torch] [--seed S] [--json]
+                  [--compare-onnxruntime] [--compare-torch] [--seed S] [--batch N]
+                  [--json]
 
 A model library (fuse-compile's) is loaded as it is; an .onnx or .mlir file
 is compiled first, for this CPU, into a temporary folder (removed). Inputs
-are seeded random values (floats uniform in [-1, 1), integers in [0, 10)).
+are seeded random values (floats uniform in [-1, 1), integers in [0, 10)),
+with `--batch` samples (default 1) for a model compiled for any batch size.
 After `--warmup` calls (default 5), `--runs` calls (default 100) are timed
 one by one, each call through the model's C ABI from this process (the
 Python call adds about 10 us); the report gives the latency's p50, p90,
@@ -59,19 +61,20 @@ def peak_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
-def make_inputs(model, seed):
+def make_inputs(model, seed, batch=1):
     import numpy as np
     rng = np.random.default_rng(seed)
     out = []
     for b in model.inputs:
+        shape = [batch if d is None else d for d in b.shape]
         if b.dtype is None:
             raise SystemExit("fuse-bench: input '%s' is bfloat16, which numpy lacks" % b.name)
         if b.dtype.startswith(("float",)):
-            out.append(rng.uniform(-1, 1, b.shape).astype(b.dtype))
+            out.append(rng.uniform(-1, 1, shape).astype(b.dtype))
         elif b.dtype == "bool":
-            out.append(rng.integers(0, 2, b.shape).astype(bool))
+            out.append(rng.integers(0, 2, shape).astype(bool))
         else:
-            out.append(rng.integers(0, 10, b.shape).astype(b.dtype))
+            out.append(rng.integers(0, 10, shape).astype(b.dtype))
     return out
 
 
@@ -158,10 +161,14 @@ def main(argv):
     ap.add_argument("--compare-onnxruntime", action="store_true")
     ap.add_argument("--compare-torch", action="store_true")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--batch", type=int, default=1,
+                    help="the batch of a model compiled for any batch size")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv[1:])
-    if args.runs < 1 or args.warmup < 0 or args.threads < 0:
-        ap.error("--runs must be at least 1, --warmup and --threads at least 0")
+    if args.runs < 1 or args.warmup < 0 or not 0 <= args.threads <= aot.MAX_THREADS or \
+            args.batch < 1:
+        ap.error("--runs and --batch must be at least 1, --warmup at least 0, --threads in "
+                 "[0, %d]" % aot.MAX_THREADS)
     source = args.source or (args.model if args.model.endswith((".onnx", ".mlir")) else None)
     with tempfile.TemporaryDirectory(prefix="fuse-bench-") as work:
         try:
@@ -175,8 +182,8 @@ def main(argv):
         except (aot.CompileError, runtime.FuseError) as e:
             sys.stderr.write("fuse-bench: %s\n" % e)
             return 1
-        inputs = make_inputs(model, args.seed)
-        model(*inputs)
+        inputs = make_inputs(model, args.seed, args.batch)
+        reference = model(*inputs)
         # Ours alone: before any peer is imported into this process.
         loaded_mb = peak_mb()
         engines = [("ours", lambda: model(*inputs))]
@@ -191,7 +198,6 @@ def main(argv):
             if call is None:
                 notes[name] = why
                 continue
-            reference = model(*inputs)
             err = max_rel_error(reference, call(*inputs))
             notes[name] = "max rel. error vs ours %.1e" % err
             engines.append((name, lambda call=call: call(*inputs)))

@@ -274,8 +274,7 @@ def main(argv):
         except aot.CompileError as e:
             sys.stderr.write("fuse-compile: %s\n" % e)
             return 1
-        show = lambda side: ", ".join("%s %s%s" % (b.name, b.element, list(b.shape))
-                                      for b in side)
+        show = lambda side: ", ".join(map(str, side))
         print("fuse-compile: %s -> %s (%s; inputs: %s; outputs: %s)" % (
             args.model, args.out, args.target, show(inputs), show(outputs)))
         return 0

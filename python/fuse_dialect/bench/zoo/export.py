@@ -17,19 +17,25 @@ from ... import toolchain
 from . import models
 
 
-def export(name, out, small):
+def export(name, out, small, batch=False):
+    """MODEL[.small][.batch].onnx in `out`; with `batch` its input's and
+    output's first dimension symbolic ("batch"), as dynamic_axes exports
+    it."""
     full_shape, small_shape = models.ZOO[name] if name in models.ZOO else \
         (models.ZOO["gpt2"][0], None)
     shape = small_shape if small else full_shape
     m = models.build(name, small=small)
     x = models.example_input(name, shape)
-    path = os.path.join(out, name + (".small" if small else "") + ".onnx")
+    path = os.path.join(out, name + (".small" if small else "") +
+                        (".batch" if batch else "") + ".onnx")
     # Not under no_grad: PyTorch's attention fast path (an op ONNX has no
     # export for) is only taken without autograd.
     torch.onnx.export(m, (x,), path, opset_version=17, do_constant_folding=True,
-                      input_names=["input"], output_names=["output"])
+                      input_names=["input"], output_names=["output"],
+                      dynamic_axes={"input": {0: "batch"}, "output": {0: "batch"}}
+                      if batch else None)
     with torch.no_grad():
-        if small:
+        if small and not batch:
             y = m(x)
             np.savez(os.path.join(out, name + ".small.npz"),
                      input=x.numpy(), output=y.numpy())
