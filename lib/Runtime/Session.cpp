@@ -29,6 +29,7 @@
 #endif
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -36,6 +37,7 @@
 #include <mutex>
 #include <new>
 #include <string>
+#include <thread>
 #include <vector>
 
 #define FUSE_ABI extern "C" __attribute__((visibility("default")))
@@ -146,7 +148,6 @@ void describe(int64_t *words, void *data, const FuseTensorInfo &info) {
 /// Copies a result (descriptor `words`) into the caller's dense `out`.
 void copyResult(const int64_t *words, const FuseTensorInfo &info, void *out) {
   size_t item = fuseElementTypeSize(info.element_type);
-  int32_t rank = info.rank;
   const char *base = reinterpret_cast<const char *>(words[1]) + words[2] * item;
   int64_t count = elementCount(info);
 #ifdef FUSE_RUNTIME_CUDA
@@ -154,6 +155,7 @@ void copyResult(const int64_t *words, const FuseTensorInfo &info, void *out) {
   if (count > 0)
     mgpuMemcpy(out, const_cast<char *>(base), count * item, nullptr);
 #else
+  int32_t rank = info.rank;
   const int64_t *strides = words + 3 + rank;
   bool dense = true;
   for (int64_t d = rank - 1, expect = 1; d >= 0; --d) {
@@ -471,6 +473,39 @@ void runOnce(const std::vector<FuseTensorInfo> &inputInfo,
 #endif
 }
 
+#ifndef FUSE_RUNTIME_CUDA
+/// `run(n)` for n in [0, count) on `width` threads, each with one OpenMP
+/// thread for the program's own parallel loops; an exception in any is
+/// rethrown here after all have ended.
+template <typename Run>
+void runSamplesInParallel(int64_t count, int width, Run &run) {
+  std::atomic<bool> failed{false};
+  std::vector<std::thread> workers;
+  auto work = [&](int w) {
+    omp_set_num_threads(1);
+    try {
+      for (int64_t n = w; n < count && !failed; n += width)
+        run(n);
+    } catch (...) {
+      failed = true;
+    }
+  };
+  try {
+    for (int w = 1; w < width; ++w)
+      workers.emplace_back(work, w);
+  } catch (...) {
+    failed = true;
+  }
+  int callerThreads = omp_get_max_threads();
+  work(0);
+  omp_set_num_threads(callerThreads);
+  for (std::thread &worker : workers)
+    worker.join();
+  if (failed)
+    throw std::bad_alloc();
+}
+#endif
+
 FuseStatus sessionRun(FuseSession *session, const FuseTensor *inputs,
                       int32_t numInputs, const FuseTensor *outputs,
                       int32_t numOutputs) {
@@ -537,22 +572,34 @@ FuseStatus sessionRun(FuseSession *session, const FuseTensor *inputs,
     if (!perSample("output", i, outputs[i], sampleOutputs[i], outputStep[i]))
       return FUSE_ERROR_INVALID_ARGUMENT;
 
-  std::vector<void *> inputData(numInputs), outputData(numOutputs);
+  // Sample n of every tensor with a batch (the whole of every other one).
+  auto runSample = [&](int64_t n) {
+    std::vector<void *> inputData(numInputs), outputData(numOutputs);
+    for (int32_t i = 0; i < numInputs; ++i)
+      inputData[i] = static_cast<char *>(inputs[i].data) + n * inputStep[i];
+    for (int32_t i = 0; i < numOutputs; ++i)
+      outputData[i] = static_cast<char *>(outputs[i].data) + n * outputStep[i];
+    runOnce(sampleInputs, inputData, sampleOutputs, outputData);
+  };
+  int64_t runs = batch < 0 ? 1 : batch, first = 0;
 #ifndef FUSE_RUNTIME_CUDA
   // The session's threads for this call; the calling thread's own OpenMP
   // setting (the application's) is restored after it.
   int threads = session->numThreads, callerThreads = omp_get_max_threads();
   if (threads > 0)
     omp_set_num_threads(threads);
+  // As many samples as threads or more: whole samples in parallel, each on
+  // one thread (one sample's tile loops scale less well than whole samples
+  // do), then the samples left over one at a time on all threads. The
+  // program's outputs do not depend on its thread count.
+  int width = threads > 0 ? threads : callerThreads;
+  first = batch >= width && width >= 2 ? batch / width * width : 0;
+  if (first > 0)
+    runSamplesInParallel(first, width, runSample);
 #endif
   // One run, or one per sample (none for an empty batch).
-  for (int64_t n = 0; n < (batch < 0 ? 1 : batch); ++n) {
-    for (int32_t i = 0; i < numInputs; ++i)
-      inputData[i] = static_cast<char *>(inputs[i].data) + n * inputStep[i];
-    for (int32_t i = 0; i < numOutputs; ++i)
-      outputData[i] = static_cast<char *>(outputs[i].data) + n * outputStep[i];
-    runOnce(sampleInputs, inputData, sampleOutputs, outputData);
-  }
+  for (int64_t n = first; n < runs; ++n)
+    runSample(n);
 #ifndef FUSE_RUNTIME_CUDA
   if (threads > 0)
     omp_set_num_threads(callerThreads);

@@ -3,7 +3,9 @@
 // compiled once, for one sample, after the importer and
 // --fuse-prove-batch-separable prove that it keeps the samples apart; the
 // library runs it once per sample, for any batch (FUSE_DYNAMIC_DIM).
-// Checked against PyTorch at batches 1, 3 and 16: a CNN whose flatten is
+// Checked against PyTorch at batches 1, 3 and 16 (two samples at a time on
+// two threads, the rest on both; the same bits as one sample at a time on
+// one thread): a CNN whose flatten is
 // `view(x.size(0), -1)` (Shape, Gather, Concat, Reshape), attention with
 // the batch merged into the heads, an input without a batch. Refused, each
 // with its reason: a mean over the batch, the batch size read as data (a

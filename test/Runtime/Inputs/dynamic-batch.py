@@ -87,7 +87,8 @@ def export(name, module, shapes, batch_inputs):
 def check(name, module, shapes, batch_inputs=1, batches=(1, 3, 16)):
     path = export(name, module, shapes, batch_inputs)
     try:
-        model = fuse_dialect.compile(path)
+        # Two threads: batches of 2 or more run two samples at a time.
+        model = fuse_dialect.compile(path, threads=2)
     except aot.CompileError as e:
         print("%s: refused: %s" % (name, e))
         return None
@@ -99,8 +100,13 @@ def check(name, module, shapes, batch_inputs=1, batches=(1, 3, 16)):
         [ours] = model(*xs)
         with torch.no_grad():
             ref = module(*map(torch.from_numpy, xs)).numpy()
+        # The same values one sample at a time on one thread.
+        model.set_threads(1)
+        [alone] = model(*xs)
+        model.set_threads(2)
         results.append("batch %d %s" % (n, ours.shape == ref.shape and
-                                        np.allclose(ours, ref, rtol=1e-4, atol=1e-5)))
+                                        np.allclose(ours, ref, rtol=1e-4, atol=1e-5) and
+                                        np.array_equal(ours, alone)))
     print("%s: inputs %s; %s" % (name, model.inputs, ", ".join(results)))
     return model
 

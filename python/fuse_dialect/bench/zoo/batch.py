@@ -3,7 +3,7 @@ symbolic batch (dynamic_axes), compiled by fuse_dialect.compile (the batch
 proved kept apart, the model compiled for one sample), and run at several
 batch sizes against PyTorch on the same input; with --time B, the library
 is timed at batch B side by side with one compiled for batch B alone
-(--dim batch=B), interleaved, medians.
+(--dim batch=B), interleaved, medians, at one thread and at every core.
 
 Usage: bench/zoo/batch.py [--full] [--batches 1,3,16] [--time B] [--runs N]
                           [--out DIR] MODEL...
@@ -79,11 +79,16 @@ def main():
         if args.time:
             static = fuse_dialect.compile(path, dims={"batch": args.time})
             x = models.example_input(name, (args.time,) + tuple(shape[1:])).numpy()
-            model(x), static(x)
-            dynamic_s, static_s = timed([lambda: model(x), lambda: static(x)], args.runs)
-            print("%s: batch %d: once for every batch %.1f ms, for batch %d alone %.1f ms, "
-                  "ratio %.3f" % (name, args.time, dynamic_s * 1e3, args.time,
-                                  static_s * 1e3, dynamic_s / static_s), flush=True)
+            for threads in (1, os.cpu_count() or 1):
+                model.set_threads(threads)
+                static.set_threads(threads)
+                model(x), static(x)
+                dynamic_s, static_s = timed([lambda: model(x), lambda: static(x)],
+                                            args.runs)
+                print("%s: batch %d, %d thread(s): once for every batch %.1f ms, for "
+                      "batch %d alone %.1f ms, ratio %.3f" % (
+                          name, args.time, threads, dynamic_s * 1e3, args.time,
+                          static_s * 1e3, dynamic_s / static_s), flush=True)
     return 0
 
 
