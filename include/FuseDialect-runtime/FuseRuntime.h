@@ -21,6 +21,10 @@
  *     puts(fuseLastError());
  *   fuseSessionDestroy(session);
  *
+ * (A model compiled for any batch size declares FUSE_DYNAMIC_DIM as the
+ * first dimension of its batch inputs and of its outputs: pass a shape
+ * array with the batch there instead of in->shape.)
+ *
  * Buffers belong to the caller: dense, row-major, of the element type and
  * shape the model declares (host memory for the CPU target; device, managed
  * or host memory for the CUDA target). Every argument is checked before

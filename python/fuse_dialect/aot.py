@@ -280,9 +280,13 @@ def dynamic_batch(model, dims, fuse_opt, work, say):
     two sizes, fuse-opt --fuse-prove-batch-separable proves the rest); the
     model is then compiled for one sample. None when every symbolic
     dimension is sized; CompileError naming why it is not a batch."""
+    import warnings
     from . import onnx_import
     try:
-        proto = onnx_import.read_model(model)
+        with warnings.catch_warnings():
+            # protobuf's warning on a damaged file: the error below says it.
+            warnings.simplefilter("ignore", RuntimeWarning)
+            proto = onnx_import.read_model(model)
         found = onnx_import.symbolic_batch(proto, dims)
         if not found:
             return None

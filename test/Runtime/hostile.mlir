@@ -20,6 +20,8 @@
 // RUN: not %fuse-bench %t/short.so 2>&1 | FileCheck %s --check-prefix=BENCH-SHORT
 // RUN: %fuse-bench %examples/mlp_gelu.mlir --runs 3 --warmup 0 2>/dev/null | FileCheck %s --check-prefix=BENCH-MLIR
 // RUN: not %fuse-bench %t/short.so --runs 0 2>&1 | FileCheck %s --check-prefix=BENCH-RUNS
+// RUN: not %fuse-bench %t/short.so --threads 5000 2>&1 | FileCheck %s --check-prefix=BENCH-RUNS
+// RUN: not %fuse-compile %S/../../examples/mlp_gelu.mlir -o "" 2>&1 | FileCheck %s --check-prefix=EMPTY-OUT
 // Models fuse-compile refuses, nothing written:
 // RUN: not %fuse-compile %S/Inputs/dynamic.mlir -o %t/dynamic.so 2>&1 | FileCheck %s --check-prefix=DYNAMIC
 // RUN: not %fuse-compile %examples/mlp_gelu.mlir --target=cuda-ish -o %t/x.so 2>&1 | FileCheck %s --check-prefix=TARGET
@@ -71,7 +73,8 @@
 // BENCH-SHORT: fuse-bench: {{.*}}short.so: not a model library written by fuse-compile
 // BENCH-MLIR: model mlp_gelu (cpu): x: float32[4, 64] -> output0: float32[4, 32]
 // BENCH-MLIR: | ours |
-// BENCH-RUNS: error: --runs must be at least 1
+// BENCH-RUNS: error: --runs and --batch must be at least 1, --warmup at least 0, --threads in [0, 1024]
+// EMPTY-OUT: fuse-compile: the output path is empty; -o names the library
 // FOLDER: fuse-compile: {{.*}}folder.so is a folder; -o names the library
 // SELF: fuse-compile: {{.*}}self.weights would be both the library and its weights file
 // RELOAD: inputs: 2 3
@@ -79,4 +82,4 @@
 // DYNAMIC: fuse-compile: {{.*}}dynamic.mlir: argument 0 of @model: dynamic shape in 'tensor<?x4xf32>' is not supported
 // TARGET: invalid choice: 'cuda-ish'
 // NOFILE: fuse-compile: {{.*}}junk.so.onnx: no such file
-// BADONNX: fuse-compile: fuse-import failed: {{.*}}
+// BADONNX: fuse-compile: fuse-import: not an ONNX model: the file is truncated or corrupt

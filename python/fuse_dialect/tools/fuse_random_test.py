@@ -13,7 +13,7 @@ Prints one line per failure and a summary line:
   random graphs: N compared, K failed (M mismatches, E tool errors, I not idempotent)
 and exits 1 if any failed. Usage:
   fuse-random-test [--start S] [--count N] [--jobs J] [--batch B] [--save-dir DIR]
-                   [--mixed-precision] [--large]
+                   [--mixed-precision] [--large] [--batch-proof]
 
 --mixed-precision draws another stream of graphs, with f16/bf16 islands
 (casts, elementwise ops, matmuls, convolutions in the low type), compared
@@ -22,6 +22,13 @@ ulp of the low type. --large draws graphs with dims up to 64 (GPU tiles
 staged, register-tiled, on tensor cores), compared within 1e-3 (longer
 sums, reassociated).
 
+--batch-proof checks instead `--fuse-prove-batch-separable` (the proof
+behind one library for every batch size) on the graphs whose first argument
+has a first dimension B >= 2: a graph it accepts (batch B, argument 0) is
+compiled into a model library and run three times, on seeded inputs, with
+the samples of argument 0 reversed, and with sample 0 changed: every
+result must be reversed alike, and every other sample of every result
+unchanged. A graph the proof accepts that mixes samples fails.
 --parallel-threads N compares instead the OpenMP CPU lowering at N threads
 (three runs) with the one-thread lowering of the same fused program: they
 must agree exactly.
@@ -159,6 +166,79 @@ REGRESSION = """// Found by utils/fuse-random-test (seed {seed}: {kind}; {detail
 """
 
 
+def check_separable(seed, fuse_opt, timeout):
+    """--batch-proof on one graph: 'skipped' (no batch), 'refused' (by the
+    proof), 'ok', 'mismatch' (accepted, yet samples mix) or 'error'."""
+    import numpy as np
+    from .. import aot, mlirtext, runtime
+    text = generate(seed)
+    first = mlirtext.call_types(mlirtext.find_func(text, "model"), any_element=True)[0][0]
+    if not first.is_tensor or not first.shape or first.shape[0] < 2:
+        return "skipped", ""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "g.mlir")
+        with open(path, "w") as f:
+            f.write(text)
+        try:
+            r = subprocess.run([fuse_opt, path, "--pass-pipeline=builtin.module(%s, "
+                                "fuse-prove-batch-separable{batch=%d args=0})" % (
+                                    aot.TOSA_TO_LINALG, first.shape[0]),
+                                "--mlir-print-op-on-diagnostic=false", "-o", os.devnull],
+                               capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return "error", "the proof timed out"
+        if r.returncode:
+            why = [line for line in r.stderr.splitlines() if "error:" in line]
+            return ("refused", why[0].split("error: ", 1)[1]) if why else \
+                ("error", r.stderr.strip()[-300:])
+        try:
+            aot.compile_library(path, os.path.join(d, "g.so"))
+            model = runtime.load(os.path.join(d, "g.so"))
+        except (aot.CompileError, runtime.FuseError) as e:
+            return "error", str(e)[-300:]
+        rng = np.random.default_rng(seed)
+
+        def draw(b):
+            return rng.uniform(-1, 1, b.shape).astype(b.dtype) if b.dtype.startswith("float") \
+                else rng.integers(0, 3, b.shape).astype(b.dtype)
+        xs = [draw(b) for b in model.inputs]
+        base = model(*xs)
+        reversed_ = model(np.ascontiguousarray(xs[0][::-1]), *xs[1:])
+        changed = xs[0].copy()
+        changed[0] = draw(model.inputs[0])[0]
+        perturbed = model(changed, *xs[1:])
+
+        def same(a, b):
+            return np.allclose(a, b, rtol=1e-5, atol=1e-6, equal_nan=True)
+        for k, (y, yr, yp) in enumerate(zip(base, reversed_, perturbed)):
+            if not same(y[::-1], yr):
+                return "mismatch", "result %d: reversing the samples does not reverse it" % k
+            if not same(y[1:], yp[1:]):
+                return "mismatch", "result %d: changing sample 0 changes other samples" % k
+    return "ok", ""
+
+
+def batch_proof(seeds, args):
+    counts = {"skipped": 0, "refused": 0, "ok": 0, "mismatch": 0, "error": 0}
+    reasons = {}
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        for seed, (kind, detail) in zip(seeds, pool.map(
+                lambda s: check_separable(s, args.fuse_opt, args.timeout), seeds)):
+            counts[kind] += 1
+            if kind == "refused":
+                reasons[detail] = reasons.get(detail, 0) + 1
+            elif kind in ("mismatch", "error"):
+                print("seed %d: %s: %s" % (seed, kind, detail.splitlines()[0] if detail else ""),
+                      flush=True)
+    for why, n in sorted(reasons.items(), key=lambda kv: -kv[1])[:8]:
+        print("refused %d: %s" % (n, why))
+    print("batch proof on random graphs: %d with a batch, %d accepted and checked, %d refused, "
+          "%d failed (%d mismatches, %d tool errors)" % (
+              len(seeds) - counts["skipped"], counts["ok"] + counts["mismatch"], counts["refused"],
+              counts["mismatch"] + counts["error"], counts["mismatch"], counts["error"]))
+    return 1 if counts["mismatch"] + counts["error"] else 0
+
+
 def main():
     ap = argparse.ArgumentParser(prog="fuse-random-test", description=__doc__.splitlines()[0])
     ap.add_argument("--start", type=int, default=0)
@@ -180,6 +260,8 @@ def main():
     ap.add_argument("--extra-libs", default="",
                     help="more shared libraries for the fused program's run "
                          "(fuse-diff --extra-libs)")
+    ap.add_argument("--batch-proof", action="store_true",
+                    help="check --fuse-prove-batch-separable instead (see above)")
     ap.add_argument("--batch", type=int, default=1,
                     help="graphs per module (one compile and run for all; a "
                          "failing batch is rechecked graph by graph)")
@@ -202,6 +284,8 @@ def main():
     if args.extra_libs:
         DIFF_ARGS = DIFF_ARGS + ["--extra-libs", args.extra_libs]
     seeds = range(args.start, args.start + args.count)
+    if args.batch_proof:
+        return batch_proof(list(seeds), args)
     counts = {"ok": 0, "mismatch": 0, "error": 0, "idempotence": 0, "inexact": 0}
 
     def check_batch(batch):
