@@ -24,6 +24,8 @@ report("ABI version", aot.ABI_VERSION,
        int(re.search(r"#define FUSE_RUNTIME_ABI_VERSION (\d+)", runtime).group(1)))
 report("thread limit", aot.MAX_THREADS,
        int(re.search(r"#define FUSE_MAX_THREADS (\d+)", runtime).group(1)))
+report("dynamic dimension", aot.DYNAMIC_DIM,
+       int(re.search(r"#define FUSE_DYNAMIC_DIM \((-?\d+)\)", runtime).group(1)))
 declared = set(re.findall(r"^[\w ]+?\**\s*(fuse\w+)\(", runtime, re.M))
 report("functions", set(aot.ABI_FUNCTIONS), declared)
 report("loader lookups", set(aot.ABI_FUNCTIONS),
