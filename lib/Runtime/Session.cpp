@@ -446,14 +446,20 @@ void runOnce(const std::vector<FuseTensorInfo> &inputInfo,
   std::vector<int64_t> results(words, 0);
   m.entry(results.data(), argPointers.data());
 
+  // Every result copied before any buffer is freed: results may be views
+  // of one buffer (a result and its reshape or transpose).
+  for (int32_t i = 0; i < numOutputs; ++i)
+    copyResult(results.data() + resultAt[i], outputInfo[i], outputs[i]);
+#ifdef FUSE_RUNTIME_CUDA
+  mgpuStreamSynchronize(nullptr);
+#endif
   std::vector<void *> released;
   for (int32_t i = 0; i < numOutputs; ++i) {
-    const int64_t *r = results.data() + resultAt[i];
-    copyResult(r, outputInfo[i], outputs[i]);
-    void *allocated = reinterpret_cast<void *>(r[0]);
+    void *allocated = reinterpret_cast<void *>(results[resultAt[i]]);
     // A view of a global (memref.get_global's lowering marks its allocated
     // pointer 0xdeadbeef) or of an input is not the program's to free.
-    bool notOurs = !allocated || r[0] == 0xdeadbeef;
+    bool notOurs =
+        !allocated || results[resultAt[i]] == static_cast<int64_t>(0xdeadbeef);
     for (int32_t j = 0; j < numInputs && !notOurs; ++j)
       notOurs = allocated == inputs[j];
     for (void *p : released)
@@ -462,7 +468,6 @@ void runOnce(const std::vector<FuseTensorInfo> &inputInfo,
       continue;
     released.push_back(allocated);
 #ifdef FUSE_RUNTIME_CUDA
-    mgpuStreamSynchronize(nullptr);
     mgpuMemFree(allocated, nullptr);
 #else
     std::free(allocated);
