@@ -179,10 +179,10 @@ def description_c(name, target, inputs, outputs):
     return "\n".join(lines)
 
 
-def onnx_names(onnx_path):
-    """(input names, output names) of an ONNX graph, initializers left out."""
-    import onnx
-    g = onnx.load(onnx_path, load_external_data=False).graph
+def onnx_names(proto):
+    """(input names, output names) of an ONNX model's graph, initializers
+    left out."""
+    g = proto.graph
     init = {i.name for i in g.initializer}
     return [i.name for i in g.input if i.name not in init], [o.name for o in g.output]
 
@@ -273,20 +273,37 @@ TOSA_TO_LINALG = ("func.func(tosa-to-scf, tosa-to-linalg-named, tosa-to-linalg, 
                   "convert-elementwise-to-linalg)")
 
 
-def dynamic_batch(model, dims, fuse_opt, work, say):
-    """For an ONNX `model` whose inputs keep a symbolic first dimension that
-    `dims` does not size: (its name, the indices of the inputs that have it)
-    once it is proved a batch the model keeps apart (the importer compares
-    two sizes, fuse-opt --fuse-prove-batch-separable proves the rest); the
-    model is then compiled for one sample. None when every symbolic
-    dimension is sized; CompileError naming why it is not a batch."""
+def read_onnx(model):
+    """The ONNX file `model` as an onnx.ModelProto (the importer's reader);
+    CompileError when it is not one."""
     import warnings
     from . import onnx_import
     try:
         with warnings.catch_warnings():
             # protobuf's warning on a damaged file: the error below says it.
             warnings.simplefilter("ignore", RuntimeWarning)
-            proto = onnx_import.read_model(model)
+            return onnx_import.read_model(model)
+    except onnx_import.ImportError as e:
+        raise CompileError("fuse-import: %s" % e)
+
+
+def batch_proof_pipeline(batch, args):
+    """fuse-opt's --pass-pipeline that proves a TOSA @model keeps the samples
+    of batch size `batch` of its arguments `args` apart."""
+    return "--pass-pipeline=builtin.module(%s, fuse-prove-batch-separable{batch=%d args=%s})" \
+        % (TOSA_TO_LINALG, batch, ",".join(map(str, args)))
+
+
+def dynamic_batch(model, proto, dims, fuse_opt, work, say):
+    """For the ONNX model `proto` (read from `model`) whose inputs keep a
+    symbolic first dimension that `dims` does not size: (its name, the
+    indices of the inputs that have it) once it is proved a batch the model
+    keeps apart (the importer compares two sizes, fuse-opt
+    --fuse-prove-batch-separable proves the rest); the model is then
+    compiled for one sample. None when every symbolic dimension is sized;
+    CompileError naming why it is not a batch."""
+    from . import onnx_import
+    try:
         found = onnx_import.symbolic_batch(proto, dims)
         if not found:
             return None
@@ -298,10 +315,7 @@ def dynamic_batch(model, dims, fuse_opt, work, say):
     except onnx_import.ImportError as e:
         raise CompileError("fuse-import: %s" % e)
     try:
-        run_tool([fuse_opt, proof, "--pass-pipeline=builtin.module(%s, "
-                  "fuse-prove-batch-separable{batch=%d args=%s})" % (
-                      TOSA_TO_LINALG, onnx_import.PROOF_BATCHES[0],
-                      ",".join(map(str, inputs))),
+        run_tool([fuse_opt, proof, batch_proof_pipeline(onnx_import.PROOF_BATCHES[0], inputs),
                   "--mlir-print-op-on-diagnostic=false", "-o", os.devnull],
                  "the batch proof")
     except CompileError as e:
@@ -397,7 +411,9 @@ def compile_library(model, output, target="cpu", weights="embedded", lower_optio
         names = None
         batch = None
         if model.endswith(".onnx"):
-            batch = dynamic_batch(model, dims, fuse_opt, work, say)
+            # Read once: the batch proof and the inputs' and outputs' names.
+            proto = read_onnx(model)
+            batch = dynamic_batch(model, proto, dims, fuse_opt, work, say)
             if batch:
                 dims = dict(dims or {}, **{batch[0]: 1})
             say("importing %s" % model)
@@ -405,7 +421,7 @@ def compile_library(model, output, target="cpu", weights="embedded", lower_optio
             run_tool([toolchain.launcher("fuse-import"), model, "-o", imported] +
                      ["--dim=%s=%d" % kv for kv in sorted((dims or {}).items())],
                      "fuse-import")
-            names = onnx_names(model)
+            names = onnx_names(proto)
             model = imported
         elif dims:
             raise CompileError("--dim sizes an ONNX model's symbolic dimensions; %s "

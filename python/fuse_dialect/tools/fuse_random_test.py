@@ -180,9 +180,7 @@ def check_separable(seed, fuse_opt, timeout):
         with open(path, "w") as f:
             f.write(text)
         try:
-            r = subprocess.run([fuse_opt, path, "--pass-pipeline=builtin.module(%s, "
-                                "fuse-prove-batch-separable{batch=%d args=0})" % (
-                                    aot.TOSA_TO_LINALG, first.shape[0]),
+            r = subprocess.run([fuse_opt, path, aot.batch_proof_pipeline(first.shape[0], [0]),
                                 "--mlir-print-op-on-diagnostic=false", "-o", os.devnull],
                                capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
