@@ -52,7 +52,7 @@ namespace {
 /// Where a value holds the batch: axis `axis`, of size outer * batch *
 /// inner, index o * batch * inner + b * inner + r for sample b.
 struct BatchAxis {
-  int64_t axis;
+  int64_t axis = 0;
   int64_t outer = 1, inner = 1;
 
   bool sameFactors(const BatchAxis &other) const {
