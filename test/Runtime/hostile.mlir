@@ -21,6 +21,7 @@
 // RUN: %fuse-bench %examples/mlp_gelu.mlir --runs 3 --warmup 0 2>/dev/null | FileCheck %s --check-prefix=BENCH-MLIR
 // RUN: not %fuse-bench %t/short.so --runs 0 2>&1 | FileCheck %s --check-prefix=BENCH-RUNS
 // RUN: not %fuse-bench %t/short.so --threads 5000 2>&1 | FileCheck %s --check-prefix=BENCH-RUNS
+// RUN: not %fuse-bench %t/short.so --batch -2 2>&1 | FileCheck %s --check-prefix=BENCH-RUNS
 // RUN: not %fuse-compile %S/../../examples/mlp_gelu.mlir -o "" 2>&1 | FileCheck %s --check-prefix=EMPTY-OUT
 // Models fuse-compile refuses, nothing written:
 // RUN: not %fuse-compile %S/Inputs/dynamic.mlir -o %t/dynamic.so 2>&1 | FileCheck %s --check-prefix=DYNAMIC

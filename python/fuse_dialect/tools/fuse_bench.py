@@ -182,7 +182,12 @@ def main(argv):
         except (aot.CompileError, runtime.FuseError) as e:
             sys.stderr.write("fuse-bench: %s\n" % e)
             return 1
-        inputs = make_inputs(model, args.seed, args.batch)
+        try:
+            inputs = make_inputs(model, args.seed, args.batch)
+        except MemoryError:
+            sys.stderr.write("fuse-bench: the inputs (--batch %d) do not fit in memory\n"
+                             % args.batch)
+            return 1
         reference = model(*inputs)
         # Ours alone: before any peer is imported into this process.
         loaded_mb = peak_mb()
