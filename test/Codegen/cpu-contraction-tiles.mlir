@@ -13,7 +13,10 @@
 // tile's filter slice stays in cache for all its pixels. Output rows
 // shorter than the side (7 pixels) take all rows of the image where they
 // fit in four sides (49 pixels by 64 filters), not a wider N (7 pixels by
-// 128 filters: widen-rows-first=false, NARROW). The squares change
+// 128 filters: widen-rows-first=false, NARROW); rows of 28 pixels, which
+// do not all fit, take the most that do (7 rows, 196 pixels by 64
+// filters, each padded window a static box; @some_rows), not one row by
+// 128 filters (NARROW). The squares change
 // no value: the reduction stays whole in each tile (EXACT, run against the
 // unfused program by utils/fuse-diff, without fused multiply-adds).
 // A contraction that every other root of its group reads is tiled as an
@@ -31,7 +34,7 @@
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s --check-prefix=SQUARES
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu=contraction-tile=0 -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-tile-groups=contraction-tile=64 | FileCheck %s --check-prefix=NARROW
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,matmul_weight,conv,seven_rows,qkv_heads -p "--fuse-ops" --lower="--fuse-lower-to-cpu=fma=false" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,matmul_weight,conv,seven_rows,some_rows,qkv_heads -p "--fuse-ops" --lower="--fuse-lower-to-cpu=fma=false" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
 
 // SQUARES-LABEL: func.func @matmul
 // SQUARES:       scf.forall ({{.*}}) = (0, 0) to (256, 512) step (128, 128)
@@ -45,6 +48,11 @@
 // NARROW-LABEL:  func.func @seven_rows
 // NARROW:        scf.forall ({{.*}}) = (0, 0, 0) to (7, 7, 128) step (1, 7, 128)
 // NARROW:          linalg.conv_2d_nhwc_fhwc {{.*}} outs({{.*}} : tensor<1x1x7x128xf32>)
+// SQUARES-LABEL: func.func @some_rows
+// SQUARES:       scf.forall ({{.*}}) = (0, 0, 0) to (28, 28, 128) step (7, 28, 64)
+// SQUARES:         linalg.conv_2d_nhwc_fhwc {{.*}} ins({{.*}} : tensor<1x9x30x16xf32>, tensor<64x3x3x16xf32>) outs({{.*}} : tensor<1x7x28x64xf32>)
+// NARROW-LABEL:  func.func @some_rows
+// NARROW:        scf.forall ({{.*}}) = (0, 0, 0) to (28, 28, 128) step (1, 28, 128)
 // SQUARES-LABEL: func.func @qkv_heads
 // SQUARES:       scf.forall ({{.*}}) = (0, 0, 0) to (256, 3, 256) step (128, 1, 128)
 // SQUARES:         linalg.generic {{.*}} outs({{.*}} : tensor<1x128x1x1x128xf32>)
@@ -89,6 +97,15 @@ func.func @seven_rows(%x: tensor<1x7x7x16xf32>, %w: tensor<128x3x3x16xf32>, %b: 
   %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x7x7x16xf32>, tensor<128x3x3x16xf32>, tensor<128xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x7x7x128xf32>
   %r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x7x7x128xf32>) -> tensor<1x7x7x128xf32>
   return %r : tensor<1x7x7x128xf32>
+}
+
+// -----
+
+func.func @some_rows(%x: tensor<1x28x28x16xf32>, %w: tensor<128x3x3x16xf32>, %b: tensor<128xf32>) -> tensor<1x28x28x128xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x28x28x16xf32>, tensor<128x3x3x16xf32>, tensor<128xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x28x28x128xf32>
+  %r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x28x28x128xf32>) -> tensor<1x28x28x128xf32>
+  return %r : tensor<1x28x28x128xf32>
 }
 
 // -----

@@ -13,9 +13,10 @@
 //    row) are blocked 7 at a time by one vector of columns instead of one
 //    row by two (SEVEN);
 //  * rows that no block of at least half of block-rows divides (17 pixels,
-//    a row of Inception-v3's 17x17 stage) are split: 16 in blocks of
-//    block-rows, the last row a piece of its own, not 17 blocks of one row
-//    (TAIL);
+//    a row of Inception-v3's 17x17 stage) are split: 12 in blocks of
+//    block-rows, the last 5 one block (the rest of one row joins the last
+//    whole block), not 17 blocks of one row, nor 16 + a block of one row
+//    by 32 filters (TAIL);
 //  * columns are whole vectors where the range has such a divisor: 88
 //    filters (8 x 11) in blocks of 8, not 11, a vector and a remainder per
 //    multiply-add, the rows then 7 by one vector as above (WHOLE);
@@ -43,6 +44,13 @@
 //    loops inside the blocks, carrying the accumulators in registers, where
 //    an L1-sized chunk (102) cut it at every tap of the window, each block
 //    loading and storing its accumulators nine times (HOSTCHUNK);
+//  * the chunk is sized for the panels a row of blocks reads, which span
+//    the tile's columns, not one block's: a 3x3 convolution over 512
+//    channels (4608 steps) in tiles of 64 filters is cut into three chunks
+//    of one window row (a loop of two and the last peeled) for a 2 MB L2,
+//    where a block's 32 columns would have kept it whole (6553 steps), its
+//    tile's 2.4 MB panel then coming from L3 for every row of blocks; with
+//    an L2 of 8 MB it stays whole (TILECHUNK, WHOLECHUNK);
 //  * a contraction whose result has unit dims between its rows and columns
 //    and is written in another order than its loops (ViT's fused Q, K and V
 //    projection: 16 x 32 . 32 x (3 x 32) written as 3 x 16 x 1 x 1 x 32)
@@ -68,6 +76,8 @@
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu | FileCheck %s --check-prefix=COPY
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=HOSTCHUNK
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu="block-cols=32 block-rows=8" -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=SQUARE
+// RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu="block-cols=32 block-rows=8 l2-bytes=2097152" -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILECHUNK
+// RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu="block-cols=32 block-rows=8 l2-bytes=8388608" -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=WHOLECHUNK
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu="block-cols=16 block-rows=4" -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=SQUARE-AVX2
 // RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,seventeen,whole,split,gemv,gemv_view,epilogue,two_convs,k96,qkv_heads,few_rows,pointwise,taps80,gather -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
 // RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,seventeen,whole,split,gemv,gemv_view,epilogue,two_convs,k96,qkv_heads,few_rows,pointwise,taps80,gather -p "--fuse-ops" --lower="--fuse-lower-to-cpu='fma=false reassociate=false approximate-math=false'" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
@@ -149,8 +159,9 @@ func.func @seven(%x: tensor<1x7x7x16xf32>, %w: tensor<32x3x3x16xf32>, %b: tensor
 
 // TAIL-LABEL: func.func @seventeen
 //       TAIL:   math.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<4x16xf32>
-//       TAIL:   math.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<32xf32>
+//       TAIL:   math.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<5x16xf32>
 //   TAIL-NOT:   math.fma {{.*}} : vector<16xf32>
+//   TAIL-NOT:   math.fma {{.*}} : vector<32xf32>
 //       TAIL:   fuse.yield
 func.func @seventeen(%x: tensor<1x17x17x16xf32>, %w: tensor<32x3x3x16xf32>, %b: tensor<32xf32>) -> tensor<1x17x17x32xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
@@ -397,4 +408,24 @@ func.func @gather(%x: tensor<1x10x58x64xf32>, %w: tensor<64x3x3x64xf32>, %b: ten
   %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x10x58x64xf32>, tensor<64x3x3x64xf32>, tensor<64xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x56x64xf32>
   %r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x8x56x64xf32>) -> tensor<1x8x56x64xf32>
   return %r : tensor<1x8x56x64xf32>
+}
+
+// -----
+
+// TILECHUNK-LABEL: func.func @wide_tile
+//       TILECHUNK:   scf.forall
+//       TILECHUNK:   scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (tensor<1x14x14x64xf32>)
+//       TILECHUNK:     scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (vector<7x32xf32>)
+//  TILECHUNK-NEXT:       scf.for %{{.*}} = %c0 to %c512 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (vector<7x32xf32>)
+// WHOLECHUNK-LABEL: func.func @wide_tile
+//       WHOLECHUNK:   scf.forall
+//   WHOLECHUNK-NOT:   to %c2 step %c1 iter_args
+//       WHOLECHUNK:   scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (vector<7x32xf32>)
+//  WHOLECHUNK-NEXT:     scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (vector<7x32xf32>)
+//  WHOLECHUNK-NEXT:       scf.for %{{.*}} = %c0 to %c512 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (vector<7x32xf32>)
+func.func @wide_tile(%x: tensor<1x16x16x512xf32>, %w: tensor<128x3x3x512xf32>, %b: tensor<128xf32>) -> tensor<1x14x14x128xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x16x16x512xf32>, tensor<128x3x3x512xf32>, tensor<128xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x14x14x128xf32>
+  %r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x14x14x128xf32>) -> tensor<1x14x14x128xf32>
+  return %r : tensor<1x14x14x128xf32>
 }

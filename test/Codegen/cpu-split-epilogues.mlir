@@ -4,7 +4,7 @@
 // the initial values (the bias broadcast) and the elementwise epilogue
 // (the ReLU) are split with the op, and each piece's blocks start from the
 // bias and apply the ReLU to their accumulators before their one store.
-//  * 17 rows as 16 + 1 and 20 filters as 16 + 4: no tile temporaries
+//  * 17 rows as 12 + 5 and 20 filters as 16 + 4: no tile temporaries
 //    (tensor.empty) inside the tile loop, the ReLU only on the blocks'
 //    accumulators (FUSED; with epilogues=false the bias and the ReLU are
 //    passes of their own over the tile, OFF);
@@ -22,11 +22,12 @@
 // FUSED-LABEL: func.func @rows
 //       FUSED:   scf.forall
 //   FUSED-NOT:   tensor.empty
-//       FUSED:   math.fma {{.*}} : vector<32xf32>
 //       FUSED:   scf.for {{.*}} -> (vector<4x16xf32>)
 //       FUSED:   math.fma {{.*}} : vector<4x16xf32>
 //       FUSED:   arith.maximumf {{.*}} : vector<1x1x4x16xf32>
-//       FUSED:   arith.maximumf {{.*}} : vector<1x1x1x32xf32>
+//       FUSED:   scf.for {{.*}} -> (vector<5x16xf32>)
+//       FUSED:   math.fma {{.*}} : vector<5x16xf32>
+//       FUSED:   arith.maximumf {{.*}} : vector<1x1x5x16xf32>
 //   FUSED-NOT:   arith.maximumf
 //       FUSED:   scf.forall.in_parallel
 

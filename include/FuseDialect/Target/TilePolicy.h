@@ -170,22 +170,30 @@ struct VectorPolicy {
   static constexpr int64_t blockCols(const CpuDescription &cpu) {
     return 2 * cpu.vectorBytes / 4;
   }
-  /// Reduction steps of one pass of a tile's register blocks: the block's
-  /// panels of its operands, blockRows x steps of A and steps x blockCols
-  /// of B in f32, take at most half of the core's L2, so the panel of B
-  /// stays there while the blocks of the tile's other rows reuse it
-  /// (AVX-512 with 1 MB: 3276 steps, 2 MB: 6553; AVX2 with 1 MB: 6553). A
-  /// reduction's chunk is its largest divisor up to this. Not L1: a
-  /// block's panel of B is one contiguous run (packed constants, packed
-  /// tiles) that the L2 prefetchers stream at the block's rate (a vector
-  /// of B per block row of multiply-adds), while an L1-sized chunk (102
-  /// steps with 32 KB) made every block load and store its accumulators
-  /// once per chunk and broke each stream into runs a panel apart: on Zen
-  /// 4 (32 KB L1, 1 MB L2) ResNet-50 and Inception-v3 ran 7% and 4% faster
-  /// with the chunks cut from L2 (docs/Performance.md).
-  static constexpr int64_t reductionChunk(const CpuDescription &cpu) {
-    return std::max<int64_t>(1, cpu.l2Bytes / 2 /
-                                    (4 * (blockRows(cpu) + blockCols(cpu))));
+  /// Reduction steps of one pass of a tile's register blocks over `columns`
+  /// columns of results: the panels one row of blocks reads, blockRows x
+  /// steps of A and steps x `columns` of B in f32, take at most half of
+  /// the core's L2, so the panel of B stays there while the tile's other
+  /// rows of blocks reuse it. A row of blocks sweeps all its tile's columns
+  /// before the next row starts (the blocks' loops are the op's, rows
+  /// outside columns), so `columns` is the tile's width, not a block's:
+  /// a 3x3 convolution over 512 channels in tiles of 128 filters reads a
+  /// 2.4 MB panel per row of blocks, which sized by one block's 32 columns
+  /// (6553 steps with 2 MB, its whole reduction of 4608) came from L3 for
+  /// every row: 47% of the FMA peak on a Xeon, 67% in chunks of 1536
+  /// steps (docs/Performance.md). A reduction's chunk is its largest
+  /// divisor up to this. Not L1: a block's panel of B is one contiguous
+  /// run (packed constants, packed tiles) that the L2 prefetchers stream
+  /// at the block's rate (a vector of B per block row of multiply-adds),
+  /// while an L1-sized chunk (102 steps with 32 KB) made every block load
+  /// and store its accumulators once per chunk and broke each stream into
+  /// runs a panel apart: on Zen 4 (32 KB L1, 1 MB L2) ResNet-50 and
+  /// Inception-v3 ran 7% and 4% faster with the chunks cut from L2.
+  static constexpr int64_t reductionChunk(const CpuDescription &cpu,
+                                          int64_t columns) {
+    return std::max<int64_t>(
+        1, cpu.l2Bytes / 2 /
+               (4 * (blockRows(cpu) + std::max(columns, blockCols(cpu)))));
   }
 };
 

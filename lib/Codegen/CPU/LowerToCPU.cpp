@@ -64,6 +64,7 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
     vectorOptions.blockRows = options.blockRows;
     vectorOptions.blockCols = options.blockCols;
     vectorOptions.reductionChunk = options.reductionChunk;
+    vectorOptions.l2Bytes = options.l2Bytes;
     vectorOptions.fuseEpilogues = options.epilogues;
     pm.addPass(createFuseVectorizeTilesPass(vectorOptions));
     if (options.packConstantPanels)
@@ -156,7 +157,8 @@ LogicalResult LowerToCPUOptions::validate(OptionError error) const {
   if (failed(checkOptionRange(error, "block-rows", blockRows, 0, 64)) ||
       failed(checkOptionRange(error, "block-cols", blockCols, 0, 1024)) ||
       failed(checkOptionRange(error, "reduction-chunk", reductionChunk, 0,
-                              int64_t(1) << 40)))
+                              int64_t(1) << 40)) ||
+      failed(checkOptionRange(error, "l2-bytes", l2Bytes, 0, int64_t(1) << 40)))
     return failure();
   if (failed(checkOptionRange(error, "min-parallel-work", minParallelWork, 0,
                               std::numeric_limits<int64_t>::max())))

@@ -231,34 +231,62 @@ SmallVector<linalg::LinalgOp> splitColumns(RewriterBase &rewriter,
   }
 }
 
+/// A piece of an op cut for its register blocks, and the most rows its
+/// blocks may take (getBlockShape's `blockRows`).
+struct RowPiece {
+  linalg::LinalgOp op;
+  int64_t blockRows;
+};
+
 /// `op` split along its row loop when its rows have no divisor that fills
 /// a block (getBlockShape takes fewer than half of `blockRows`) and there
 /// are more than `blockRows` of them: a head of whole blocks of `blockRows`
-/// rows and the rows left as a piece of their own. Inception-v3's 17 x 17
-/// stage has rows of 17 pixels, which only blocks of one row by two vectors
-/// divide (three loads for two multiply-adds): 16 + 1 rows, the 16 in
-/// blocks of 8. Values are unchanged: each result is computed by one piece,
-/// in the same order.
-SmallVector<linalg::LinalgOp> splitRows(RewriterBase &rewriter,
-                                        linalg::LinalgOp op, bool contraction,
-                                        int64_t blockRows, int64_t blockCols,
-                                        bool withChain) {
+/// rows and a tail of the rest. A rest of at most half of `blockRows` rows
+/// joins the head's last block, and the tail is that one block of
+/// `blockRows` + rest rows (its accumulators at most three quarters of the
+/// vector registers: 2 x (8 + 4) of 32 on AVX-512, 2 x (4 + 2) of 16 on
+/// AVX2); a larger rest is a piece of its own, blocked by its own
+/// divisors. Inception-v3's 17 x 17 stage has rows of 17 pixels, which only
+/// blocks of one row divide: 8 + 9 rows, the 8 in blocks of 4 x 64, the 9
+/// as one block of 9 x 32 (0.61 loads per multiply-add), not 16 + 1, whose
+/// one-pixel block by 128 filters loaded eight vectors of the filter from
+/// L2 for eight multiply-adds (1/17 of the work, 17% of the time). Values
+/// are unchanged: each result is computed by one piece, in the same order.
+SmallVector<RowPiece> splitRows(RewriterBase &rewriter, linalg::LinalgOp op,
+                                bool contraction, int64_t blockRows,
+                                int64_t blockCols, bool withChain) {
   auto [rows, columns] = getBlockLoops(op, contraction);
   if (!rows || !columns || hasHalfFloats(op) ||
       !isa<TilingInterface>(op.getOperation()))
-    return {op};
+    return {{op, blockRows}};
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   int64_t range = ranges[*rows];
   if (ShapedType::isDynamic(range) || ShapedType::isDynamic(ranges[*columns]) ||
       range <= blockRows)
-    return {op};
+    return {{op, blockRows}};
   int64_t blocked =
       getBlockShape(range, ranges[*columns], blockRows, blockCols,
                     /*half=*/false, readsColumnsStrided(op, *columns))
           .first;
   if (2 * blocked >= blockRows)
-    return {op};
-  return splitAt(rewriter, op, *rows, range / blockRows * blockRows, withChain);
+    return {{op, blockRows}};
+  int64_t rest = range % blockRows;
+  int64_t head = range / blockRows * blockRows;
+  int64_t tailRows = blockRows;
+  if (2 * rest <= blockRows) {
+    head -= blockRows;
+    tailRows += rest;
+  }
+  if (head == 0)
+    return {{op, tailRows}};
+  SmallVector<linalg::LinalgOp> split =
+      splitAt(rewriter, op, *rows, head, withChain);
+  SmallVector<RowPiece> pieces;
+  for (auto [i, piece] : llvm::enumerate(split))
+    pieces.push_back({piece, i + 1 == split.size() && split.size() > 1
+                                 ? tailRows
+                                 : blockRows});
+  return pieces;
 }
 
 /// Register-block sizes of a contraction's loops: the output's innermost
@@ -405,6 +433,18 @@ linalg::LinalgOp chunkReduction(RewriterBase &rewriter, linalg::LinalgOp op,
   linalg::LinalgOp chunkOp =
       cutIntoBlocks(rewriter, op, sizes, /*interchange=*/{}, &loops);
   return chunkOp ? chunkOp : op;
+}
+
+/// The reduction chunk of `op`'s blocks: the option's, or the host's for
+/// the columns each row of `op`'s blocks sweeps (its column loop's range).
+int64_t getReductionChunk(linalg::LinalgOp op, bool contraction,
+                          const RegisterBlockOptions &options) {
+  if (options.reductionChunk > 0)
+    return options.reductionChunk;
+  std::optional<unsigned> columns = getBlockLoops(op, contraction).columns;
+  int64_t range = columns ? op.getStaticLoopRanges()[*columns] : 0;
+  return VectorPolicy::reductionChunk(options.cpu,
+                                      ShapedType::isDynamic(range) ? 0 : range);
 }
 
 /// Rows of register blocks of contraction `op` with `blockRows` rows each:
@@ -1044,23 +1084,25 @@ void cpu::cutIntoRegisterBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
                                 const RegisterBlockOptions &options,
                                 SmallVectorImpl<linalg::LinalgOp> &blocks) {
   int64_t rows = options.rows, cols = options.cols;
-  SmallVector<linalg::LinalgOp> pieces;
+  SmallVector<RowPiece> pieces;
   for (linalg::LinalgOp columns : splitColumns(
            rewriter, op, contraction, cols / 2, rows * cols, options.epilogues))
     llvm::append_range(pieces, splitRows(rewriter, columns, contraction, rows,
                                          cols, options.epilogues));
-  for (linalg::LinalgOp piece : pieces) {
+  for (auto [piece, pieceRows] : pieces) {
     // Only a chunked op with an epilogue has its last chunk peeled.
     bool epilogue = !getEpilogue(piece).empty();
     SmallVector<scf::ForOp> loops;
     linalg::LinalgOp chunk =
-        contraction && getRowsOfBlocks(piece, rows) <= kMaxRowsUnchunked
+        contraction && getRowsOfBlocks(piece, pieceRows) <= kMaxRowsUnchunked
             ? piece
-            : chunkReduction(rewriter, piece, options.reductionChunk, loops);
+            : chunkReduction(rewriter, piece,
+                             getReductionChunk(piece, contraction, options),
+                             loops);
     SmallVector<int64_t> interchange;
     SmallVector<int64_t> sizes =
-        contraction ? getRegisterBlock(chunk, rows, cols, interchange)
-                    : getWindowBlock(chunk, rows, cols, interchange);
+        contraction ? getRegisterBlock(chunk, pieceRows, cols, interchange)
+                    : getWindowBlock(chunk, pieceRows, cols, interchange);
     if (sizes.empty())
       continue;
     SmallVector<linalg::LinalgOp> ops;

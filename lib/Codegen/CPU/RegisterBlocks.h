@@ -8,6 +8,7 @@
 #ifndef FUSEDIALECT_LIB_CODEGEN_CPU_REGISTERBLOCKS_H
 #define FUSEDIALECT_LIB_CODEGEN_CPU_REGISTERBLOCKS_H
 
+#include "FuseDialect/Target/TargetDescription.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -18,8 +19,10 @@ namespace mlir::fuse::cpu {
 struct RegisterBlockOptions {
   /// Rows and columns (two vector registers of lanes) of a block.
   int64_t rows = 0, cols = 0;
-  /// Reduction steps per pass of the blocks over the tile.
+  /// Reduction steps per pass of the blocks over the tile; 0: from `cpu`'s
+  /// L2 and the columns of each op (VectorPolicy::reductionChunk).
   int64_t reductionChunk = 0;
+  CpuDescription cpu;
   /// Fuse the tile's bias and elementwise epilogue into the blocks.
   bool epilogues = true;
   /// Each step one fused multiply-add.

@@ -704,20 +704,20 @@ struct FuseVectorizeTilesPass final
     // block's area, rows x columns, must not overflow.
     if (maxVectorElements < 1 || chunkElements < 1 || blockRows < 0 ||
         blockRows > 64 || blockCols < 0 || blockCols > 1024 ||
-        reductionChunk < 0) {
+        reductionChunk < 0 || l2Bytes < 0) {
       emitError(getOperation()->getLoc())
           << "fuse-vectorize-tiles: max-vector-elements and chunk-elements "
              "must be at least 1, block-rows in [0, 64], block-cols in "
-             "[0, 1024], reduction-chunk at least 0";
+             "[0, 1024], reduction-chunk and l2-bytes at least 0";
       return signalPassFailure();
     }
     CpuDescription host = CpuDescription::host();
+    if (l2Bytes > 0)
+      host.l2Bytes = l2Bytes;
     int64_t cols = blockCols == 0 ? VectorPolicy::blockCols(host)
                                   : int64_t(blockCols);
-    int64_t rows = blockRows == 0 ? VectorPolicy::blockRows(host)
-                                  : int64_t(blockRows);
-    int64_t steps = reductionChunk == 0 ? VectorPolicy::reductionChunk(host)
-                                        : int64_t(reductionChunk);
+    int64_t rows =
+        blockRows == 0 ? VectorPolicy::blockRows(host) : int64_t(blockRows);
     SmallVector<linalg::LinalgOp> candidates, large, contractions, convolutions;
     IRRewriter rewriter(&getContext());
     // The generics inside tiles, each normalized in turn (each replaces
@@ -768,7 +768,8 @@ struct FuseVectorizeTilesPass final
     RegisterBlockOptions blockOptions;
     blockOptions.rows = rows;
     blockOptions.cols = cols;
-    blockOptions.reductionChunk = steps;
+    blockOptions.reductionChunk = reductionChunk;
+    blockOptions.cpu = host;
     blockOptions.epilogues = fuseEpilogues;
     blockOptions.fma = fma;
     auto block = [&](linalg::LinalgOp op, bool contraction) {

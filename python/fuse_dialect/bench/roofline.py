@@ -13,7 +13,9 @@ builds whole models) and called from this process:
     56x56x144 (MobileNetV2), their inputs and weights arguments;
   * the same with the weight a constant of the model, as the zoo has it
     (laid out, permuted and padded at compile time), and a 3x3 14x14
-    256->256 convolution;
+    256->256 convolution, VGG-16's 3x3 stages (224x224 by 64 channels to
+    28x28 by 512), and Inception-v3's 17x17 stage (a 1x1 768->192, a 1x7
+    and a 7x1 128->128: rows of 17 pixels, windows of one row or column);
   * grouped 3x3 convolutions with constant filters (ResNeXt-50's 56x56
     128->128 and 14x14 512->512 in 32 groups, RegNet-Y-400MF's 14x14
     208->208 in 26), in fuse-import's form;
@@ -88,22 +90,24 @@ def constant_filter(values):
 
 def conv(hw, cin, cout, k, depthwise=False, constant=False):
     """(text, flops, filter or None): a same-padded stride-1 convolution of
-    a 1 x hw x hw x cin image, bias, ReLU (NHWC, TOSA's layout); with
+    a 1 x hw x hw x cin image, bias, ReLU (NHWC, TOSA's layout), its window
+    k x k or, with `k` a pair, kh x kw (Inception's 1x7 and 7x1); with
     `constant`, the filter is a constant of the model instead of an
     argument."""
+    kh, kw = k if isinstance(k, tuple) else (k, k)
     x = "tensor<1x%dx%dx%dxf32>" % (hw, hw, cin)
     y = "tensor<1x%dx%dx%dxf32>" % (hw, hw, cout)
-    pad = (k - 1) // 2
+    ph, pw = (kh - 1) // 2, (kw - 1) // 2
     attrs = ("{acc_type = f32, pad = array<i64: %d, %d, %d, %d>, stride = "
-             "array<i64: 1, 1>, dilation = array<i64: 1, 1>}" % ((pad,) * 4))
+             "array<i64: 1, 1>, dilation = array<i64: 1, 1>}" % (ph, ph, pw, pw))
     if depthwise:
-        wshape = (k, k, cin, 1)
+        wshape = (kh, kw, cin, 1)
         op = "tosa.depthwise_conv2d"
-        flops = 2.0 * hw * hw * cout * k * k
+        flops = 2.0 * hw * hw * cout * kh * kw
     else:
-        wshape = (cout, k, k, cin)
+        wshape = (cout, kh, kw, cin)
         op = "tosa.conv2d"
-        flops = 2.0 * hw * hw * cout * k * k * cin
+        flops = 2.0 * hw * hw * cout * kh * kw * cin
     w = "tensor<%sxf32>" % "x".join(str(d) for d in wshape)
     b = "tensor<%dxf32>" % cout
     weight = constant_values(wshape) if constant else None
@@ -189,6 +193,25 @@ CASES = [
      lambda: conv(14, 256, 256, 3, constant=True), ("conv", 14, 256, 256, 3, 1)),
     ("conv 3x3 7x7 512->512, constant filter",
      lambda: conv(7, 512, 512, 3, constant=True), ("conv", 7, 512, 512, 3, 1)),
+    # VGG-16's stages: 3x3 convolutions from 224x224 by 64 to 14x14 by 512.
+    ("conv 3x3 224x224 64->64, constant filter",
+     lambda: conv(224, 64, 64, 3, constant=True), ("conv", 224, 64, 64, 3, 1)),
+    ("conv 3x3 112x112 128->128, constant filter",
+     lambda: conv(112, 128, 128, 3, constant=True), ("conv", 112, 128, 128, 3, 1)),
+    ("conv 3x3 56x56 256->256, constant filter",
+     lambda: conv(56, 256, 256, 3, constant=True), ("conv", 56, 256, 256, 3, 1)),
+    ("conv 3x3 28x28 512->512, constant filter",
+     lambda: conv(28, 512, 512, 3, constant=True), ("conv", 28, 512, 512, 3, 1)),
+    # Inception-v3's 17x17 stage: rows of 17 pixels, windows of one row or
+    # one column.
+    ("conv 1x1 17x17 768->192, constant filter",
+     lambda: conv(17, 768, 192, 1, constant=True), ("conv", 17, 768, 192, 1, 1)),
+    ("conv 1x7 17x17 128->128, constant filter",
+     lambda: conv(17, 128, 128, (1, 7), constant=True),
+     ("conv", 17, 128, 128, (1, 7), 1)),
+    ("conv 7x1 17x17 128->128, constant filter",
+     lambda: conv(17, 128, 128, (7, 1), constant=True),
+     ("conv", 17, 128, 128, (7, 1), 1)),
     # Grouped convolutions (constant filters): ResNeXt-50 32x4d's first and
     # third stages, RegNet-Y-400MF's third (groups of 8 channels).
     ("grouped 3x3 56x56 128->128, 32 groups", lambda: grouped_conv(56, 128, 128, 3, 32),
@@ -246,16 +269,17 @@ def torch_op(spec, inputs, weight):
         bias = rest[0][0, 0]
         return lambda: torch.relu(torch.addmm(bias, a, b))
     kind, hw, cin, cout, k, groups = spec
+    kh, kw = k if isinstance(k, tuple) else (k, k)
     x, rest = t[0].permute(0, 3, 1, 2).contiguous(), t[1:]
     w = torch.from_numpy(weight) if weight is not None else rest.pop(0)
     # TOSA's filters: cout x k x k x cin, or k x k x cin x 1 (depthwise);
     # linalg's grouped ones G x cout/G x k x k x cin/G.
     if kind == "grouped":
-        w = w.reshape(cout, k, k, cin // groups).permute(0, 3, 1, 2).contiguous()
+        w = w.reshape(cout, kh, kw, cin // groups).permute(0, 3, 1, 2).contiguous()
     else:
         w = (w.permute(2, 3, 0, 1) if groups > 1 else w.permute(0, 3, 1, 2)).contiguous()
     bias = rest[0].reshape(-1)
-    return lambda: torch.relu(F.conv2d(x, w, bias, padding=(k - 1) // 2,
+    return lambda: torch.relu(F.conv2d(x, w, bias, padding=((kh - 1) // 2, (kw - 1) // 2),
                                        groups=groups)).permute(0, 2, 3, 1)
 
 

@@ -156,8 +156,12 @@ def FuseVectorizeTilesPass : Pass<"fuse-vectorize-tiles"> {
            /*default=*/"0",
            "Reduction steps of one pass of a contraction's or convolution's "
            "register blocks over their tile (the chunk of its reduction "
-           "loops whose operand panels stay in L2; 0: from the host's L2, "
-           "a value at least the reduction's length keeps it whole)">,
+           "loops whose operand panels stay in L2; 0: from the L2 of "
+           "`l2-bytes` and the columns of the tile, a value at least the "
+           "reduction's length keeps it whole)">,
+    Option<"l2Bytes", "l2-bytes", "int64_t", /*default=*/"0",
+           "Bytes of the core's L2 that the reduction chunks are sized for "
+           "(0: the host's, from sysconf)">,
     Option<"fuseEpilogues", "epilogues", "bool", /*default=*/"true",
            "Fuse the elementwise ops after a contraction or convolution in "
            "its tile (bias, activation, residual add) into its register "

@@ -73,8 +73,13 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
   PassOptions::Option<int64_t> reductionChunk{
       *this, "reduction-chunk",
       llvm::cl::desc("fuse-vectorize-tiles: reduction steps per pass of the "
-                     "register blocks over their tile (0: from the host's "
-                     "L2)"),
+                     "register blocks over their tile (0: from the L2 and "
+                     "the tile's columns)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> l2Bytes{
+      *this, "l2-bytes",
+      llvm::cl::desc("fuse-vectorize-tiles: bytes of the core's L2 that the "
+                     "reduction chunks are sized for (0: the host's)"),
       llvm::cl::init(0)};
   PassOptions::Option<bool> epilogues{
       *this, "epilogues",
