@@ -50,8 +50,10 @@
 //   %b = vector.transfer_read %w[%p, %k, %c0]
 //       : tensor<24x3072x32xf32>, vector<32xf32>
 //
-// only when every use is such a read, with the same `v`, at an innermost
-// index known to be a multiple of `v` (getKnownDivisor). The panel index
+// only when every use is such a read, at an innermost index known to be a
+// multiple of its own `v` (getKnownDivisor); reads of several widths share
+// panels of the widest, which every other divides (a narrower read indexes
+// its offset inside its panel). The panel index
 // goes after the leading dimensions that no loop around the reads changes
 // (getInvariantPrefix): a tile's block from fuse-pack-constant-tiles,
 // `T x rows x t`, becomes `T x t/v x rows x v`, each tile's panels still
@@ -425,26 +427,23 @@ int64_t getKnownDivisor(Value value, unsigned depth) {
   return 1;
 }
 
-/// Whether `read` reads one vector of `lanes` (set from the first read)
-/// along the innermost dimension of `type` at a multiple of `lanes`: in
-/// bounds, unmasked, a minor-identity map, unit dimensions before the
-/// lanes (not a 0-d vector, a scalar).
-bool isPanelRead(vector::TransferReadOp read, RankedTensorType type,
-                 int64_t &lanes) {
+/// The lanes of `read` when it reads one vector along the innermost
+/// dimension of `type` at a multiple of its width: in bounds, unmasked, a
+/// minor-identity map, unit dimensions before the lanes (not a 0-d vector,
+/// a scalar); 0 otherwise.
+int64_t getPanelReadWidth(vector::TransferReadOp read, RankedTensorType type) {
   VectorType vector = read.getVectorType();
   if (vector.getRank() == 0 || read.getMask() ||
       !read.getPermutationMap().isMinorIdentity() || vector.isScalable() ||
       llvm::any_of(read.getInBoundsValues(), [](bool b) { return !b; }) ||
       llvm::any_of(vector.getShape().drop_back(),
                    [](int64_t size) { return size != 1; }))
-    return false;
+    return 0;
   int64_t width = vector.getShape().back();
-  if (width <= 1 || (lanes != 0 && width != lanes) ||
-      type.getShape().back() % width != 0)
-    return false;
-  lanes = width;
-  int64_t divisor = getKnownDivisor(read.getIndices().back());
-  return divisor % width == 0;
+  if (width <= 1 || type.getShape().back() % width != 0 ||
+      getKnownDivisor(read.getIndices().back()) % width != 0)
+    return 0;
+  return width;
 }
 
 /// How many leading dimensions `read` indexes with values that no `scf.for`
@@ -467,7 +466,13 @@ unsigned getInvariantPrefix(vector::TransferReadOp read) {
   return prefix;
 }
 
-/// Lays out `constant` in panels when every use is a panel read.
+/// Lays out `constant` in panels when every use is a panel read. Reads of
+/// several widths (the register blocks of a head of whole blocks, 64 lanes,
+/// and of its rest, 32: ViT's 53-token row tiles, 48 + 5 rows) share panels
+/// of the widest where it is a multiple of every other: a narrower read,
+/// at a multiple of its own width, stays inside one panel, at its offset
+/// there. Before, a constant read at two widths kept its rows, and every
+/// reduction step of a block read a vector from a new 3 KB row.
 void packPanels(RewriterBase &rewriter, arith::ConstantOp constant) {
   auto attr = getPackableAttr(constant);
   if (!attr)
@@ -478,9 +483,12 @@ void packPanels(RewriterBase &rewriter, arith::ConstantOp constant) {
   SmallVector<vector::TransferReadOp> reads;
   for (Operation *user : constant->getUsers()) {
     auto read = dyn_cast<vector::TransferReadOp>(user);
-    if (!read || read.getBase() != constant.getResult() ||
-        !isPanelRead(read, type, lanes))
+    int64_t width = read && read.getBase() == constant.getResult()
+                        ? getPanelReadWidth(read, type)
+                        : 0;
+    if (!width)
       return;
+    lanes = std::max(lanes, width);
     reads.push_back(read);
     outer = std::min(outer, getInvariantPrefix(read));
   }
@@ -489,7 +497,10 @@ void packPanels(RewriterBase &rewriter, arith::ConstantOp constant) {
   for (int64_t size : type.getShape().take_front(outer))
     rows /= size;
   // Panels of one row (a bias, a row of its tile) are the layout it has.
-  if (reads.empty() || lanes == columns || rows == 1)
+  if (reads.empty() || lanes == columns || rows == 1 || columns % lanes != 0 ||
+      llvm::any_of(reads, [&](vector::TransferReadOp read) {
+        return lanes % read.getVectorType().getShape().back() != 0;
+      }))
     return;
   rewriter.setInsertionPoint(constant);
   Value packed = arith::ConstantOp::create(
@@ -505,7 +516,12 @@ void packPanels(RewriterBase &rewriter, arith::ConstantOp constant) {
     indices.push_back(
         arith::DivUIOp::create(rewriter, loc, old.back(), divisor));
     llvm::append_range(indices, old.drop_front(outer).drop_back());
-    indices.push_back(arith::ConstantIndexOp::create(rewriter, loc, 0));
+    // The offset inside the panel: 0 for a read of the panel's width.
+    indices.push_back(
+        getKnownDivisor(old.back()) % lanes == 0
+            ? Value(arith::ConstantIndexOp::create(rewriter, loc, 0))
+            : Value(
+                  arith::RemUIOp::create(rewriter, loc, old.back(), divisor)));
     rewriter.replaceOpWithNewOp<vector::TransferReadOp>(
         read, read.getVectorType(), packed, indices,
         AffineMapAttr::get(AffineMap::getMinorIdentityMap(
