@@ -39,9 +39,10 @@
 //    budget (102 steps for 8 x 32 blocks and 32 KB) is not rounded down to
 //    a power of two (64, which cut it into two chunks of 48 around a
 //    zero-filled buffer of partial sums) (HOSTCHUNK); the budget comes
-//    from the host's L2 (at least 256 KB: 819 steps for AVX-512's blocks),
-//    so a 3x3 convolution over 80 channels (720 steps) keeps its window
-//    loops inside the blocks, carrying the accumulators in registers, where
+//    from the host's L2 (at least 512 KB: 910 steps for AVX-512 blocks
+//    across a tile of 64 filters), so a 3x3 convolution over 80 channels
+//    (720 steps) keeps its window loops inside the blocks, carrying the
+//    accumulators in registers, where
 //    an L1-sized chunk (102) cut it at every tap of the window, each block
 //    loading and storing its accumulators nine times (HOSTCHUNK);
 //  * the chunk is sized for the panels a row of blocks reads, which span
