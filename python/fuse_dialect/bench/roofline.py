@@ -165,18 +165,25 @@ def grouped_conv(hw, cin, cout, k, groups):
     return text, 2.0 * hw * hw * cout * k * k * cg, weight
 
 
+def conv_case(hw, cin, cout, k, constant=False):
+    """A CASES row for conv(): its name, its maker and torch_op's spec, the
+    shape stated once."""
+    kh, kw = k if isinstance(k, tuple) else (k, k)
+    name = "conv %dx%d %dx%d %d->%d%s" % (kh, kw, hw, hw, cin, cout,
+                                         ", constant filter" if constant else "")
+    return (name, lambda: conv(hw, cin, cout, k, constant=constant),
+            ("conv", hw, cin, cout, k, 1))
+
+
 CASES = [
     ("GEMM 1024x1024x1024", lambda: gemm(1024, 1024, 1024),
      ("mm", 1024, 1024, 1024)),
     ("GEMM 197x768x3072 (ViT MLP)", lambda: gemm(197, 768, 3072),
      ("mm", 197, 768, 3072)),
     ("GEMM 16x768x3072", lambda: gemm(16, 768, 3072), ("mm", 16, 768, 3072)),
-    ("conv 3x3 56x56 64->64", lambda: conv(56, 64, 64, 3),
-     ("conv", 56, 64, 64, 3, 1)),
-    ("conv 1x1 56x56 64->256", lambda: conv(56, 64, 256, 1),
-     ("conv", 56, 64, 256, 1, 1)),
-    ("conv 3x3 7x7 512->512", lambda: conv(7, 512, 512, 3),
-     ("conv", 7, 512, 512, 3, 1)),
+    conv_case(56, 64, 64, 3),
+    conv_case(56, 64, 256, 1),
+    conv_case(7, 512, 512, 3),
     ("depthwise 3x3 56x56x144", lambda: conv(56, 144, 144, 3, depthwise=True),
      ("conv", 56, 144, 144, 3, 144)),
     # The weights as constants, as in a model: laid out per tile, permuted,
@@ -185,33 +192,20 @@ CASES = [
      ("mm", 197, 768, 3072)),
     ("GEMM 16x768x3072, constant B", lambda: gemm(16, 768, 3072, True),
      ("mm", 16, 768, 3072)),
-    ("conv 3x3 56x56 64->64, constant filter",
-     lambda: conv(56, 64, 64, 3, constant=True), ("conv", 56, 64, 64, 3, 1)),
-    ("conv 1x1 56x56 64->256, constant filter",
-     lambda: conv(56, 64, 256, 1, constant=True), ("conv", 56, 64, 256, 1, 1)),
-    ("conv 3x3 14x14 256->256, constant filter",
-     lambda: conv(14, 256, 256, 3, constant=True), ("conv", 14, 256, 256, 3, 1)),
-    ("conv 3x3 7x7 512->512, constant filter",
-     lambda: conv(7, 512, 512, 3, constant=True), ("conv", 7, 512, 512, 3, 1)),
+    conv_case(56, 64, 64, 3, constant=True),
+    conv_case(56, 64, 256, 1, constant=True),
+    conv_case(14, 256, 256, 3, constant=True),
+    conv_case(7, 512, 512, 3, constant=True),
     # VGG-16's stages: 3x3 convolutions from 224x224 by 64 to 14x14 by 512.
-    ("conv 3x3 224x224 64->64, constant filter",
-     lambda: conv(224, 64, 64, 3, constant=True), ("conv", 224, 64, 64, 3, 1)),
-    ("conv 3x3 112x112 128->128, constant filter",
-     lambda: conv(112, 128, 128, 3, constant=True), ("conv", 112, 128, 128, 3, 1)),
-    ("conv 3x3 56x56 256->256, constant filter",
-     lambda: conv(56, 256, 256, 3, constant=True), ("conv", 56, 256, 256, 3, 1)),
-    ("conv 3x3 28x28 512->512, constant filter",
-     lambda: conv(28, 512, 512, 3, constant=True), ("conv", 28, 512, 512, 3, 1)),
+    conv_case(224, 64, 64, 3, constant=True),
+    conv_case(112, 128, 128, 3, constant=True),
+    conv_case(56, 256, 256, 3, constant=True),
+    conv_case(28, 512, 512, 3, constant=True),
     # Inception-v3's 17x17 stage: rows of 17 pixels, windows of one row or
     # one column.
-    ("conv 1x1 17x17 768->192, constant filter",
-     lambda: conv(17, 768, 192, 1, constant=True), ("conv", 17, 768, 192, 1, 1)),
-    ("conv 1x7 17x17 128->128, constant filter",
-     lambda: conv(17, 128, 128, (1, 7), constant=True),
-     ("conv", 17, 128, 128, (1, 7), 1)),
-    ("conv 7x1 17x17 128->128, constant filter",
-     lambda: conv(17, 128, 128, (7, 1), constant=True),
-     ("conv", 17, 128, 128, (7, 1), 1)),
+    conv_case(17, 768, 192, 1, constant=True),
+    conv_case(17, 128, 128, (1, 7), constant=True),
+    conv_case(17, 128, 128, (7, 1), constant=True),
     # Grouped convolutions (constant filters): ResNeXt-50 32x4d's first and
     # third stages, RegNet-Y-400MF's third (groups of 8 channels).
     ("grouped 3x3 56x56 128->128, 32 groups", lambda: grouped_conv(56, 128, 128, 3, 32),
