@@ -455,11 +455,12 @@ void runOnce(const std::vector<FuseTensorInfo> &inputInfo,
 #endif
   std::vector<void *> released;
   for (int32_t i = 0; i < numOutputs; ++i) {
-    void *allocated = reinterpret_cast<void *>(results[resultAt[i]]);
+    int64_t allocatedWord = results[resultAt[i]];
+    void *allocated = reinterpret_cast<void *>(allocatedWord);
     // A view of a global (memref.get_global's lowering marks its allocated
     // pointer 0xdeadbeef) or of an input is not the program's to free.
     bool notOurs =
-        !allocated || results[resultAt[i]] == static_cast<int64_t>(0xdeadbeef);
+        !allocated || allocatedWord == static_cast<int64_t>(0xdeadbeef);
     for (int32_t j = 0; j < numInputs && !notOurs; ++j)
       notOurs = allocated == inputs[j];
     for (void *p : released)

@@ -13,6 +13,10 @@
 // RUN: not fuse-opt %s --fuse-lower-to-nvvm=tile-elements=0 2>&1 | FileCheck %s --check-prefix=TILE
 // RUN: not fuse-opt %s --fuse-lower-to-nvvm=contraction-tile=-4 2>&1 | FileCheck %s --check-prefix=CTILE
 // RUN: not fuse-opt %s --fuse-lower-to-cpu=min-tile-elements=0 2>&1 | FileCheck %s --check-prefix=CPUTILE
+// RUN: not fuse-opt %s --fuse-lower-to-cpu=l2-bytes=-1 2>&1 | FileCheck %s --check-prefix=L2
+// RUN: not fuse-opt %s --fuse-lower-to-cpu=l2-bytes=1099511627777 2>&1 | FileCheck %s --check-prefix=L2
+// RUN: not fuse-opt %s --fuse-lower-to-cpu=l2-bytes= 2>&1 | FileCheck %s --check-prefix=NOL2
+// RUN: not fuse-opt %s --fuse-vectorize-tiles=l2-bytes=-1 2>&1 | FileCheck %s --check-prefix=PASSL2
 // RUN: not fuse-opt %s --fuse-tile-groups=min-tile-elements=-3 2>&1 | FileCheck %s --check-prefix=PASSTILE
 // RUN: not fuse-opt %s --fuse-tile-groups=runtime-operands-side-factor=0 2>&1 | FileCheck %s --check-prefix=PASSTILE
 // RUN: not fuse-opt %s --fuse-algebraic-simplify=max-iterations=0 2>&1 | FileCheck %s --check-prefix=ITER
@@ -33,6 +37,9 @@
 // TILE: error: 'fuse-lower-to-nvvm': option 'tile-elements' must be in
 // CTILE: error: 'fuse-lower-to-nvvm': option 'contraction-tile' must be in
 // CPUTILE: error: 'fuse-lower-to-cpu': option 'min-tile-elements' must be in
+// L2: error: 'fuse-lower-to-cpu': option 'l2-bytes' must be in [0, 1099511627776]
+// NOL2: l2-bytes
+// PASSL2: error: fuse-vectorize-tiles: {{.*}}reduction-chunk and l2-bytes at least 0
 // PASSTILE: error: fuse-tile-groups: min-tile-elements, contraction-tiles and runtime-operands-side-factor must be at least 1
 // ITER: error: fuse-algebraic-simplify: max-iterations must be at least 1
 // PASSBLOCK: error: fuse-distribute-tiles: block-size must be in [1, 1024], not 0

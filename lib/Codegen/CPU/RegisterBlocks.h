@@ -22,6 +22,7 @@ struct RegisterBlockOptions {
   /// Reduction steps per pass of the blocks over the tile; 0: from `cpu`'s
   /// L2 and the columns of each op (VectorPolicy::reductionChunk).
   int64_t reductionChunk = 0;
+  /// The core the blocks are for: its L2 sizes the reduction chunks.
   CpuDescription cpu;
   /// Fuse the tile's bias and elementwise epilogue into the blocks.
   bool epilogues = true;
