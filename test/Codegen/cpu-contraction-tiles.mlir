@@ -1,13 +1,15 @@
 // The CPU lowering tiles a matmul group in squares of its output (at most
 // TilePolicy::forCpu().contractionTile a side), so that the tile's slices of
 // both operands stay in cache while it reuses them; in rows (the policy
-// before, still `contraction-tile=0`), each tile streamed all of B. The
-// 256x512 result with B a constant (a weight, laid out at compile time):
-// 4 x 8 tiles of 64 x 64, or 32 tiles of 8 rows before. With both
-// operands computed at run time (B packed tile by tile) the squares are
-// twice as wide (runtime-operands-side-factor=2 in the CPU lowering,
-// @matmul): 2 x 4 tiles of 128 x 128, each packed slice of B serving 128
-// rows (@matmul_weight keeps 64).
+// before, still `contraction-tile=0`), each tile streamed all of B. A
+// matmul with more rows than that side has squares twice as wide
+// (wide-side-factor=2 in the CPU lowering), so that fewer rows of tiles
+// read B again: the 256x512 result in 2 x 4 tiles of 128 x 128 with both
+// operands computed at run time (B packed tile by tile, @matmul) and with
+// B a constant (a weight laid out at compile time, @matmul_weight; 4 x 8
+// tiles of 64 x 64 until the twenty-fourth session), or 32 tiles of 8 rows
+// in rows. A matmul of at most one side of rows keeps the side (48 rows:
+// 48 x 64 tiles, @few_rows_weight): it is one row of tiles anyway.
 // A convolution with output channels is tiled as a matmul of its output
 // pixels by its filters (a row of 16 pixels by 64 filters here), so that a
 // tile's filter slice stays in cache for all its pixels. Output rows
@@ -34,12 +36,14 @@
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s --check-prefix=SQUARES
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu=contraction-tile=0 -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-tile-groups=contraction-tile=64 | FileCheck %s --check-prefix=NARROW
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,matmul_weight,conv,seven_rows,some_rows,qkv_heads -p "--fuse-ops" --lower="--fuse-lower-to-cpu=fma=false" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,matmul_weight,few_rows_weight,conv,seven_rows,some_rows,qkv_heads -p "--fuse-ops" --lower="--fuse-lower-to-cpu=fma=false" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
 
 // SQUARES-LABEL: func.func @matmul
 // SQUARES:       scf.forall ({{.*}}) = (0, 0) to (256, 512) step (128, 128)
 // SQUARES-LABEL: func.func @matmul_weight
-// SQUARES:       scf.forall ({{.*}}) = (0, 0) to (256, 512) step (64, 64)
+// SQUARES:       scf.forall ({{.*}}) = (0, 0) to (256, 512) step (128, 128)
+// SQUARES-LABEL: func.func @few_rows_weight
+// SQUARES:       scf.forall ({{.*}}) = (0, 0) to (48, 512) step (48, 64)
 // SQUARES-LABEL: func.func @conv
 // SQUARES:       scf.forall ({{.*}}) = (0, 0, 0) to (16, 16, 64) step (1, 16, 64)
 // SQUARES-LABEL: func.func @seven_rows
@@ -79,6 +83,16 @@ func.func @matmul_weight(%a: tensor<1x256x64xf32>) -> tensor<1x256x512xf32> {
   %p = tosa.matmul %a, %b, %zp, %zp : (tensor<1x256x64xf32>, tensor<1x64x512xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x256x512xf32>
   %r = tosa.clamp %p {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x256x512xf32>) -> tensor<1x256x512xf32>
   return %r : tensor<1x256x512xf32>
+}
+
+// -----
+
+func.func @few_rows_weight(%a: tensor<1x48x64xf32>) -> tensor<1x48x512xf32> {
+  %b = "tosa.const"() <{values = dense<0.5> : tensor<1x64x512xf32>}> : () -> tensor<1x64x512xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %p = tosa.matmul %a, %b, %zp, %zp : (tensor<1x48x64xf32>, tensor<1x64x512xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x48x512xf32>
+  %r = tosa.clamp %p {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x48x512xf32>) -> tensor<1x48x512xf32>
+  return %r : tensor<1x48x512xf32>
 }
 
 // -----

@@ -81,15 +81,21 @@ struct TilePolicy {
   /// read once (GPT-2's 16 tokens); false: it is split in two like any
   /// small group, each half streaming the whole weight.
   bool oneWeightRowTile = false;
-  /// A contraction (not a convolution) none of whose operands is a constant
-  /// of the group, both operands computed at run time, tiles in squares
-  /// this many times contractionTile a side: on the CPU its B is packed
-  /// tile by tile (a constant B is laid out at compile time instead), and a
-  /// wider tile packs each slice of B once for more rows. ViT-B/16's MLP
-  /// shape with B an argument, 197 x 768 x 3072: tiles of 64 rows left a
-  /// tile of 5 rows that packed all of B again (11.8 -> 10.4 ms, interleaved;
-  /// docs/Performance.md). 1: contractionTile.
-  int64_t runtimeOperandsSideFactor = 1;
+  /// A contraction (not a convolution) with more rows (M) than
+  /// contractionTile tiles in squares this many times contractionTile a
+  /// side. Each row of tiles reads all of B again: a constant B streamed
+  /// from L3 or memory, a B computed at run time packed again tile by tile
+  /// (on the CPU). Taller rows of tiles read it fewer times, and the
+  /// reduction chunk (VectorPolicy::reductionChunk) keeps a wider tile's
+  /// panel of B in L2. ViT-B/16's 197 tokens by its 3072 x 768 MLP weight
+  /// (9.4 MB): 4 rows of tiles read it four times, 2 twice (the projection
+  /// alone 5.96 -> 5.52 ms, the model 1.16x on one core, on a Xeon with
+  /// 2 MB of L2; docs/Performance.md); with B an argument, 11.8 -> 10.4 ms
+  /// (a tile of 5 rows had packed all of B again). A contraction of at most
+  /// contractionTile rows is one row of tiles anyway, and a wider tile only
+  /// makes each panel of B larger: GPT-2's 16 tokens by a 1.5 MB panel,
+  /// streamed from memory into a crowded L2, ran 0.94x. 1: contractionTile.
+  int64_t wideSideFactor = 1;
   /// Elementwise readers of one contraction or window op's result are one
   /// multi-result root (mergeSiblingReaders), so that their nest computes
   /// the contraction once (DenseNet-121 on the CPU: 254 -> 61 ms). false on
@@ -131,7 +137,7 @@ struct TilePolicy {
                       /*windowTileElements=*/32768,
                       /*weightRowTileElements=*/65536,
                       /*oneWeightRowTile=*/false,
-                      /*runtimeOperandsSideFactor=*/2,
+                      /*wideSideFactor=*/2,
                       /*mergeSiblingReaders=*/true};
   }
   /// The GPU lowering: a tile is a block's work; contractions in 64x64

@@ -46,7 +46,7 @@ void mlir::fuse::buildTileGroupsPipeline(OpPassManager &pm,
   tileOptions.windowTileElements = policy->windowTileElements;
   tileOptions.weightRowTileElements = policy->weightRowTileElements;
   tileOptions.oneWeightRowTile = policy->oneWeightRowTile;
-  tileOptions.runtimeOperandsSideFactor = policy->runtimeOperandsSideFactor;
+  tileOptions.wideSideFactor = policy->wideSideFactor;
   tileOptions.mergeSiblingReaders = policy->mergeSiblingReaders;
   pm.addPass(createFuseTileGroupsPass(tileOptions));
   // No CSE from here to bufferization: merged nests write their results

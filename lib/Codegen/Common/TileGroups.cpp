@@ -459,10 +459,10 @@ struct FuseTileGroupsPass final
   void runOnOperation() override {
     if (minTileElements < 1 || contractionTile < 0 || contractionTiles < 1 ||
         windowTileElements < 0 || weightRowTileElements < 0 ||
-        runtimeOperandsSideFactor < 1) {
+        wideSideFactor < 1) {
       emitError(getOperation()->getLoc())
           << "fuse-tile-groups: min-tile-elements, contraction-tiles and "
-             "runtime-operands-side-factor must be at least 1, "
+             "wide-side-factor must be at least 1, "
              "contraction-tile, window-tile-elements and "
              "weight-row-tile-elements at least 0";
       return signalPassFailure();
@@ -473,10 +473,10 @@ struct FuseTileGroupsPass final
     getOperation()->walk([&](GroupOp group) { groups.push_back(group); });
     IRRewriter rewriter(&getContext());
     TilePolicy policy{
-        minTileElements,  contractionTile,           contractionTiles,
-        partialTiles,     convolutionsAsMatmuls,     contiguousFilters,
-        widenRowsFirst,   windowTileElements,        weightRowTileElements,
-        oneWeightRowTile, runtimeOperandsSideFactor, mergeSiblingReaders};
+        minTileElements,  contractionTile,       contractionTiles,
+        partialTiles,     convolutionsAsMatmuls, contiguousFilters,
+        widenRowsFirst,   windowTileElements,    weightRowTileElements,
+        oneWeightRowTile, wideSideFactor,        mergeSiblingReaders};
     for (GroupOp group : groups) {
       // Upstream tiling needs static, non-empty loop ranges: a group with a
       // dynamic or zero-sized tensor (not one --fuse-ops forms, but valid

@@ -159,6 +159,21 @@ getContractionSquareLoops(linalg::LinalgOp op) {
   return std::make_pair(*loops.m, *loops.n);
 }
 
+/// The (M, N) loops a root's squares cut: a contraction's
+/// (getContractionSquareLoops), anything else's two innermost parallel
+/// loops. None for fewer than two parallel loops.
+static std::optional<std::pair<unsigned, unsigned>>
+getSquareLoops(linalg::LinalgOp op) {
+  if (std::optional<std::pair<unsigned, unsigned>> mn =
+          getContractionSquareLoops(op))
+    return mn;
+  SmallVector<unsigned> parallel;
+  op.getParallelDims(parallel);
+  if (parallel.size() < 2)
+    return std::nullopt;
+  return std::make_pair(parallel[parallel.size() - 2], parallel.back());
+}
+
 /// Tile sizes: the outer parallel loops are tiled by 1, outermost first,
 /// until the loops inside hold at most `minTileElements` results; the last
 /// loop tiled then takes as many iterations as fit (a divisor of its range,
@@ -238,14 +253,12 @@ static SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterfac
       linalgOp.hasPureTensorSemantics() && !linalgOp.hasDynamicShape()) {
     SmallVector<unsigned> parallel;
     linalgOp.getParallelDims(parallel);
-    if (parallel.size() >= 2) {
-      unsigned m = parallel[parallel.size() - 2], n = parallel.back();
-      // A contraction: its result's innermost N loop and the M loop nearest
-      // it (ViT's fused Q, K and V projection, loops (l, j, e) written as
-      // (j, l, e), squares l x e, not j x e).
-      if (std::optional<std::pair<unsigned, unsigned>> mn =
-              getContractionSquareLoops(linalgOp))
-        std::tie(m, n) = *mn;
+    // A contraction: its result's innermost N loop and the M loop nearest
+    // it (ViT's fused Q, K and V projection, loops (l, j, e) written as
+    // (j, l, e), squares l x e, not j x e).
+    if (std::optional<std::pair<unsigned, unsigned>> mn =
+            getSquareLoops(linalgOp)) {
+      auto [m, n] = *mn;
       // Larger tiles reuse each staged element more, smaller ones keep more
       // processors busy: the largest side that still gives enough tiles.
       auto numTiles = [&](int64_t mTile, int64_t nTile) {
@@ -539,12 +552,19 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
     return false;
   };
   TilePolicy rootPolicy = policy;
-  // Both operands computed at run time (see runtimeOperandsSideFactor).
+  // A matmul with more rows than a side (see wideSideFactor).
+  auto hasManyRows = [&] {
+    std::optional<std::pair<unsigned, unsigned>> mn =
+        rootOp ? getSquareLoops(rootOp) : std::nullopt;
+    if (!mn)
+      return false;
+    int64_t rows = rootOp.getStaticLoopRanges()[mn->first];
+    return ShapedType::isDynamic(rows) || rows > policy.contractionTile;
+  };
   int64_t wideSide;
-  if (contraction && !readsWeight && !windowed &&
-      policy.runtimeOperandsSideFactor > 1 &&
-      !llvm::MulOverflow(policy.contractionTile,
-                         policy.runtimeOperandsSideFactor, wideSide))
+  if (contraction && !windowed && policy.wideSideFactor > 1 && hasManyRows() &&
+      !llvm::MulOverflow(policy.contractionTile, policy.wideSideFactor,
+                         wideSide))
     rootPolicy.contractionTile = wideSide;
   rootPolicy.partialTiles &=
       !isDisjointWindowPool(root) && (onlyRoot || !feedsInsert(root));

@@ -115,13 +115,13 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
            "Such a group whose rows fit one tile stays one tile, its weight "
            "read once (the CPU lowering); false: split in two like any "
            "small group">,
-    Option<"runtimeOperandsSideFactor", "runtime-operands-side-factor",
+    Option<"wideSideFactor", "wide-side-factor",
            "int64_t",
-           /*default=*/"::mlir::fuse::TilePolicy{}.runtimeOperandsSideFactor",
-           "A contraction (not a convolution) with no constant operand, its "
-           "B packed per tile on the CPU, tiles in squares this many times "
-           "contraction-tile a side (1: contraction-tile; the CPU lowering "
-           "uses 2)">,
+           /*default=*/"::mlir::fuse::TilePolicy{}.wideSideFactor",
+           "A contraction (not a convolution) with more rows than "
+           "contraction-tile tiles in squares this many times contraction-"
+           "tile a side, so that fewer rows of tiles read B again (1: "
+           "contraction-tile; the CPU lowering uses 2)">,
     Option<"mergeSiblingReaders", "merge-sibling-readers", "bool",
            /*default=*/"::mlir::fuse::TilePolicy{}.mergeSiblingReaders",
            "Elementwise readers of one contraction or window op's result "
