@@ -89,12 +89,13 @@ struct TilePolicy {
   /// reduction chunk (VectorPolicy::reductionChunk) keeps a wider tile's
   /// panel of B in L2. ViT-B/16's 197 tokens by its 3072 x 768 MLP weight
   /// (9.4 MB): 4 rows of tiles read it four times, 2 twice (the projection
-  /// alone 5.96 -> 5.52 ms, the model 1.16x on one core, on a Xeon with
-  /// 2 MB of L2; docs/Performance.md); with B an argument, 11.8 -> 10.4 ms
-  /// (a tile of 5 rows had packed all of B again). A contraction of at most
-  /// contractionTile rows is one row of tiles anyway, and a wider tile only
-  /// makes each panel of B larger: GPT-2's 16 tokens by a 1.5 MB panel,
-  /// streamed from memory into a crowded L2, ran 0.94x. 1: contractionTile.
+  /// alone 5.96 -> 5.52 ms, the model 1.16x on one core and 1.13x on two,
+  /// on a Xeon with 2 MB of L2; docs/Performance.md); with B an argument,
+  /// 11.8 -> 10.4 ms (a tile of 5 rows had packed all of B again). A
+  /// contraction of at most contractionTile rows is one row of tiles
+  /// anyway, and a wider tile only makes each panel of B larger (GPT-2's
+  /// 16 tokens, whose weights stream from memory: 0.94x at one thread).
+  /// 1: contractionTile.
   int64_t wideSideFactor = 1;
   /// Elementwise readers of one contraction or window op's result are one
   /// multi-result root (mergeSiblingReaders), so that their nest computes
