@@ -427,11 +427,12 @@ int64_t getKnownDivisor(Value value, unsigned depth) {
   return 1;
 }
 
-/// The lanes of `read` when it reads one vector along the innermost
-/// dimension of `type` at a multiple of its width: in bounds, unmasked, a
-/// minor-identity map, unit dimensions before the lanes (not a 0-d vector,
-/// a scalar); 0 otherwise.
-int64_t getPanelReadWidth(vector::TransferReadOp read, RankedTensorType type) {
+/// The known divisor of `read`'s innermost index (getKnownDivisor) when
+/// `read` reads one vector along the innermost dimension of `type` at a
+/// multiple of its width: in bounds, unmasked, a minor-identity map, unit
+/// dimensions before the lanes (not a 0-d vector, a scalar); 0 otherwise.
+int64_t getPanelReadDivisor(vector::TransferReadOp read,
+                            RankedTensorType type) {
   VectorType vector = read.getVectorType();
   if (vector.getRank() == 0 || read.getMask() ||
       !read.getPermutationMap().isMinorIdentity() || vector.isScalable() ||
@@ -440,10 +441,10 @@ int64_t getPanelReadWidth(vector::TransferReadOp read, RankedTensorType type) {
                    [](int64_t size) { return size != 1; }))
     return 0;
   int64_t width = vector.getShape().back();
-  if (width <= 1 || type.getShape().back() % width != 0 ||
-      getKnownDivisor(read.getIndices().back()) % width != 0)
+  if (width <= 1 || type.getShape().back() % width != 0)
     return 0;
-  return width;
+  int64_t divisor = getKnownDivisor(read.getIndices().back());
+  return divisor % width == 0 ? divisor : 0;
 }
 
 /// How many leading dimensions `read` indexes with values that no `scf.for`
@@ -480,16 +481,17 @@ void packPanels(RewriterBase &rewriter, arith::ConstantOp constant) {
   auto type = cast<RankedTensorType>(attr.getType());
   int64_t lanes = 0;
   unsigned outer = type.getRank() - 1;
-  SmallVector<vector::TransferReadOp> reads;
+  // Each read with the known divisor of its innermost index.
+  SmallVector<std::pair<vector::TransferReadOp, int64_t>> reads;
   for (Operation *user : constant->getUsers()) {
     auto read = dyn_cast<vector::TransferReadOp>(user);
-    int64_t width = read && read.getBase() == constant.getResult()
-                        ? getPanelReadWidth(read, type)
-                        : 0;
-    if (!width)
+    int64_t divisor = read && read.getBase() == constant.getResult()
+                          ? getPanelReadDivisor(read, type)
+                          : 0;
+    if (!divisor)
       return;
-    lanes = std::max(lanes, width);
-    reads.push_back(read);
+    lanes = std::max(lanes, read.getVectorType().getShape().back());
+    reads.push_back({read, divisor});
     outer = std::min(outer, getInvariantPrefix(read));
   }
   int64_t columns = type.getShape().back();
@@ -498,8 +500,8 @@ void packPanels(RewriterBase &rewriter, arith::ConstantOp constant) {
     rows /= size;
   // Panels of one row (a bias, a row of its tile) are the layout it has.
   if (reads.empty() || lanes == columns || rows == 1 || columns % lanes != 0 ||
-      llvm::any_of(reads, [&](vector::TransferReadOp read) {
-        return lanes % read.getVectorType().getShape().back() != 0;
+      llvm::any_of(reads, [&](auto &entry) {
+        return lanes % entry.first.getVectorType().getShape().back() != 0;
       }))
     return;
   rewriter.setInsertionPoint(constant);
@@ -507,7 +509,7 @@ void packPanels(RewriterBase &rewriter, arith::ConstantOp constant) {
       rewriter, constant.getLoc(),
       packColumns(attr, lanes, columns / lanes, outer));
   int64_t rank = type.getRank();
-  for (vector::TransferReadOp read : reads) {
+  for (auto [read, known] : reads) {
     rewriter.setInsertionPoint(read);
     Location loc = read.getLoc();
     Value divisor = arith::ConstantIndexOp::create(rewriter, loc, lanes);
@@ -518,7 +520,7 @@ void packPanels(RewriterBase &rewriter, arith::ConstantOp constant) {
     llvm::append_range(indices, old.drop_front(outer).drop_back());
     // The offset inside the panel: 0 for a read of the panel's width.
     indices.push_back(
-        getKnownDivisor(old.back()) % lanes == 0
+        known % lanes == 0
             ? Value(arith::ConstantIndexOp::create(rewriter, loc, 0))
             : Value(
                   arith::RemUIOp::create(rewriter, loc, old.back(), divisor)));

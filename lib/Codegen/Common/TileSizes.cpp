@@ -573,17 +573,16 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
   // (rows kept whole, several roots), its weight.
   // A group of such rows that fits one tile may stay one tile, its weight
   // read once (oneWeightRowTile).
-  auto rootLinalg = dyn_cast<linalg::LinalgOp>(root.getOperation());
   bool splitOneTile = true;
-  if (readsWeight && rootLinalg &&
+  if (readsWeight && rootOp &&
       !wantsSquares(policy, fusedReduction, contraction)) {
     rootPolicy.minTileElements =
         std::max(rootPolicy.minTileElements, policy.weightRowTileElements);
     splitOneTile = !policy.oneWeightRowTile;
-  } else if (windowed && !contraction && rootLinalg) {
+  } else if (windowed && !contraction && rootOp) {
     int64_t results = 1;
-    for (auto [range, it] : llvm::zip(rootLinalg.getStaticLoopRanges(),
-                                      rootLinalg.getIteratorTypesArray()))
+    for (auto [range, it] : llvm::zip(rootOp.getStaticLoopRanges(),
+                                      rootOp.getIteratorTypesArray()))
       if (it == utils::IteratorType::parallel && !ShapedType::isDynamic(range))
         results *= range;
     rootPolicy.minTileElements = std::max(
