@@ -136,7 +136,10 @@ void fuseSessionDestroy(FuseSession *session);
 
 /* Runs the model on `inputs` (fuseModelNumInputs() of them, in order) and
    writes `outputs` (fuseModelNumOutputs(), in order). Nothing is written
-   when an argument is refused. */
+   when an argument is refused. An output may share bytes with an input or
+   another output: the values are those separate buffers would get (on the
+   CPU the program computes into an output's buffer as it goes, but into a
+   buffer of its own, copied after, for one that overlaps another). */
 FuseStatus fuseSessionRun(FuseSession *session, const FuseTensor *inputs,
                           int32_t num_inputs, const FuseTensor *outputs,
                           int32_t num_outputs);

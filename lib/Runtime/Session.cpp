@@ -6,11 +6,15 @@
 //
 // A run checks every argument against the description before anything
 // runs, builds MLIR's memref descriptors for the caller's buffers (dense,
-// row-major: offset 0, strides the suffix products), calls the model, then
-// copies each result into the caller's output and releases the result's
-// buffer unless it is not the program's to free (an input returned as it
-// is, or a constant of the library). Weights come from the file once per
-// process, under a lock, checked against the digest the library holds.
+// row-major: offset 0, strides the suffix products) and calls the model.
+// On the CPU the outputs' descriptors are arguments too: the program writes
+// its results into the caller's buffers (no copy), except into one that
+// shares bytes with an input or another output, which gets a buffer of its
+// own copied there after the call. Otherwise (the CUDA target) the program
+// returns its results: each is copied into the caller's output and its
+// buffer released unless it is not the program's to free (an input returned
+// as it is, or a constant of the library). Weights come from the file once
+// per process, under a lock, checked against the digest the library holds.
 //
 // Built twice (lib/Runtime/CMakeLists.txt): for the CPU, and with
 // FUSE_RUNTIME_CUDA for the CUDA target, where results are copied with the
@@ -421,15 +425,15 @@ FuseStatus sessionCreate(const FuseSessionOptions *options,
 }
 
 /// One call of the compiled program: `inputs` and `outputs` (the caller's
-/// dense buffers) of the shapes `inputInfo` and `outputInfo` declare.
+/// dense buffers) of the shapes `inputInfo` and `outputInfo` declare. The
+/// program writes into output i's buffer itself where `direct[i]`.
 void runOnce(const std::vector<FuseTensorInfo> &inputInfo,
              const std::vector<void *> &inputs,
              const std::vector<FuseTensorInfo> &outputInfo,
-             const std::vector<void *> &outputs) {
+             const std::vector<void *> &outputs,
+             const std::vector<bool> &direct) {
   const FuseModelDescription &m = __fuse_model;
   int32_t numInputs = inputInfo.size(), numOutputs = outputInfo.size();
-  // Descriptors: the inputs', then the results' (one after the other, as
-  // the C wrapper's struct of results lays them out).
   std::vector<std::vector<int64_t>> args(numInputs);
   std::vector<void *> argPointers(numInputs);
   for (int32_t i = 0; i < numInputs; ++i) {
@@ -437,6 +441,34 @@ void runOnce(const std::vector<FuseTensorInfo> &inputInfo,
     describe(args[i].data(), inputs[i], inputInfo[i]);
     argPointers[i] = args[i].data();
   }
+
+  if (m.outputs_as_arguments) {
+    // The outputs' descriptors are arguments too: the program computes its
+    // results in the caller's buffers, or in one of its own for an output
+    // not `direct`, copied there after the call.
+    std::vector<std::vector<int64_t>> outs(numOutputs);
+    std::vector<void *> outPointers(numOutputs);
+    std::vector<std::vector<char>> own(numOutputs);
+    for (int32_t i = 0; i < numOutputs; ++i) {
+      void *data = outputs[i];
+      if (!direct[i]) {
+        own[i].resize(elementCount(outputInfo[i]) *
+                      fuseElementTypeSize(outputInfo[i].element_type));
+        data = own[i].data();
+      }
+      outs[i].assign(3 + 2 * outputInfo[i].rank, 0);
+      describe(outs[i].data(), data, outputInfo[i]);
+      outPointers[i] = outs[i].data();
+    }
+    m.entry(outPointers.data(), argPointers.data());
+    for (int32_t i = 0; i < numOutputs; ++i)
+      if (!own[i].empty())
+        std::memcpy(outputs[i], own[i].data(), own[i].size());
+    return;
+  }
+
+  // Descriptors of the results the program returns, one after the other,
+  // as the C wrapper's struct of results lays them out.
   std::vector<size_t> resultAt(numOutputs);
   size_t words = 0;
   for (int32_t i = 0; i < numOutputs; ++i) {
@@ -578,6 +610,31 @@ FuseStatus sessionRun(FuseSession *session, const FuseTensor *inputs,
     if (!perSample("output", i, outputs[i], sampleOutputs[i], outputStep[i]))
       return FUSE_ERROR_INVALID_ARGUMENT;
 
+  // The program may write straight into an output (outputs_as_arguments)
+  // that shares no byte with an input or another output: a caller's
+  // in-place buffer must not be written while it is still being read.
+  auto bytesOf = [](const FuseTensor &t, const FuseTensorInfo &info) {
+    FuseTensorInfo given = info;
+    given.shape = t.shape;
+    return elementCount(given) * fuseElementTypeSize(info.element_type);
+  };
+  auto overlap = [&](const FuseTensor &a, const FuseTensorInfo &aInfo,
+                     const FuseTensor &b, const FuseTensorInfo &bInfo) {
+    auto *aBegin = static_cast<const char *>(a.data);
+    auto *bBegin = static_cast<const char *>(b.data);
+    size_t aBytes = bytesOf(a, aInfo), bBytes = bytesOf(b, bInfo);
+    return aBytes && bBytes && aBegin < bBegin + bBytes &&
+           bBegin < aBegin + aBytes;
+  };
+  std::vector<bool> direct(numOutputs, true);
+  for (int32_t i = 0; i < numOutputs; ++i) {
+    for (int32_t j = 0; j < numInputs && direct[i]; ++j)
+      direct[i] = !overlap(outputs[i], m.outputs[i], inputs[j], m.inputs[j]);
+    for (int32_t j = 0; j < numOutputs && direct[i]; ++j)
+      direct[i] = j == i ||
+                  !overlap(outputs[i], m.outputs[i], outputs[j], m.outputs[j]);
+  }
+
   // Sample n of every tensor with a batch (the whole of every other one).
   auto runSample = [&](int64_t n) {
     std::vector<void *> inputData(numInputs), outputData(numOutputs);
@@ -585,7 +642,7 @@ FuseStatus sessionRun(FuseSession *session, const FuseTensor *inputs,
       inputData[i] = static_cast<char *>(inputs[i].data) + n * inputStep[i];
     for (int32_t i = 0; i < numOutputs; ++i)
       outputData[i] = static_cast<char *>(outputs[i].data) + n * outputStep[i];
-    runOnce(sampleInputs, inputData, sampleOutputs, outputData);
+    runOnce(sampleInputs, inputData, sampleOutputs, outputData, direct);
   };
   int64_t runs = batch < 0 ? 1 : batch, first = 0;
 #ifndef FUSE_RUNTIME_CUDA

@@ -23,6 +23,7 @@
 // RUN: not %fuse-bench %t/short.so --threads 5000 2>&1 | FileCheck %s --check-prefix=BENCH-RUNS
 // RUN: not %fuse-bench %t/short.so --batch -2 2>&1 | FileCheck %s --check-prefix=BENCH-RUNS
 // RUN: not %fuse-compile %S/../../examples/mlp_gelu.mlir -o "" 2>&1 | FileCheck %s --check-prefix=EMPTY-OUT
+// RUN: not %fuse-compile %S/../../examples/mlp_gelu.mlir -o %t/x.so --lower-options "vectorize=true out-params=false" 2>&1 | FileCheck %s --check-prefix=OUT-PARAMS
 // Models fuse-compile refuses, nothing written:
 // RUN: not %fuse-compile %S/Inputs/dynamic.mlir -o %t/dynamic.so 2>&1 | FileCheck %s --check-prefix=DYNAMIC
 // RUN: not %fuse-compile %examples/mlp_gelu.mlir --target=cuda-ish -o %t/x.so 2>&1 | FileCheck %s --check-prefix=TARGET
@@ -76,6 +77,7 @@
 // BENCH-MLIR: | ours |
 // BENCH-RUNS: error: --runs and --batch must be at least 1, --warmup at least 0, --threads in [0, 1024]
 // EMPTY-OUT: fuse-compile: the output path is empty; -o names the library
+// OUT-PARAMS: fuse-compile: --lower-options: out-params is the library's calling convention, not an option
 // FOLDER: fuse-compile: {{.*}}folder.so is a folder; -o names the library
 // SELF: fuse-compile: {{.*}}self.weights would be both the library and its weights file
 // RELOAD: inputs: 2 3

@@ -128,6 +128,14 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
                      "dead, instead of one allocation each live to the "
                      "return"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> outParams{
+      *this, "out-params",
+      llvm::cl::desc("Results written into buffers the caller passes after "
+                     "the inputs (upstream buffer-results-to-out-params): "
+                     "a result computed into a buffer of its own is "
+                     "computed into the caller's, any other is copied "
+                     "there; the functions return nothing"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> prefetchEpilogues{
       *this, "prefetch-epilogues",
       llvm::cl::desc("fuse-prefetch-epilogues: the cache lines a register "
