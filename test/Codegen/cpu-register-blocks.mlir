@@ -66,9 +66,12 @@
 //    rows by 4 vectors instead: the same 16 accumulators, 0.5 loads per
 //    multiply-add instead of 0.63 (SQUARE); with 4 x 16 (AVX2's shape,
 //    vectors of 8) 2 x 32 would load as many, and the block stays
-//    4 x 16 (SQUARE-AVX2). Not where a vector of B is a gather: a 3x3
-//    filter that is an argument, in TOSA's F x H x W x C order, keeps 8 x
-//    32 (a 64-lane gather went through the stack, 22 times slower).
+//    4 x 16 (SQUARE-AVX2). A 3x3 filter that is an argument is
+//    transposed to H x W x C x F once per call, in a nest of its own, and
+//    its blocks are 4 x 64 too (@runtime_filter); before the twenty-fifth
+//    session it was read in TOSA's F x H x W x C order, each vector of B
+//    a gather, and kept 8 x 32 (a 64-lane gather went through the stack,
+//    22 times slower), which RegisterBlocks.cpp still does for a gather.
 // Values: against the unfused program (NUM), and bit for bit without fused
 // multiply-adds (EXACT).
 //
@@ -80,8 +83,8 @@
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu="block-cols=32 block-rows=8 l2-bytes=2097152" -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILECHUNK
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu="block-cols=32 block-rows=8 l2-bytes=8388608" -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=WHOLECHUNK
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu="block-cols=16 block-rows=4" -mlir-print-ir-after=fuse-vectorize-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=SQUARE-AVX2
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,seventeen,whole,split,gemv,gemv_view,epilogue,two_convs,k96,qkv_heads,few_rows,pointwise,taps80,gather -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,seventeen,whole,split,gemv,gemv_view,epilogue,two_convs,k96,qkv_heads,few_rows,pointwise,taps80,gather -p "--fuse-ops" --lower="--fuse-lower-to-cpu='fma=false reassociate=false approximate-math=false'" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,seventeen,whole,split,gemv,gemv_view,epilogue,two_convs,k96,qkv_heads,few_rows,pointwise,taps80,runtime_filter -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,depthwise,seven,seventeen,whole,split,gemv,gemv_view,epilogue,two_convs,k96,qkv_heads,few_rows,pointwise,taps80,runtime_filter -p "--fuse-ops" --lower="--fuse-lower-to-cpu='fma=false reassociate=false approximate-math=false'" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
 // NUM: fuse-diff: OK 20 outputs
 // EXACT: fuse-diff: OK 20 outputs, {{[0-9]+}} values, max abs err 0, max rel err 0
 
@@ -399,12 +402,13 @@ func.func @pointwise(%x: tensor<1x8x56x64xf32>, %w: tensor<128x1x1x64xf32>, %b: 
 
 // -----
 
-// SQUARE-LABEL: func.func @gather
-//   SQUARE-NOT:   vector<4x64xf32>
-//       SQUARE:   math.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<8x32xf32>
-//   SQUARE-NOT:   vector<4x64xf32>
+// SQUARE-LABEL: func.func @runtime_filter
+//       SQUARE:   scf.forall {{.*}} -> (tensor<3x3x64x64xf32>)
+//   SQUARE-NOT:   vector<8x32xf32>
+//       SQUARE:   math.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<4x64xf32>
+//   SQUARE-NOT:   vector<8x32xf32>
 //       SQUARE:   fuse.yield
-func.func @gather(%x: tensor<1x10x58x64xf32>, %w: tensor<64x3x3x64xf32>, %b: tensor<64xf32>) -> tensor<1x8x56x64xf32> {
+func.func @runtime_filter(%x: tensor<1x10x58x64xf32>, %w: tensor<64x3x3x64xf32>, %b: tensor<64xf32>) -> tensor<1x8x56x64xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x10x58x64xf32>, tensor<64x3x3x64xf32>, tensor<64xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x56x64xf32>
   %r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x8x56x64xf32>) -> tensor<1x8x56x64xf32>

@@ -50,7 +50,9 @@ struct TilePolicy {
   /// one vector load of the CPU's register blocks (F x ...: a strided
   /// gather per step): a 1x1 convolution, rewritten as a matmul, reads its
   /// filter as C x F, others as H x W x C x F; a constant filter permuted at
-  /// compile time, another per tile (1x1 only).
+  /// compile time, another transposed once per call, in a nest of its own
+  /// (tileRoot does not fuse it into the convolution's tiles, which would
+  /// each transpose all of their filters' slice again).
   bool contiguousFilters = false;
   /// A contraction tile that takes its innermost M dimension whole and is
   /// still thinner than the side (a convolution's short output rows: 7

@@ -100,8 +100,37 @@ static bool readsDisjointTiles(OpBuilder &builder, TilingInterface root,
   return true;
 }
 
+/// Whether `producer`, whose tile `slice` is, transposes a run-time weight:
+/// a group input (through reshapes and pads), read by an op with a reduction as
+/// its second operand (a convolution's filter, a contraction's B, transposed so
+/// that a register block reads a row of output channels as one vector). Every
+/// tile of such an op reads its tile of the weight's columns across the whole
+/// reduction, and many tiles read the same columns.
+static bool isWeightTranspose(GroupOp group, tensor::ExtractSliceOp slice,
+                              OpResult producer) {
+  auto transpose = dyn_cast<linalg::TransposeOp>(producer.getOwner());
+  if (!transpose)
+    return false;
+  Value source = transpose.getInput();
+  while (Operation *def = source.getDefiningOp()) {
+    if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp, tensor::PadOp>(
+            def))
+      return false;
+    source = def->getOperand(0);
+  }
+  auto input = dyn_cast<BlockArgument>(source);
+  if (!input || input.getOwner() != &group.getBodyBlock())
+    return false;
+  return llvm::any_of(slice->getUses(), [](OpOperand &use) {
+    auto reader = dyn_cast<linalg::LinalgOp>(use.getOwner());
+    return reader && reader.getNumReductionLoops() > 0 &&
+           use.getOperandNumber() == 1;
+  });
+}
+
 LogicalResult tileRoot(RewriterBase &rewriter, GroupOp group,
-                       TilingInterface root, ArrayRef<OpFoldResult> sizes) {
+                       TilingInterface root, ArrayRef<OpFoldResult> sizes,
+                       bool transposeWeightsOnce) {
   rewriter.setInsertionPoint(root);
   SmallVector<OpFoldResult> tileSizes(sizes);
   if (llvm::all_of(sizes,
@@ -130,9 +159,13 @@ LogicalResult tileRoot(RewriterBase &rewriter, GroupOp group,
   scf::SCFTileAndFuseOptions options;
   options.setTilingOptions(tiling);
   options.setFusionControlFn(
-      [&](tensor::ExtractSliceOp, OpResult producer,
-          bool isDestination) -> std::optional<
-                                  scf::SCFTileAndFuseOptions::ControlFnResult> {
+      [&](tensor::ExtractSliceOp slice, OpResult producer, bool isDestination)
+          -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+        // A run-time weight's transpose stays out of the nest (a nest of
+        // its own, tileLeftovers): transposed once per call, not once per
+        // tile reading it.
+        if (transposeWeightsOnce && isWeightTranspose(group, slice, producer))
+          return std::nullopt;
         scf::SCFTileAndFuseOptions::ControlFnResult result;
         // A producer the group also returns is computed in the loop nest and
         // its tiles assembled into the returned value. Not a pad: its tile
@@ -344,7 +377,8 @@ static LogicalResult tileGroup(RewriterBase &rewriter, GroupOp group,
                                              done.size() == 1) ||
                                    root->hasAttr(kAlone));
     }
-    if (failed(tileRoot(rewriter, group, root, sizes))) {
+    if (failed(
+            tileRoot(rewriter, group, root, sizes, policy.contiguousFilters))) {
       tiled = false;
       break;
     }
@@ -381,7 +415,8 @@ static void tileLeftovers(RewriterBase &rewriter, GroupOp group,
         others.push_back(&other);
     (void)tileRoot(rewriter, group, op,
                    getRootTileSizes(rewriter, group, op, policy,
-                                    /*onlyRoot=*/isAlone(op, others)));
+                                    /*onlyRoot=*/isAlone(op, others)),
+                   policy.contiguousFilters);
   }
 }
 

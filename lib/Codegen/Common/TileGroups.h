@@ -113,9 +113,13 @@ getCommonTileSizes(OpBuilder &builder, GroupOp group,
 // Tiling a root (TileGroups.cpp)
 //===----------------------------------------------------------------------===//
 
-/// Tiles `root` by `sizes` and fuses its producers into the loop nest.
+/// Tiles `root` by `sizes` and fuses its producers into the loop nest; with
+/// `transposeWeightsOnce` (where filters are read contiguous, the CPU) not
+/// a transpose of a group input that an op with a reduction reads as its
+/// weights (isWeightTranspose), which then gets a nest of its own.
 LogicalResult tileRoot(RewriterBase &rewriter, GroupOp group,
-                       TilingInterface root, ArrayRef<OpFoldResult> sizes);
+                       TilingInterface root, ArrayRef<OpFoldResult> sizes,
+                       bool transposeWeightsOnce);
 
 /// A reduction whose input an elementwise op computes for it alone becomes
 /// its generic form, which elementwise fusion (generic ops only) can then

@@ -151,9 +151,10 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
     Option<"contiguousFilters", "contiguous-filters", "bool",
            /*default=*/"::mlir::fuse::TilePolicy{}.contiguousFilters",
            "Read convolution filters with the output channels contiguous: a "
-           "1x1 convolution's, as a matmul, as C x F (transposed per tile, "
-           "or at compile time when constant), a constant filter of any "
-           "other as H x W x C x F (conv_2d_nhwc_hwcf)">,
+           "1x1 convolution's, as a matmul, as C x F, any other's as "
+           "H x W x C x F (conv_2d_nhwc_hwcf); a constant filter permuted at "
+           "compile time, one computed at run time transposed once per call "
+           "in a nest of its own">,
     Option<"widenRowsFirst", "widen-rows-first", "bool",
            /*default=*/"::mlir::fuse::TilePolicy{}.widenRowsFirst",
            "With contraction-tile: a tile thinner than the side in M takes "
