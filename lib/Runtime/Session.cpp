@@ -35,6 +35,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -620,8 +621,9 @@ FuseStatus sessionRun(FuseSession *session, const FuseTensor *inputs,
   };
   auto overlap = [&](const FuseTensor &a, const FuseTensorInfo &aInfo,
                      const FuseTensor &b, const FuseTensorInfo &bInfo) {
-    auto *aBegin = static_cast<const char *>(a.data);
-    auto *bBegin = static_cast<const char *>(b.data);
+    // As addresses: pointers into different objects do not compare.
+    auto aBegin = reinterpret_cast<uintptr_t>(a.data);
+    auto bBegin = reinterpret_cast<uintptr_t>(b.data);
     size_t aBytes = bytesOf(a, aInfo), bBytes = bytesOf(b, bInfo);
     return aBytes && bBytes && aBegin < bBegin + bBytes &&
            bBegin < aBegin + aBytes;

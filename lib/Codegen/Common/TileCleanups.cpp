@@ -387,99 +387,110 @@ static DenseElementsAttr padRows(DenseElementsAttr attr, int64_t pad) {
   return DenseElementsAttr::getFromRawBuffer(type.clone(shape), data);
 }
 
+/// Elements of padding after each row of `rowElements` of `element`
+/// (getRowPadding); none for elements not whole bytes.
+static int64_t getRowPaddingElements(Type element, int64_t rowElements) {
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+    return 0;
+  int64_t bytes = getElementBytes(element);
+  return getRowPadding(rowElements * bytes) / bytes;
+}
+
+/// The leading `type`-shaped slice of `value` (its rows without their
+/// padding).
+static Value sliceOffPadding(OpBuilder &builder, Location loc, Value value,
+                             RankedTensorType type) {
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> offsets(rank, builder.getIndexAttr(0));
+  SmallVector<OpFoldResult> strides(rank, builder.getIndexAttr(1));
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t size : type.getShape())
+    sizes.push_back(builder.getIndexAttr(size));
+  return tensor::ExtractSliceOp::create(builder, loc, type, value, offsets,
+                                        sizes, strides);
+}
+
+/// Constant F x H x W x C filter `filter` permuted to H x W x C x F at
+/// compile time, its rows padded.
+static Value permuteFilterNow(OpBuilder &builder, Location loc,
+                              DenseElementsAttr filter) {
+  DenseElementsAttr permuted =
+      permuteConstant(filter, ArrayRef<int64_t>{1, 2, 3, 0});
+  auto type = cast<RankedTensorType>(permuted.getType());
+  int64_t pad = permuted.isSplat() || !type.hasStaticShape()
+                    ? 0
+                    : getRowPaddingElements(type.getElementType(),
+                                            type.getShape().back());
+  if (pad == 0)
+    return arith::ConstantOp::create(builder, loc, permuted);
+  Value padded =
+      arith::ConstantOp::create(builder, loc, padRows(permuted, pad));
+  return sliceOffPadding(builder, loc, padded, type);
+}
+
+/// F x H x W x C filter `filter` (static) transposed to H x W x C x F at run
+/// time, its rows padded: the filter padded by zero filters before the
+/// transpose, which a slice of its result leaves out (a padded
+/// destination's slice would fold away with its `tensor.empty`).
+static Value transposeFilterAtRunTime(OpBuilder &builder, Location loc,
+                                      Value filter) {
+  auto type = cast<RankedTensorType>(filter.getType());
+  Type element = type.getElementType();
+  SmallVector<int64_t> hwcf = {type.getDimSize(1), type.getDimSize(2),
+                               type.getDimSize(3), type.getDimSize(0)};
+  int64_t pad = getRowPaddingElements(element, hwcf.back());
+  if (pad) {
+    SmallVector<OpFoldResult> low(4, builder.getIndexAttr(0));
+    SmallVector<OpFoldResult> high(low);
+    high[0] = builder.getIndexAttr(pad);
+    SmallVector<int64_t> paddedShape(type.getShape());
+    paddedShape[0] += pad;
+    Value zero = arith::ConstantOp::create(builder, loc, element,
+                                           builder.getZeroAttr(element));
+    filter = tensor::PadOp::create(builder, loc,
+                                   RankedTensorType::get(paddedShape, element),
+                                   filter, low, high, zero);
+  }
+  SmallVector<int64_t> padded(hwcf);
+  padded.back() += pad;
+  Value empty = tensor::EmptyOp::create(builder, loc, padded, element);
+  Value transposed = linalg::TransposeOp::create(builder, loc, filter, empty,
+                                                 ArrayRef<int64_t>{1, 2, 3, 0})
+                         ->getResult(0);
+  if (pad == 0)
+    return transposed;
+  return sliceOffPadding(builder, loc, transposed,
+                         RankedTensorType::get(hwcf, element));
+}
+
 /// A convolution reads its filter as H x W x C x F (`conv_2d_nhwc_hwcf`)
 /// when `contiguousFilters` asks for it: a CPU register block's output
 /// channels are then one vector load of the filter per reduction step
 /// instead of a strided gather of F x H x W x C. A constant filter is
-/// permuted at compile time, its rows of F a multiple of 1 KB long padded
-/// by a cache line (getRowPadding) and read through a slice that leaves it
-/// out; any other is transposed at run time (`linalg.transpose`), once per
-/// call: tileRoot keeps a transpose of a group input that a convolution
-/// reads as its filter out of the tile loops (3x3 56x56 64 -> 64 with its
-/// filter an argument: 27% of the FMA peak as a gather). The same
-/// multiply-adds in the same order (both ops reduce over kh, kw, c): values
-/// are unchanged.
+/// permuted at compile time; any other is transposed at run time
+/// (`linalg.transpose`), once per call: tileRoot keeps a transpose of a
+/// group input that a convolution reads as its filter out of the tile loops
+/// (3x3 56x56 64 -> 64 with its filter an argument: 27% of the FMA peak as
+/// a gather, 90% transposed). Rows of F a multiple of 1 KB long get a cache
+/// line of padding (getRowPadding), read through a slice that leaves it
+/// out. The same multiply-adds in the same order (both ops reduce over kh,
+/// kw, c): values are unchanged.
 struct FilterAsHwcf final : OpRewritePattern<linalg::Conv2DNhwcFhwcOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(linalg::Conv2DNhwcFhwcOp op,
                                 PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    DenseElementsAttr filter;
-    if (!matchPattern(op.getInputs()[1], m_Constant(&filter)) ||
-        !isa<RankedTensorType>(filter.getType())) {
-      auto type = dyn_cast<RankedTensorType>(op.getInputs()[1].getType());
+    Value filter = op.getInputs()[1];
+    DenseElementsAttr constant;
+    Value hwcf;
+    if (matchPattern(filter, m_Constant(&constant)) &&
+        isa<RankedTensorType>(constant.getType())) {
+      hwcf = permuteFilterNow(rewriter, op.getLoc(), constant);
+    } else {
+      auto type = dyn_cast<RankedTensorType>(filter.getType());
       if (!type || !type.hasStaticShape())
         return rewriter.notifyMatchFailure(op, "a dynamic filter");
-      SmallVector<int64_t> hwcf = {type.getDimSize(1), type.getDimSize(2),
-                                   type.getDimSize(3), type.getDimSize(0)};
-      Type element = type.getElementType();
-      int64_t pad = 0;
-      if (element.isIntOrFloat() && element.getIntOrFloatBitWidth() % 8 == 0) {
-        int64_t bytes = getElementBytes(element);
-        pad = getRowPadding(hwcf.back() * bytes) / bytes;
-      }
-      // Padded rows: the filter padded by `pad` filters of zeros, whose
-      // transpose's slice leaves them out (the padding of a tensor.empty
-      // the transpose writes would fold away with its slice).
-      Value source = op.getInputs()[1];
-      SmallVector<int64_t> padded(hwcf);
-      padded.back() += pad;
-      if (pad) {
-        Value zero = arith::ConstantOp::create(rewriter, loc, element,
-                                               rewriter.getZeroAttr(element));
-        SmallVector<OpFoldResult> low(4, rewriter.getIndexAttr(0));
-        SmallVector<OpFoldResult> high(4, rewriter.getIndexAttr(0));
-        high[0] = rewriter.getIndexAttr(pad);
-        source = tensor::PadOp::create(
-            rewriter, loc,
-            RankedTensorType::get({padded.back(), hwcf[0], hwcf[1], hwcf[2]},
-                                  element),
-            source, low, high, zero);
-      }
-      Value empty = tensor::EmptyOp::create(rewriter, loc, padded, element);
-      Value transposed =
-          linalg::TransposeOp::create(rewriter, loc, source, empty,
-                                      ArrayRef<int64_t>{1, 2, 3, 0})
-              ->getResult(0);
-      if (pad) {
-        SmallVector<OpFoldResult> offsets(4, rewriter.getIndexAttr(0));
-        SmallVector<OpFoldResult> strides(4, rewriter.getIndexAttr(1));
-        SmallVector<OpFoldResult> sizes;
-        for (int64_t size : hwcf)
-          sizes.push_back(rewriter.getIndexAttr(size));
-        transposed = tensor::ExtractSliceOp::create(
-            rewriter, loc, RankedTensorType::get(hwcf, element), transposed,
-            offsets, sizes, strides);
-      }
-      rewriter.replaceOpWithNewOp<linalg::Conv2DNhwcHwcfOp>(
-          op, op->getResultTypes(), ValueRange{op.getInputs()[0], transposed},
-          op.getOutputs(), op.getStrides(), op.getDilations());
-      return success();
-    }
-    DenseElementsAttr permuted =
-        permuteConstant(filter, ArrayRef<int64_t>{1, 2, 3, 0});
-    auto type = cast<RankedTensorType>(permuted.getType());
-    Type element = type.getElementType();
-    int64_t pad = 0;
-    if (!permuted.isSplat() && element.isIntOrFloat() &&
-        element.getIntOrFloatBitWidth() % 8 == 0 && type.hasStaticShape()) {
-      int64_t bytes = getElementBytes(element);
-      pad = getRowPadding(type.getShape().back() * bytes) / bytes;
-    }
-    Value hwcf;
-    if (pad == 0) {
-      hwcf = arith::ConstantOp::create(rewriter, loc, permuted);
-    } else {
-      Value padded =
-          arith::ConstantOp::create(rewriter, loc, padRows(permuted, pad));
-      SmallVector<OpFoldResult> offsets(4, rewriter.getIndexAttr(0));
-      SmallVector<OpFoldResult> strides(4, rewriter.getIndexAttr(1));
-      SmallVector<OpFoldResult> sizes;
-      for (int64_t size : type.getShape())
-        sizes.push_back(rewriter.getIndexAttr(size));
-      hwcf = tensor::ExtractSliceOp::create(rewriter, loc, type, padded,
-                                            offsets, sizes, strides);
+      hwcf = transposeFilterAtRunTime(rewriter, op.getLoc(), filter);
     }
     rewriter.replaceOpWithNewOp<linalg::Conv2DNhwcHwcfOp>(
         op, op->getResultTypes(), ValueRange{op.getInputs()[0], hwcf},
