@@ -186,14 +186,17 @@ def description_c(name, target, inputs, outputs, in_place):
             "{%s, %d, %d, %s%d_shape}" % (c_string(b.name), ELEMENT_TYPES[b.element][0],
                                           len(b.shape), side, k)
             for k, b in enumerate(items)) or "{0}"))
-    params = ", ".join(["void *"] * (len(inputs) + (len(outputs) if in_place else 1)))
-    call = ["args[%d]" % k for k in range(len(inputs))]
-    call = call + ["outs[%d]" % k for k in range(len(outputs))] if in_place else ["results"] + call
-    lines += ["extern void _mlir_ciface_model(%s);" % params,
-              "static void entry(void *results, void *const *args) {",
-              "  void *const *outs = (void *const *)results;",
-              "  (void)outs;",
-              "  _mlir_ciface_model(%s);" % ", ".join(call),
+    args = ["args[%d]" % k for k in range(len(inputs))]
+    if in_place:
+        body = ["  void *const *outs = (void *const *)results;",
+                "  _mlir_ciface_model(%s);" % ", ".join(
+                    args + ["outs[%d]" % k for k in range(len(outputs))])]
+        params = len(inputs) + len(outputs)
+    else:
+        body = ["  _mlir_ciface_model(%s);" % ", ".join(["results"] + args)]
+        params = 1 + len(inputs)
+    lines += ["extern void _mlir_ciface_model(%s);" % ", ".join(["void *"] * params),
+              "static void entry(void *results, void *const *args) {"] + body + [
               "}",
               "const FuseModelDescription __fuse_model = {%s, %d, %d, %d, inputs, outputs, entry, "
               "missing_cpu_feature, %d};" % (
