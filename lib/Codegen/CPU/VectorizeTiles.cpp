@@ -402,16 +402,22 @@ SmallVector<int64_t> getChunkSizes(linalg::LinalgOp op, int64_t chunkElements,
   return chunks;
 }
 
+/// The side of the blocks a transposing op is cut into: upstream lowers a
+/// transpose of 16 x 16 32-bit values as 64 shuffles (on AVX2 each row is
+/// two vectors); other sizes it lowers element by element.
+static constexpr int64_t kTransposeBlock = 16;
+
 /// Chunk sizes for an elementwise `op` that reads its one input transposed
 /// (the input's innermost dimension is not the innermost loop, whose result
-/// it writes at the identity): `lanes` x `lanes` over the two loops (the
-/// rest 1), so that a chunk reads `lanes` contiguous rows of the input and
-/// transposes them in registers (vector.transpose, lowered as shuffles of
-/// 16 x 16 f32 blocks) instead of gathering every vector of its result lane
-/// by lane (a run-time filter's transpose: about 1 ns a value). Empty where
-/// `op` is no such transpose of 32-bit values or the ranges do not divide.
-static SmallVector<int64_t> getTransposeChunkSizes(linalg::LinalgOp op,
-                                                   int64_t lanes) {
+/// it writes at the identity): kTransposeBlock x kTransposeBlock over the
+/// two loops (the rest 1), so that a chunk reads contiguous rows of the
+/// input and transposes them in registers (vector.transpose, lowered as
+/// shuffles by isBlockTranspose's caller) instead of gathering every vector
+/// of its result lane by lane (a run-time filter's transpose: about 1 ns a
+/// value). Empty where `op` is no such transpose of 32-bit values or the
+/// ranges do not divide.
+static SmallVector<int64_t> getTransposeChunkSizes(linalg::LinalgOp op) {
+  constexpr int64_t lanes = kTransposeBlock;
   if (op.getNumLoops() < 2 || op.getNumLoops() != op.getNumParallelLoops() ||
       op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
       !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
@@ -435,8 +441,9 @@ static SmallVector<int64_t> getTransposeChunkSizes(linalg::LinalgOp op,
   return chunks;
 }
 
-/// Whether `op` transposes a 16 x 16 block of 32-bit values (its other
-/// dimensions units): upstream lowers it as 64 shuffles.
+/// Whether `op` transposes a kTransposeBlock x kTransposeBlock block of
+/// 32-bit values (its other dimensions units): upstream lowers it as 64
+/// shuffles.
 static bool isBlockTranspose(vector::TransposeOp op) {
   VectorType type = op.getSourceVectorType();
   SmallVector<int64_t> sizes;
@@ -445,7 +452,8 @@ static bool isBlockTranspose(vector::TransposeOp op) {
       sizes.push_back(size);
   return type.getElementType().isIntOrFloat() &&
          type.getElementType().getIntOrFloatBitWidth() == 32 &&
-         sizes == SmallVector<int64_t>{16, 16} && !type.isScalable();
+         sizes == SmallVector<int64_t>{kTransposeBlock, kTransposeBlock} &&
+         !type.isScalable();
 }
 
 /// Whether each result of reduction `op` is the same whatever order its
@@ -846,8 +854,7 @@ struct FuseVectorizeTilesPass final
       });
     });
     for (linalg::LinalgOp op : large) {
-      SmallVector<int64_t> chunks =
-          getTransposeChunkSizes(op, host.vectorBytes / 4);
+      SmallVector<int64_t> chunks = getTransposeChunkSizes(op);
       if (chunks.empty())
         chunks = getChunkSizes(op, std::min(chunkElements, maxVectorElements),
                                /*minInnerElements=*/4);
