@@ -15,11 +15,18 @@
 //    nest's when floor((i + 1) * 3 / 4) > floor(i * 3 / 4)) (MERGED), and
 //    one parallel loop after fuse-thread-tiles, with no serial remainder
 //    (THREADS; this small group is worth a fork with min-parallel-work=0).
+// The same with out-params (fuse-compile's libraries): the results are
+// written into the caller's buffers, arguments marked `llvm.noalias`
+// (fuse-results-to-out-params), so the nests' writes into them are told
+// apart from their reads of the input and the nests still merge
+// (OUT-PARAMS); unmarked, every argument could alias every other, and the
+// partial tile ran after the whole ones, on one core.
 // Values are the unfused program's (NUM).
 //
 // RUN: fuse-opt %s --fuse-ops --fuse-lower-to-cpu -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILES
 // RUN: fuse-opt %s --fuse-ops --fuse-lower-to-cpu -mlir-print-ir-after=fuse-merge-group-nests -o /dev/null 2>&1 | FileCheck %s --check-prefix=MERGED
 // RUN: fuse-opt %s --fuse-ops --fuse-lower-to-cpu=min-parallel-work=0 -mlir-print-ir-after=fuse-thread-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=THREADS
+// RUN: fuse-opt %s --fuse-ops --fuse-lower-to-cpu=out-params=true -mlir-print-ir-after=fuse-merge-group-nests -o /dev/null 2>&1 | FileCheck %s --check-prefix=OUT-PARAMS
 // RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry softmax_tokens -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
 // NUM: fuse-diff: OK 2 outputs
 
@@ -42,6 +49,13 @@
 //       MERGED:     } else {
 //       MERGED:   } {fuse.group_nest = 0 : i64}
 //   MERGED-NOT:   scf.forall
+
+// OUT-PARAMS-LABEL: func.func @softmax_tokens
+//  OUT-PARAMS-SAME:   (%{{.*}}: memref<1x197x64xf32>, %{{.*}}: memref<1x197x64xf32> {llvm.noalias}, %{{.*}}: memref<1x197x64xf32> {llvm.noalias})
+//   OUT-PARAMS-NOT:   memref.copy
+//       OUT-PARAMS:   scf.forall (%{{.*}}) in (4) {
+//       OUT-PARAMS:   } {fuse.group_nest = 0 : i64}
+//   OUT-PARAMS-NOT:   scf.forall
 
 // THREADS-LABEL: func.func @softmax_tokens
 //       THREADS:   %[[C4:.*]] = arith.constant 4 : index

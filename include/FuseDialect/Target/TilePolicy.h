@@ -106,6 +106,16 @@ struct TilePolicy {
   /// DenseNet's kernels spilled up to 968 bytes; each reader's nest
   /// recomputes the contraction there (the trade not yet timed on a GPU).
   bool mergeSiblingReaders = false;
+  /// A weight of at least this many bytes (more than a core's L2) streams
+  /// from L3 or memory once per tile of a group tiled in rows
+  /// (weightRowTileElements): such a group takes tiles of up to
+  /// kStreamedWeightTileFactor times as many results, in practice halves,
+  /// one per core of two. ViT-B/16's MLP projection with its LayerNorm,
+  /// 197 tokens by a 3072 x 768 weight (9.4 MB): two tiles of 99 and 98
+  /// rows, not four of 53 and 38 (5.94 -> 4.88 ms on one core, 4.16 ->
+  /// 2.53 on two, on a Xeon with 2 MB of L2). 0: never.
+  int64_t streamedWeightBytes = 0;
+  static constexpr int64_t kStreamedWeightTileFactor = 4;
 
   /// The CPU lowering: tiles of rows large enough to amortize the loop
   /// overhead and small enough for a core's cache; a matmul in squares of
@@ -141,7 +151,8 @@ struct TilePolicy {
                       /*weightRowTileElements=*/65536,
                       /*oneWeightRowTile=*/false,
                       /*wideSideFactor=*/2,
-                      /*mergeSiblingReaders=*/true};
+                      /*mergeSiblingReaders=*/true,
+                      /*streamedWeightBytes=*/int64_t(2) << 20};
   }
   /// The GPU lowering: a tile is a block's work; contractions in 64x64
   /// squares, halved until every SM has a block.

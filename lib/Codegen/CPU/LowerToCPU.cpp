@@ -74,12 +74,10 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
   //    With out-params, a result's own buffer becomes the caller's (no
   //    copy after the call); before deallocation, which then frees every
   //    buffer the function allocates.
-  if (options.outParams) {
-    bufferization::BufferResultsToOutParamsPassOptions outOptions;
-    outOptions.hoistStaticAllocs = true;
-    outOptions.modifyPublicFunctions = true;
-    pm.addPass(bufferization::createBufferResultsToOutParamsPass(outOptions));
-  }
+  //    The caller's buffers overlap nothing else (llvm.noalias), so a
+  //    group computing a result still merges its nests below.
+  if (options.outParams)
+    pm.addPass(createFuseResultsToOutParamsPass());
 
   // 4. A tile's temporaries are allocated once, outside the tile loops.
   //    Free what bufferization allocated; lower the clones it leaves (e.g.

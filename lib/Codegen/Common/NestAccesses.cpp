@@ -3,6 +3,7 @@
 #include "FuseDialect/Codegen/Common/NestAccesses.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -29,8 +30,17 @@ static const void *getBufferKey(Value value) {
   if (auto global = value.getDefiningOp<memref::GetGlobalOp>())
     return global.getNameAttr().getAsOpaquePointer();
   if (auto argument = dyn_cast<BlockArgument>(value))
-    if (isa<FunctionOpInterface>(argument.getOwner()->getParentOp()))
-      return &kFunctionArguments; // any function argument
+    if (auto func =
+            dyn_cast<FunctionOpInterface>(argument.getOwner()->getParentOp())) {
+      // An argument the caller promises overlaps no other (a library's
+      // output, fuse-results-to-out-params) is a buffer of its own; any
+      // other may alias every other argument.
+      if (argument.getOwner()->isEntryBlock() &&
+          func.getArgAttr(argument.getArgNumber(),
+                          LLVM::LLVMDialect::getNoAliasAttrName()))
+        return argument.getAsOpaquePointer();
+      return &kFunctionArguments;
+    }
   return value.getAsOpaquePointer();
 }
 

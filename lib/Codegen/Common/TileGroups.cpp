@@ -494,12 +494,12 @@ struct FuseTileGroupsPass final
   void runOnOperation() override {
     if (minTileElements < 1 || contractionTile < 0 || contractionTiles < 1 ||
         windowTileElements < 0 || weightRowTileElements < 0 ||
-        wideSideFactor < 1) {
+        streamedWeightBytes < 0 || wideSideFactor < 1) {
       emitError(getOperation()->getLoc())
           << "fuse-tile-groups: min-tile-elements, contraction-tiles and "
              "wide-side-factor must be at least 1, "
-             "contraction-tile, window-tile-elements and "
-             "weight-row-tile-elements at least 0";
+             "contraction-tile, window-tile-elements, "
+             "weight-row-tile-elements and streamed-weight-bytes at least 0";
       return signalPassFailure();
     }
     if (failed(verifyInputSizes(getOperation())))
@@ -508,10 +508,11 @@ struct FuseTileGroupsPass final
     getOperation()->walk([&](GroupOp group) { groups.push_back(group); });
     IRRewriter rewriter(&getContext());
     TilePolicy policy{
-        minTileElements,  contractionTile,       contractionTiles,
-        partialTiles,     convolutionsAsMatmuls, contiguousFilters,
-        widenRowsFirst,   windowTileElements,    weightRowTileElements,
-        oneWeightRowTile, wideSideFactor,        mergeSiblingReaders};
+        minTileElements,    contractionTile,       contractionTiles,
+        partialTiles,       convolutionsAsMatmuls, contiguousFilters,
+        widenRowsFirst,     windowTileElements,    weightRowTileElements,
+        oneWeightRowTile,   wideSideFactor,        mergeSiblingReaders,
+        streamedWeightBytes};
     for (GroupOp group : groups) {
       // Upstream tiling needs static, non-empty loop ranges: a group with a
       // dynamic or zero-sized tensor (not one --fuse-ops forms, but valid

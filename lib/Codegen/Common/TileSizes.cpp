@@ -14,6 +14,8 @@
 
 #include "llvm/Support/MathExtras.h"
 
+#include <limits>
+
 using namespace mlir;
 
 namespace mlir::fuse::tiling {
@@ -184,11 +186,10 @@ getSquareLoops(linalg::LinalgOp op) {
 /// `outerRowsShareOperand`: the parallel loop outside a contraction's two
 /// tiled ones is an M loop too (a convolution's output rows), which reads
 /// the same slice of the N-side operand (widenRowsFirst).
-static SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterface op,
-                                       const TilePolicy &policy, bool keepRows,
-                                       bool contraction,
-                                       bool outerRowsShareOperand,
-                                       bool splitOneTile) {
+static SmallVector<OpFoldResult>
+getTileSizes(OpBuilder &builder, TilingInterface op, const TilePolicy &policy,
+             bool keepRows, bool contraction, bool outerRowsShareOperand,
+             bool splitOneTile, bool splitInHalves) {
   int64_t minTileElements = policy.minTileElements;
   SmallVector<utils::IteratorType> iterators = op.getLoopIteratorTypes();
   SmallVector<OpFoldResult> sizes(iterators.size(), builder.getIndexAttr(0));
@@ -410,7 +411,16 @@ static SmallVector<OpFoldResult> getTileSizes(OpBuilder &builder, TilingInterfac
     for (auto [i, it] : llvm::enumerate(iterators))
       if (it == utils::IteratorType::parallel &&
           !ShapedType::isDynamic(ranges[i]) && ranges[i] > 1) {
-        sizes[i] = builder.getIndexAttr(getLargestDivisor(ranges[i], ranges[i] / 2));
+        // The largest divisor up to half; with `splitInHalves` (each tile
+        // reads a weight whole), halves where that divisor is under half
+        // of half (more than 4 tiles), the second partial: 197 tokens in
+        // 99 + 98 rows, not 197 tiles of one that each streamed the weight
+        // (3 roots, Q, K and V, still in 3 tiles of one, not 2 + 1).
+        int64_t half = llvm::divideCeil(ranges[i], 2);
+        int64_t divisor = getLargestDivisor(ranges[i], ranges[i] / 2);
+        sizes[i] = builder.getIndexAttr(splitInHalves && 2 * divisor < half
+                                            ? rowTileAtMost(ranges[i], half)
+                                            : divisor);
         break;
       }
   return sizes;
@@ -503,7 +513,9 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
   // Whether a contraction of the group reads a constant (a weight, through
   // slices and views of it); whether an op of the group reads a window (a
   // convolution, depthwise or not, a pool).
+  // The largest such weight, in bytes, as the contraction reads it.
   bool readsWeight = false, windowed = false;
+  int64_t weightBytes = 0;
   auto isWeight = [](Value v) {
     while (Operation *def = v.getDefiningOp()) {
       if (def->hasTrait<OpTrait::ConstantLike>())
@@ -514,6 +526,18 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
       v = def->getOperand(0);
     }
     return false;
+  };
+  auto bytesOf = [](Value v) -> int64_t {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!type || !type.hasStaticShape() ||
+        !type.getElementType().isIntOrFloat())
+      return 0;
+    int64_t bits = type.getElementTypeBitWidth();
+    int64_t bytes;
+    if (llvm::MulOverflow(type.getNumElements(), std::max<int64_t>(bits / 8, 1),
+                          bytes))
+      return std::numeric_limits<int64_t>::max();
+    return bytes;
   };
   group.getBody().walk([&](linalg::LinalgOp op) {
     bool isContraction =
@@ -526,8 +550,12 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
               nonUnitShape(root->getResult(0).getType())));
     contraction |= isContraction && squaresAllowed;
     outerRowsShareOperand |= isContraction && squaresAllowed && isOuterRowM(op);
-    readsWeight |=
-        isMatmulLike(op) && llvm::any_of(op.getDpsInputs(), isWeight);
+    if (isMatmulLike(op))
+      for (Value input : op.getDpsInputs())
+        if (isWeight(input)) {
+          readsWeight = true;
+          weightBytes = std::max(weightBytes, bytesOf(input));
+        }
     windowed |= linalg::isaConvolutionOpInterface(op);
     if (op.getOperation() != root.getOperation() &&
         op.getNumReductionLoops() > 0 && !isContraction)
@@ -573,12 +601,18 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
   // (rows kept whole, several roots), its weight.
   // A group of such rows that fits one tile may stay one tile, its weight
   // read once (oneWeightRowTile).
-  bool splitOneTile = true;
+  bool splitOneTile = true, splitInHalves = false;
   if (readsWeight && rootOp &&
       !wantsSquares(policy, fusedReduction, contraction)) {
-    rootPolicy.minTileElements =
-        std::max(rootPolicy.minTileElements, policy.weightRowTileElements);
+    int64_t limit = policy.weightRowTileElements;
+    if (policy.streamedWeightBytes > 0 &&
+        weightBytes >= policy.streamedWeightBytes)
+      if (llvm::MulOverflow(limit, TilePolicy::kStreamedWeightTileFactor,
+                            limit))
+        limit = std::numeric_limits<int64_t>::max();
+    rootPolicy.minTileElements = std::max(rootPolicy.minTileElements, limit);
     splitOneTile = !policy.oneWeightRowTile;
+    splitInHalves = rootPolicy.partialTiles;
   } else if (windowed && !contraction && rootOp) {
     int64_t results = 1;
     for (auto [range, it] : llvm::zip(rootOp.getStaticLoopRanges(),
@@ -591,7 +625,7 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
                  results / TilePolicy::kMinWindowTiles));
   }
   return getTileSizes(builder, root, rootPolicy, fusedReduction, contraction,
-                      outerRowsShareOperand, splitOneTile);
+                      outerRowsShareOperand, splitOneTile, splitInHalves);
 }
 
 static std::optional<SmallVector<int64_t>>

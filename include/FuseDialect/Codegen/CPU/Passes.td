@@ -207,6 +207,32 @@ def FuseApproximateMathPass : Pass<"fuse-approximate-math"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def FuseResultsToOutParamsPass
+    : Pass<"fuse-results-to-out-params", "::mlir::ModuleOp"> {
+  let summary = "Write each function's buffer results into buffers its "
+                "caller passes, which overlap nothing else it reads or writes";
+  let description = [{
+    Run by `--fuse-lower-to-cpu` with `out-params=true` (what fuse-compile's
+    libraries are built with), right after bufferization. Upstream's
+    `promoteBufferResultsToOutParams` (static allocations hoisted into the
+    caller, public functions too) makes each memref result an argument
+    after the others: a result computed into a buffer of the function's
+    own is computed into the caller's instead, any other (an input returned
+    as it is) is copied there. Each new argument is then marked
+    `llvm.noalias`: the caller passes buffers that share no byte with an
+    input or with another output. The runtime makes it so (it gives an
+    output that overlaps anything its own buffer and copies it after the
+    call; `Session.cpp`), and so does the function's call of a callee
+    converted here (a fresh allocation per result). With the mark,
+    `fuse-merge-group-nests` tells a tile loop's writes into an output
+    apart from another loop's reads of the inputs, so that the whole tiles
+    and the peeled partial tile of a group that computes a result still
+    run as one loop on all cores, and LLVM knows the stores into an output
+    leave the inputs unchanged.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def FuseMergeGroupNestsPass : Pass<"fuse-merge-group-nests"> {
   let summary = "Run the independent tile loops of one group as one loop nest";
   let description = [{

@@ -110,6 +110,12 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
            "after it, several roots) has tiles of up to this many results: "
            "each tile streams the whole weight (0: min-tile-elements; the "
            "CPU lowering uses 65536)">,
+    Option<"streamedWeightBytes", "streamed-weight-bytes", "int64_t",
+           /*default=*/"::mlir::fuse::TilePolicy{}.streamedWeightBytes",
+           "Such a group whose weight has at least this many bytes (more "
+           "than a core's L2: it streams from L3 or memory once per tile) "
+           "has tiles of up to four times weight-row-tile-elements results "
+           "(0: never; the CPU lowering uses 2 MiB)">,
     Option<"oneWeightRowTile", "one-weight-row-tile", "bool",
            /*default=*/"::mlir::fuse::TilePolicy{}.oneWeightRowTile",
            "Such a group whose rows fit one tile stays one tile, its weight "
