@@ -95,14 +95,16 @@
 //       PACK:       vector.transfer_write %{{.*}} : vector<1x1x32xf32>, tensor<1x256x128xf32>
 // The first chunk of 128 steps (its loop of one iteration folded), then the
 // last, peeled, whose blocks take the clamp before their store:
-//       PACK:     %[[FIRST:.*]] = scf.for %{{.*}} = %c0 to %c128 step %c4
-//       PACK:       scf.for %{{.*}} = %c0 to %c128 step %c16
+// The blocks of one column panel of B run down all the rows before the
+// next panel (RegisterBlocks.cpp, getRegisterBlock: columns outside rows):
+//       PACK:     %[[FIRST:.*]] = scf.for %{{.*}} = %c0 to %c128 step %c16
+//       PACK:       scf.for %{{.*}} = %c0 to %c128 step %c4
 //       PACK:         scf.for %{{.*}} = %c0 to %c128 step %c1 iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<4x16xf32>)
 //       PACK:           vector.transfer_read %[[PACKED]]{{.*}} : tensor<1x256x128xf32>, vector<16xf32>
 //       PACK:           math.fma %{{.*}}, %{{.*}}, %[[ACC]] : vector<4x16xf32>
 //   PACK-NOT:         arith.minimumf
-//       PACK:     scf.for %{{.*}} = %c0 to %c128 step %c4
-//       PACK:       scf.for %{{.*}} = %c0 to %c128 step %c16
+//       PACK:     scf.for %{{.*}} = %c0 to %c128 step %c16
+//       PACK:       scf.for %{{.*}} = %c0 to %c128 step %c4
 //       PACK:         vector.transfer_read %[[FIRST]]
 //       PACK:         scf.for %{{.*}} = %c0 to %c128 step %c1 iter_args(%[[ACC2:.*]] = %{{.*}}) -> (vector<4x16xf32>)
 //       PACK:           math.fma %{{.*}}, %{{.*}}, %[[ACC2]] : vector<4x16xf32>
@@ -253,8 +255,8 @@ func.func @gemv_view(%x: tensor<1x64x1x1xf32>) -> tensor<1x200xf32> {
 // store; no pass over the tile before or after the blocks (EPI).
 // EPI-LABEL: func.func @epilogue
 //       EPI:   scf.forall
-//       EPI:     scf.for %{{.*}} = %c0 to %c8 step %c4
-//   EPI-NEXT:       scf.for %{{.*}} = %c0 to %c32 step %c16
+//       EPI:     scf.for %{{.*}} = %c0 to %c32 step %c16
+//   EPI-NEXT:       scf.for %{{.*}} = %c0 to %c8 step %c4
 //       EPI:         %[[BIAS:.*]] = vector.transfer_read %{{.*}} : tensor<32xf32>, vector<16xf32>
 //       EPI:         %[[ROWS:.*]] = vector.broadcast %[[BIAS]] : vector<16xf32> to vector<1x1x4x16xf32>
 //       EPI:         %[[INIT:.*]] = vector.shape_cast %[[ROWS]] : vector<1x1x4x16xf32> to vector<4x16xf32>

@@ -321,6 +321,16 @@ SmallVector<int64_t> getRegisterBlock(linalg::LinalgOp op, int64_t blockRows,
   for (unsigned i = 0; i < ranges.size(); ++i)
     if (!llvm::is_contained(dims->k, i))
       interchange.push_back(i);
+  // Columns outside rows: the blocks of one panel of B (a chunk of the
+  // reduction by the block's columns) run down all of the tile's rows
+  // before the next panel, so the panel is read from memory once per
+  // tile and then from L1 or L2, where rows outside columns streamed all
+  // of B's chunk for every row of blocks: GPT-2's 8-token tiles read each
+  // 9.4 MB weight twice from memory (the model 1.08x at one thread, 1.06x
+  // at two), ViT's LayerNorm-fused 99-token tiles read each 768-column
+  // chunk of B from L2 for each of 25 rows of blocks.
+  if (m)
+    std::swap(*llvm::find(interchange, n), *llvm::find(interchange, *m));
   llvm::append_range(interchange, dims->k);
   return sizes;
 }
