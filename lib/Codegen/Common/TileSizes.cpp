@@ -512,8 +512,8 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
   };
   // Whether a contraction of the group reads a constant (a weight, through
   // slices and views of it); whether an op of the group reads a window (a
-  // convolution, depthwise or not, a pool).
-  // The largest such weight, in bytes, as the contraction reads it.
+  // convolution, depthwise or not, a pool); the largest such weight, in
+  // bytes, as the contraction reads it.
   bool readsWeight = false, windowed = false;
   int64_t weightBytes = 0;
   auto isWeight = [](Value v) {
