@@ -40,9 +40,11 @@ std::optional<int64_t> mlir::fuse::getCheckedByteSize(ShapedType type) {
     if (dim < 0 || llvm::MulOverflow(elements, dim, elements))
       return std::nullopt;
   }
-  int64_t bits = type.getElementType().isIntOrIndexOrFloat()
-                     ? type.getElementType().getIntOrFloatBitWidth()
-                     : 64;
+  // Index elements (and anything else without a bit width) count 64 bits:
+  // getIntOrFloatBitWidth is for integers and floats only (an index tensor
+  // crashed it).
+  Type element = type.getElementType();
+  int64_t bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 64;
   int64_t bytes;
   if (llvm::MulOverflow(elements, std::max<int64_t>(1, bits / 8), bytes))
     return std::nullopt;
