@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TileGroups.h"
+#include "FuseDialect/Transforms/VerifyInput.h"
 #include "FuseDialect/Utils/ContractionLoops.h"
 #include "FuseDialect/Utils/ShapeUtils.h"
 
@@ -527,18 +528,6 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
     }
     return false;
   };
-  auto bytesOf = [](Value v) -> int64_t {
-    auto type = dyn_cast<RankedTensorType>(v.getType());
-    if (!type || !type.hasStaticShape() ||
-        !type.getElementType().isIntOrFloat())
-      return 0;
-    int64_t bits = type.getElementTypeBitWidth();
-    int64_t bytes;
-    if (llvm::MulOverflow(type.getNumElements(), std::max<int64_t>(bits / 8, 1),
-                          bytes))
-      return std::numeric_limits<int64_t>::max();
-    return bytes;
-  };
   group.getBody().walk([&](linalg::LinalgOp op) {
     bool isContraction =
         isMatmulLike(op) && op->getNumResults() == 1 &&
@@ -554,7 +543,10 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
       for (Value input : op.getDpsInputs())
         if (isWeight(input)) {
           readsWeight = true;
-          weightBytes = std::max(weightBytes, bytesOf(input));
+          if (auto type = dyn_cast<ShapedType>(input.getType()))
+            weightBytes = std::max(
+                weightBytes, getCheckedByteSize(type).value_or(
+                                 std::numeric_limits<int64_t>::max()));
         }
     windowed |= linalg::isaConvolutionOpInterface(op);
     if (op.getOperation() != root.getOperation() &&
