@@ -8,10 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TileGroups.h"
 #include "FuseDialect/Transforms/VerifyInput.h"
 #include "FuseDialect/Utils/ContractionLoops.h"
 #include "FuseDialect/Utils/ShapeUtils.h"
+#include "TileGroups.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -544,9 +544,9 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
         if (isWeight(input)) {
           readsWeight = true;
           if (auto type = dyn_cast<ShapedType>(input.getType()))
-            weightBytes = std::max(
-                weightBytes, getCheckedByteSize(type).value_or(
-                                 std::numeric_limits<int64_t>::max()));
+            weightBytes =
+                std::max(weightBytes, getCheckedByteSize(type).value_or(
+                                          std::numeric_limits<int64_t>::max()));
         }
     windowed |= linalg::isaConvolutionOpInterface(op);
     if (op.getOperation() != root.getOperation() &&
