@@ -25,6 +25,7 @@
 #include "FuseDialect-runtime/ModelDescription.h"
 
 #include <dlfcn.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -216,6 +217,27 @@ __attribute__((constructor)) void recordLibraryPath() {
   libraryPath() = name;
 }
 
+/// Asks the kernel for transparent huge pages under the weights' globals,
+/// before the first write faults them in: the contraction kernels stream
+/// weights of hundreds of MB, one TLB entry per 4 KB page otherwise, and
+/// where transparent huge pages are on only on request (`madvise`, the
+/// usual default) nothing else asks. Only the 2 MB-aligned part of their
+/// span is advised, which lies inside the library's zero-initialized
+/// segment; a kernel that refuses (no THP) changes nothing.
+void adviseHugePages() {
+  uintptr_t low = UINTPTR_MAX, high = 0;
+  for (uint64_t i = 0; i < __fuse_weights_header.count; ++i) {
+    auto address = reinterpret_cast<uintptr_t>(__fuse_weights[i].address);
+    low = std::min(low, address);
+    high = std::max<uintptr_t>(high, address + __fuse_weights[i].bytes);
+  }
+  const uintptr_t huge = uintptr_t(2) << 20;
+  low = (low + huge - 1) & ~(huge - 1);
+  high &= ~(huge - 1);
+  if (low < high)
+    (void)madvise(reinterpret_cast<void *>(low), high - low, MADV_HUGEPAGE);
+}
+
 /// The default weights file of the library at `library`: its extension
 /// (a dot after the first character of its last component) replaced by
 /// `.weights` (fuse_dialect.aot.weights_path, the one that writes it,
@@ -268,6 +290,8 @@ FuseStatus loadWeights(const char *path) {
   // added to the digest and its bytes copied to the globals it overlaps
   // (the table is in file order), so the weights are never in memory twice.
   uint64_t sum = 0, done = 0;
+  if (ok)
+    adviseHugePages();
   if (ok) {
     std::vector<unsigned char> chunk(1 << 20);
     uint64_t entry = 0;

@@ -1,6 +1,6 @@
 // RUN: fuse-opt %s --fuse-ops --fuse-lower-to-cpu=reduction-chunk=96 -mlir-print-ir-after=fuse-prefetch-epilogues -o /dev/null 2>&1 | FileCheck %s
 // RUN: fuse-opt %s --fuse-ops --fuse-lower-to-cpu -mlir-print-ir-after=fuse-prefetch-epilogues -o /dev/null 2>&1 | FileCheck %s --check-prefix=WHOLE
-// RUN: fuse-opt %s --fuse-ops --fuse-lower-to-cpu=prefetch-epilogues=false -mlir-print-ir-after=convert-vector-to-scf -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF
+// RUN: fuse-opt %s --fuse-ops --fuse-lower-to-cpu="prefetch-epilogues=false prefetch-streams=false" -mlir-print-ir-after=convert-vector-to-scf -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF
 // RUN: fuse-opt %s --fuse-ops --fuse-lower-to-cpu -mlir-print-ir-after=fuse-copies-to-linalg -o /dev/null 2>&1 | FileCheck %s --check-prefix=WINDOW
 // RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry residual -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
 // RUN: not fuse-opt %s --fuse-prefetch-epilogues=max-rows=-1 2>&1 | FileCheck %s --check-prefix=BAD

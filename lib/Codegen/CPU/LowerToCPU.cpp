@@ -117,6 +117,10 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
   //    reduction loop, so that their misses overlap the multiplies.
   if (options.tileGroups && options.vectorize && options.prefetchEpilogues)
     pm.addNestedPass<func::FuncOp>(createFusePrefetchEpiloguesPass());
+  //    The right operand each block step reads, asked for 4 KB ahead, so
+  //    that a weight streamed from L3 or memory keeps the loads fed.
+  if (options.tileGroups && options.vectorize && options.prefetchStreams)
+    pm.addNestedPass<func::FuncOp>(createFusePrefetchStreamsPass());
 
   // 5. Vector code (from fuse-vectorize-tiles) to 1-D vectors: n-D transfers
   //    unrolled, reductions along the innermost dimension as ordered

@@ -332,6 +332,33 @@ def FusePrefetchEpiloguesPass
                            "::mlir::arith::ArithDialect"];
 }
 
+def FusePrefetchStreamsPass
+    : Pass<"fuse-prefetch-streams", "::mlir::func::FuncOp"> {
+  let summary = "Prefetch the operand a register block streams, a fixed "
+                "number of bytes ahead";
+  let description = [{
+    Runs on buffers, after bufferization and before the vector transfers
+    are lowered. In a register block's reduction loop (an `scf.for`
+    carrying vectors that multiplies vectors in its body), the reads that
+    are direct children of the loop's body, in-bounds, minor-identity
+    `vector.transfer_read`s of a buffer with a unit innermost stride,
+    whose indices are the induction variable or computed from it by pure
+    ops in the body (the right operand's row of each step: a stream), get
+    one `memref.prefetch` (read, locality 3) per cache line of each row,
+    at the indices those reads have `distance` bytes of them later: the
+    step `ceil(distance / bytes read a step)` steps ahead, the loop's last
+    step at most. The hardware prefetchers alone keep too few lines in
+    flight for a weight that does not stay in L2. Values are unchanged.
+  }];
+  let options = [
+    Option<"distance", "distance", "int64_t", /*default=*/"4096",
+           "Bytes of the streamed reads ahead (1 to 1048576; others are "
+           "refused)">,
+  ];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def FusePlanBuffersPass : Pass<"fuse-plan-buffers", "::mlir::func::FuncOp"> {
   let summary = "Place a function's temporaries in one buffer, reusing the "
                 "memory of those no longer live";

@@ -142,6 +142,11 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
                      "block's epilogue reads and writes prefetched before "
                      "its reduction loop"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> prefetchStreams{
+      *this, "prefetch-streams",
+      llvm::cl::desc("fuse-prefetch-streams: the right operand a register "
+                     "block reads step by step prefetched 4 KB ahead"),
+      llvm::cl::init(true)};
 
   /// Refuses values out of range, naming the option (through `error`).
   LogicalResult validate(function_ref<LogicalResult(const Twine &)> error) const;

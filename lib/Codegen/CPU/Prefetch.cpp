@@ -1,0 +1,335 @@
+//===- Prefetch.cpp - Ask for a register block's memory early -------------===//
+//
+// Two passes on buffers, after bufferization and before the vector
+// transfers are lowered, both about a register block (RegisterBlocks.cpp):
+// a reduction loop carrying vector accumulators, one rank-1 update a step.
+// Each only issues `memref.prefetch`es: lines move into the cache, values
+// are unchanged.
+//
+// fuse-prefetch-epilogues. A block's epilogue reads what the group adds to
+// the accumulators (a residual, a bias row) and stores the block. Those
+// reads and the stores' cache lines are touched for the first time after
+// the loop, where nothing else is left to overlap their misses: a 1x1
+// convolution of ResNet-50's first stage adds a 3.2 MB residual that is
+// in L3 at best, and its 64-step loop ends with 16 line misses for the
+// residual and 16 read-for-ownership misses for the result. The pass
+// prefetches each cache line of such an access before the loop: read for
+// a `vector.transfer_read`, write for a `vector.transfer_write`. The
+// accesses taken are the in-bounds, minor-identity transfers after a loop
+// that carries vectors and multiplies in its body, in the same block,
+// whose buffer and indices are defined before the loop, except where the
+// block read the same place before the loop (its partial sums, carried
+// between reduction chunks: in the cache already).
+//
+// fuse-prefetch-streams. Inside the loop, each step reads a row of the
+// right operand (B: a weight's packed panel, a filter's row of output
+// channels) as whole vectors, at an address that advances with the step:
+// a stream. Where B does not stay in L2 (a weight read once per row of
+// tiles, GPT-2's 16 tokens by 9.4 MB weights, ResNet-50's later stages)
+// the hardware prefetchers alone keep too few of its lines in flight, and
+// the loop waits on them: GPT-2's projections read their weights at 10
+// GB/s where this core streams 20. The pass prefetches, at every step,
+// the lines that the same reads will touch `distance` bytes of the
+// stream later (the step that many bytes of those reads ahead, the loop's
+// last step at most, so every address is one the loop reads). The
+// lines are asked for in the step's own loads' place in the schedule, so
+// there are as many prefetches a step as lines read; a line in the cache
+// already costs a load slot, no memory traffic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuseDialect/Codegen/CPU/Passes.h"
+
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::fuse {
+#define GEN_PASS_DEF_FUSEPREFETCHEPILOGUESPASS
+#define GEN_PASS_DEF_FUSEPREFETCHSTREAMSPASS
+#include "FuseDialect/Codegen/CPU/Passes.h.inc"
+} // namespace mlir::fuse
+
+using namespace mlir;
+
+namespace {
+
+constexpr int64_t kLineBytes = 64;
+/// The largest `max-rows` accepted: far more rows than any register
+/// block's epilogue reads and writes.
+constexpr int64_t kMaxRows = 1024;
+/// The largest stream `distance` accepted, in bytes: far beyond L1.
+constexpr int64_t kMaxDistance = int64_t(1) << 20;
+
+/// Whether `loop` is a register block's reduction: it carries vectors and
+/// multiplies vectors in its body.
+bool isBlockReduction(scf::ForOp loop) {
+  if (loop.getNumResults() == 0 ||
+      !llvm::all_of(loop.getResultTypes(), llvm::IsaPred<VectorType>))
+    return false;
+  return loop.getBody()
+      ->walk([](Operation *op) {
+        if (isa<math::FmaOp, arith::MulFOp>(op) &&
+            isa<VectorType>(op->getResult(0).getType()))
+          return WalkResult::interrupt();
+        return WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// `op` if it is an in-bounds, unmasked, minor-identity transfer of a
+/// vector of rank >= 1 on a buffer of whole-byte elements with a unit
+/// innermost stride, or null.
+VectorTransferOpInterface getPrefetchable(Operation *op) {
+  auto transfer = dyn_cast<VectorTransferOpInterface>(op);
+  if (!transfer || transfer.getVectorType().getRank() == 0 ||
+      transfer.hasOutOfBoundsDim() || transfer.getMask() ||
+      !transfer.getPermutationMap().isMinorIdentity())
+    return {};
+  auto memref = dyn_cast<MemRefType>(transfer.getBase().getType());
+  if (!memref || !memref.getElementType().isIntOrFloat() ||
+      memref.getElementTypeBitWidth() % 8 != 0 || !memref.isLastDimUnitStride())
+    return {};
+  return transfer;
+}
+
+/// Rows of `transfer`'s vector: its points past the innermost dimension.
+int64_t getRows(VectorTransferOpInterface transfer) {
+  VectorType vector = transfer.getVectorType();
+  return vector.getNumElements() / vector.getShape().back();
+}
+
+/// Prefetches each cache line `transfer` touches when its indices are
+/// `base`, at the builder's insertion point.
+void prefetchLines(OpBuilder &builder, VectorTransferOpInterface transfer,
+                   ArrayRef<Value> base) {
+  VectorType vector = transfer.getVectorType();
+  ArrayRef<int64_t> shape = vector.getShape();
+  auto memref = cast<MemRefType>(transfer.getBase().getType());
+  int64_t elementBytes = memref.getElementTypeBitWidth() / 8;
+  int64_t lineElements = std::max<int64_t>(1, kLineBytes / elementBytes);
+  int64_t rank = memref.getRank(), vectorRank = vector.getRank();
+  bool isWrite = isa<vector::TransferWriteOp>(transfer.getOperation());
+  Location loc = transfer.getLoc();
+  // Every leading position of the vector, each row's lines.
+  for (int64_t row = 0, rows = getRows(transfer); row < rows; ++row) {
+    SmallVector<int64_t> position(vectorRank, 0);
+    for (int64_t d = vectorRank - 2, rest = row; d >= 0; --d) {
+      position[d] = rest % shape[d];
+      rest /= shape[d];
+    }
+    for (int64_t column = 0; column < shape.back(); column += lineElements) {
+      position.back() = column;
+      SmallVector<Value> indices(base);
+      for (int64_t d = 0; d < vectorRank; ++d) {
+        if (position[d] == 0)
+          continue;
+        Value &index = indices[rank - vectorRank + d];
+        index = builder.createOrFold<arith::AddIOp>(
+            loc, index,
+            arith::ConstantIndexOp::create(builder, loc, position[d]));
+      }
+      memref::PrefetchOp::create(builder, loc, transfer.getBase(), indices,
+                                 isWrite, /*localityHint=*/3,
+                                 /*isDataCache=*/true);
+    }
+  }
+}
+
+/// Prefetches each cache line `transfer` touches, before `loop`.
+void prefetchBefore(OpBuilder &builder, scf::ForOp loop,
+                    VectorTransferOpInterface transfer) {
+  builder.setInsertionPoint(loop);
+  prefetchLines(builder, transfer, llvm::to_vector(transfer.getIndices()));
+}
+
+struct FusePrefetchEpiloguesPass final
+    : fuse::impl::FusePrefetchEpiloguesPassBase<FusePrefetchEpiloguesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (maxRows < 0 || maxRows > kMaxRows) {
+      emitError(getOperation()->getLoc())
+          << "fuse-prefetch-epilogues: max-rows must be in [0, " << kMaxRows
+          << "]";
+      return signalPassFailure();
+    }
+    DominanceInfo dominance(getOperation());
+    SmallVector<std::pair<scf::ForOp, VectorTransferOpInterface>> work;
+    getOperation()->walk([&](scf::ForOp loop) {
+      if (!isBlockReduction(loop))
+        return;
+      // What the block read before the loop (its partial sums from an
+      // earlier chunk) is in the cache already, and so is its store back.
+      SmallVector<VectorTransferOpInterface> readBefore;
+      for (Operation *op = loop->getPrevNode(); op; op = op->getPrevNode())
+        if (auto read = dyn_cast<vector::TransferReadOp>(op))
+          readBefore.push_back(read);
+      auto isCached = [&](VectorTransferOpInterface transfer) {
+        return llvm::any_of(readBefore, [&](VectorTransferOpInterface read) {
+          return read.getBase() == transfer.getBase() &&
+                 llvm::equal(read.getIndices(), transfer.getIndices());
+        });
+      };
+      int64_t rows = 0;
+      for (Operation *op = loop->getNextNode(); op; op = op->getNextNode()) {
+        if (isa<scf::ForOp>(op))
+          break; // the next block's loop: its accesses are its own
+        VectorTransferOpInterface transfer = getPrefetchable(op);
+        if (!transfer || isCached(transfer) ||
+            !dominance.properlyDominates(transfer.getBase(), loop) ||
+            !llvm::all_of(transfer.getIndices(), [&](Value index) {
+              return dominance.properlyDominates(index, loop);
+            }))
+          continue;
+        rows += getRows(transfer);
+        if (rows > maxRows)
+          break;
+        work.emplace_back(loop, transfer);
+      }
+    });
+    OpBuilder builder(&getContext());
+    for (auto [loop, transfer] : work)
+      prefetchBefore(builder, loop, transfer);
+  }
+};
+
+/// The ops of `loop`'s body that `index` is computed from and that use
+/// the induction variable, in order, or nullopt where one of them is not
+/// pure (an index loaded from memory) or the index is not computed in the
+/// body. Empty where `index` does not depend on the induction variable.
+std::optional<SetVector<Operation *>> getStepSlice(scf::ForOp loop,
+                                                   Value index) {
+  Value iv = loop.getInductionVar();
+  SetVector<Operation *> slice;
+  if (index == iv)
+    return slice;
+  Operation *def = index.getDefiningOp();
+  if (!def || !loop->isProperAncestor(def))
+    return slice; // defined before the loop
+  BackwardSliceOptions options;
+  options.inclusive = true;
+  options.filter = [&](Operation *op) { return loop->isProperAncestor(op); };
+  if (failed(getBackwardSlice(def, &slice, options)))
+    return std::nullopt;
+  bool usesIv = false;
+  for (Operation *op : slice) {
+    if (op->getBlock() != loop.getBody() || !isPure(op))
+      return std::nullopt;
+    usesIv |= llvm::is_contained(op->getOperands(), iv);
+  }
+  if (!usesIv)
+    slice.clear();
+  return slice;
+}
+
+/// Prefetches, in `loop`'s body, the lines its streamed reads touch
+/// `distance` bytes of those reads ahead (see the file comment).
+void prefetchStreams(OpBuilder &builder, scf::ForOp loop, int64_t distance) {
+  struct Stream {
+    VectorTransferOpInterface read;
+    SmallVector<SetVector<Operation *>> slices;
+  };
+  SmallVector<Stream> streams;
+  int64_t bytesPerStep = 0;
+  for (Operation &op : *loop.getBody()) {
+    VectorTransferOpInterface read = getPrefetchable(&op);
+    if (!read || !isa<vector::TransferReadOp>(op))
+      continue;
+    Stream stream{read, {}};
+    bool advances = false, computable = true;
+    for (Value index : read.getIndices()) {
+      std::optional<SetVector<Operation *>> slice = getStepSlice(loop, index);
+      if (!slice) {
+        computable = false;
+        break;
+      }
+      advances |= index == loop.getInductionVar() || !slice->empty();
+      stream.slices.push_back(std::move(*slice));
+    }
+    if (!computable || !advances)
+      continue;
+    auto memref = cast<MemRefType>(read.getBase().getType());
+    bytesPerStep += read.getVectorType().getNumElements() *
+                    (memref.getElementTypeBitWidth() / 8);
+    streams.push_back(std::move(stream));
+  }
+  if (streams.empty())
+    return;
+  int64_t steps = llvm::divideCeil(distance, bytesPerStep);
+  // A loop of no more steps than that (a convolution's channel loop over
+  // few channels) would only ask for its last step's lines, again and
+  // again.
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
+                         ub = getConstantIntValue(loop.getUpperBound()),
+                         stride = getConstantIntValue(loop.getStep());
+  if (lb && ub && stride && *stride > 0 &&
+      llvm::divideCeil(*ub - *lb, *stride) <= steps)
+    return;
+
+  // ahead = min(iv + steps * step, the loop's last step).
+  Location loc = loop.getLoc();
+  builder.setInsertionPointToStart(loop.getBody());
+  Value iv = loop.getInductionVar(), lower = loop.getLowerBound(),
+        upper = loop.getUpperBound(), step = loop.getStep();
+  auto constant = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(builder, loc, v);
+  };
+  Value ahead = builder.createOrFold<arith::AddIOp>(
+      loc, iv, builder.createOrFold<arith::MulIOp>(loc, step, constant(steps)));
+  Value span = builder.createOrFold<arith::SubIOp>(
+      loc, builder.createOrFold<arith::SubIOp>(loc, upper, lower), constant(1));
+  Value last = builder.createOrFold<arith::AddIOp>(
+      loc, lower,
+      builder.createOrFold<arith::MulIOp>(
+          loc, builder.createOrFold<arith::DivUIOp>(loc, span, step), step));
+  ahead = builder.createOrFold<arith::MinSIOp>(loc, ahead, last);
+
+  for (Stream &stream : streams) {
+    builder.setInsertionPoint(stream.read);
+    IRMapping mapping;
+    mapping.map(iv, ahead);
+    SmallVector<Value> indices;
+    for (auto [index, slice] :
+         llvm::zip_equal(stream.read.getIndices(), stream.slices)) {
+      for (Operation *op : slice)
+        if (!mapping.contains(op)) // shared with an earlier index
+          mapping.map(op, builder.clone(*op, mapping));
+      indices.push_back(mapping.lookupOrDefault(index));
+    }
+    prefetchLines(builder, stream.read, indices);
+  }
+}
+
+struct FusePrefetchStreamsPass final
+    : fuse::impl::FusePrefetchStreamsPassBase<FusePrefetchStreamsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (distance < 1 || distance > kMaxDistance) {
+      emitError(getOperation()->getLoc())
+          << "fuse-prefetch-streams: distance must be in [1, " << kMaxDistance
+          << "] bytes";
+      return signalPassFailure();
+    }
+    // Each loop for its own reads: a window loop around a channel loop
+    // reads nothing directly, the channel loop does.
+    SmallVector<scf::ForOp> loops;
+    getOperation()->walk([&](scf::ForOp loop) {
+      if (isBlockReduction(loop))
+        loops.push_back(loop);
+    });
+    OpBuilder builder(&getContext());
+    for (scf::ForOp loop : loops)
+      prefetchStreams(builder, loop, distance);
+  }
+};
+
+} // namespace

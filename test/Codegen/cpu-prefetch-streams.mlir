@@ -1,0 +1,74 @@
+// RUN: fuse-opt %s --fuse-ops --fuse-lower-to-cpu="block-rows=8 block-cols=32" -mlir-print-ir-after=fuse-prefetch-streams -mlir-disable-threading -o /dev/null 2>&1 | FileCheck %s
+// RUN: fuse-opt %s --fuse-ops --fuse-lower-to-cpu="block-rows=8 block-cols=32 prefetch-epilogues=false" -mlir-print-ir-after=fuse-prefetch-streams -mlir-disable-threading -o /dev/null 2>&1 | FileCheck %s --check-prefix=SHORT
+// RUN: fuse-opt %s --fuse-ops --fuse-lower-to-cpu="block-rows=8 block-cols=32 prefetch-epilogues=false prefetch-streams=false" -mlir-print-ir-after=convert-vector-to-scf -mlir-disable-threading -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF
+// RUN: not fuse-opt %s --fuse-prefetch-streams=distance=0 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not fuse-opt %s --fuse-prefetch-streams=distance=2000000 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: error: fuse-prefetch-streams: distance must be in [1, 1048576] bytes
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry gemv,conv -p "--fuse-ops" --exact --ref-lower=--fuse-lower-to-cpu=prefetch-streams=false | FileCheck %s --check-prefix=NUM
+
+// fuse-prefetch-streams: a register block's reduction loop reads a row of
+// B every step; the pass asks for the lines the same reads touch 4096
+// bytes of them later (the default distance).
+//
+// @gemv: 16 tokens by a 512 x 256 weight, tiles of 8 rows by 64 columns,
+// blocks of 4 x 64: each of the 512 steps reads 64 floats of the weight
+// (256 bytes), so the prefetches are 16 steps ahead, at most the last step
+// (511), one per cache line of the row (4), before the row's read.
+//
+// @conv: a 3x3 convolution over 128 channels, blocks of 8 pixels x 32
+// filters: the channel loop (128 steps, 128 bytes of the filter each)
+// asks for 32 steps ahead, at most channel 127; the window loops around
+// it read nothing themselves and get nothing.
+//
+// @short: the same over 32 channels: a loop of no more steps than the
+// distance would only ask for its last step again and again, so it gets
+// no prefetches (SHORT, the epilogues' own off). With prefetch-streams=false
+// there are none anywhere (OFF). Values are unchanged, exactly (NUM).
+
+// CHECK-LABEL: func.func @gemv
+//       CHECK:   scf.for %[[K:.*]] = %c0 to %c512 step %c1 iter_args(%{{.*}}) -> (vector<4x64xf32>)
+//       CHECK:     %[[NEXT:.*]] = arith.addi %[[K]], %c16{{.*}} : index
+//       CHECK:     %[[AHEAD:.*]] = arith.minsi %[[NEXT]], %c511{{.*}} : index
+//   CHECK-NOT:     vector.transfer_read %arg1
+//       CHECK:     memref.prefetch %arg1[%c0, %[[AHEAD]], %[[N:.*]]], read, locality<3>, data
+//       CHECK:     memref.prefetch %arg1[%c0, %[[AHEAD]], %{{.*}}], read, locality<3>, data
+//       CHECK:     memref.prefetch %arg1[%c0, %[[AHEAD]], %{{.*}}], read, locality<3>, data
+//       CHECK:     memref.prefetch %arg1[%c0, %[[AHEAD]], %{{.*}}], read, locality<3>, data
+//  CHECK-NEXT:     vector.transfer_read %arg1[%c0, %[[K]], %[[N]]]{{.*}} vector<64xf32>
+
+// CHECK-LABEL: func.func @conv
+//       CHECK:   scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}}) -> (vector<8x32xf32>) {
+//  CHECK-NEXT:     scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}}) -> (vector<8x32xf32>) {
+//  CHECK-NEXT:       scf.for %[[C:.*]] = %c0 to %c128 step %c1 iter_args(%{{.*}}) -> (vector<8x32xf32>) {
+//       CHECK:         %[[NEXT:.*]] = arith.addi %[[C]], %c32{{.*}} : index
+//       CHECK:         %[[AHEAD:.*]] = arith.minsi %[[NEXT]], %c127{{.*}} : index
+//       CHECK:         memref.prefetch %[[F:.*]][%{{.*}}, %{{.*}}, %[[AHEAD]], %c0], read, locality<3>, data
+//       CHECK:         memref.prefetch %[[F]][%{{.*}}, %{{.*}}, %[[AHEAD]], %c16{{.*}}], read, locality<3>, data
+//  CHECK-NEXT:         vector.transfer_read %[[F]][%{{.*}}, %{{.*}}, %[[C]], %c0]{{.*}} vector<32xf32>
+
+// SHORT-LABEL: func.func @short
+//   SHORT-NOT:   memref.prefetch
+//       SHORT:   return
+
+// OFF-NOT: memref.prefetch
+
+// NUM: fuse-diff: OK 2 outputs, 6144 values, max abs err 0
+
+func.func @gemv(%a: tensor<1x16x512xf32>, %w: tensor<1x512x256xf32>, %r: tensor<1x16x256xf32>) -> tensor<1x16x256xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %m = tosa.matmul %a, %w, %zp, %zp : (tensor<1x16x512xf32>, tensor<1x512x256xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x16x256xf32>
+  %s = tosa.add %m, %r : (tensor<1x16x256xf32>, tensor<1x16x256xf32>) -> tensor<1x16x256xf32>
+  return %s : tensor<1x16x256xf32>
+}
+
+func.func @conv(%x: tensor<1x8x8x128xf32>, %w: tensor<32x3x3x128xf32>, %b: tensor<32xf32>) -> tensor<1x8x8x32xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x8x8x128xf32>, tensor<32x3x3x128xf32>, tensor<32xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x8x32xf32>
+  return %c : tensor<1x8x8x32xf32>
+}
+
+func.func @short(%x: tensor<1x8x8x32xf32>, %w: tensor<32x3x3x32xf32>, %b: tensor<32xf32>) -> tensor<1x8x8x32xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x8x8x32xf32>, tensor<32x3x3x32xf32>, tensor<32xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x8x32xf32>
+  return %c : tensor<1x8x8x32xf32>
+}
