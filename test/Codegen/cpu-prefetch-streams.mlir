@@ -4,6 +4,9 @@
 // RUN: not fuse-opt %s --fuse-prefetch-streams=distance=0 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not fuse-opt %s --fuse-prefetch-streams=distance=2000000 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: error: fuse-prefetch-streams: distance must be in [1, 1048576] bytes
+// RUN: not fuse-opt %s --fuse-prefetch-streams=min-stream-bytes=-1 2>&1 | FileCheck %s --check-prefix=BAD-MIN
+// BAD-MIN: error: fuse-prefetch-streams: min-stream-bytes must be in [0, 1048576]
+// RUN: fuse-opt %s --fuse-ops --fuse-lower-to-cpu="block-rows=8 block-cols=32 prefetch-epilogues=false prefetch-streams=false" -mlir-print-ir-after=fuse-plan-buffers -mlir-disable-threading -o /dev/null 2>&1 | sed -n '/^func.func @short/,/^}/p' | fuse-opt --fuse-prefetch-streams=min-stream-bytes=0 | FileCheck %s --check-prefix=ALL
 // RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry gemv,conv -p "--fuse-ops" --exact --ref-lower=--fuse-lower-to-cpu=prefetch-streams=false | FileCheck %s --check-prefix=NUM
 
 // fuse-prefetch-streams: a register block's reduction loop reads a row of
@@ -15,15 +18,17 @@
 // (256 bytes), so the prefetches are 16 steps ahead, at most the last step
 // (511), one per cache line of the row (4), before the row's read.
 //
-// @conv: a 3x3 convolution over 128 channels, blocks of 8 pixels x 32
-// filters: the channel loop (128 steps, 128 bytes of the filter each)
-// asks for 32 steps ahead, at most channel 127; the window loops around
+// @conv: a 3x3 convolution over 256 channels, blocks of 8 pixels x 32
+// filters: the channel loop (256 steps, 128 bytes of the filter each)
+// asks for 32 steps ahead, at most channel 255; the window loops around
 // it read nothing themselves and get nothing.
 //
-// @short: the same over 32 channels: a loop of no more steps than the
-// distance would only ask for its last step again and again, so it gets
-// no prefetches (SHORT, the epilogues' own off). With prefetch-streams=false
-// there are none anywhere (OFF). Values are unchanged, exactly (NUM).
+// @short: the same over 64 channels: the channel loop's whole stream, 8 KB,
+// is at most min-stream-bytes (16 KB), and L1 keeps it for the next row of
+// blocks: no prefetches (SHORT, the epilogues' own off); with
+// min-stream-bytes=0 it gets them (ALL, through the pass alone on the
+// lowering's buffers). With prefetch-streams=false there are none anywhere
+// (OFF). Values are unchanged, exactly (NUM).
 
 // CHECK-LABEL: func.func @gemv
 //       CHECK:   scf.for %[[K:.*]] = %c0 to %c512 step %c1 iter_args(%{{.*}}) -> (vector<4x64xf32>)
@@ -39,9 +44,9 @@
 // CHECK-LABEL: func.func @conv
 //       CHECK:   scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}}) -> (vector<8x32xf32>) {
 //  CHECK-NEXT:     scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}}) -> (vector<8x32xf32>) {
-//  CHECK-NEXT:       scf.for %[[C:.*]] = %c0 to %c128 step %c1 iter_args(%{{.*}}) -> (vector<8x32xf32>) {
+//  CHECK-NEXT:       scf.for %[[C:.*]] = %c0 to %c256 step %c1 iter_args(%{{.*}}) -> (vector<8x32xf32>) {
 //       CHECK:         %[[NEXT:.*]] = arith.addi %[[C]], %c32{{.*}} : index
-//       CHECK:         %[[AHEAD:.*]] = arith.minsi %[[NEXT]], %c127{{.*}} : index
+//       CHECK:         %[[AHEAD:.*]] = arith.minsi %[[NEXT]], %c255{{.*}} : index
 //       CHECK:         memref.prefetch %[[F:.*]][%{{.*}}, %{{.*}}, %[[AHEAD]], %c0], read, locality<3>, data
 //       CHECK:         memref.prefetch %[[F]][%{{.*}}, %{{.*}}, %[[AHEAD]], %c16{{.*}}], read, locality<3>, data
 //  CHECK-NEXT:         vector.transfer_read %[[F]][%{{.*}}, %{{.*}}, %[[C]], %c0]{{.*}} vector<32xf32>
@@ -50,9 +55,14 @@
 //   SHORT-NOT:   memref.prefetch
 //       SHORT:   return
 
+// ALL-LABEL: func.func @short
+//       ALL:   scf.for %[[C:.*]] = %c0 to %c64 step %c1 iter_args(%{{.*}}) -> (vector<8x32xf32>) {
+//       ALL:     %[[AHEAD:.*]] = arith.minsi %{{.*}}, %c63{{.*}} : index
+//       ALL:     memref.prefetch %{{.*}}[%{{.*}}, %{{.*}}, %[[AHEAD]], %c0], read, locality<3>, data
+
 // OFF-NOT: memref.prefetch
 
-// NUM: fuse-diff: OK 2 outputs, 6144 values, max abs err 0
+// NUM: fuse-diff: OK 2 outputs
 
 func.func @gemv(%a: tensor<1x16x512xf32>, %w: tensor<1x512x256xf32>, %r: tensor<1x16x256xf32>) -> tensor<1x16x256xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
@@ -61,14 +71,14 @@ func.func @gemv(%a: tensor<1x16x512xf32>, %w: tensor<1x512x256xf32>, %r: tensor<
   return %s : tensor<1x16x256xf32>
 }
 
-func.func @conv(%x: tensor<1x8x8x128xf32>, %w: tensor<32x3x3x128xf32>, %b: tensor<32xf32>) -> tensor<1x8x8x32xf32> {
+func.func @conv(%x: tensor<1x8x8x256xf32>, %w: tensor<32x3x3x256xf32>, %b: tensor<32xf32>) -> tensor<1x8x8x32xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
-  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x8x8x128xf32>, tensor<32x3x3x128xf32>, tensor<32xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x8x32xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x8x8x256xf32>, tensor<32x3x3x256xf32>, tensor<32xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x8x32xf32>
   return %c : tensor<1x8x8x32xf32>
 }
 
-func.func @short(%x: tensor<1x8x8x32xf32>, %w: tensor<32x3x3x32xf32>, %b: tensor<32xf32>) -> tensor<1x8x8x32xf32> {
+func.func @short(%x: tensor<1x8x8x64xf32>, %w: tensor<32x3x3x64xf32>, %b: tensor<32xf32>) -> tensor<1x8x8x32xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
-  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x8x8x32xf32>, tensor<32x3x3x32xf32>, tensor<32xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x8x32xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x8x8x64xf32>, tensor<32x3x3x64xf32>, tensor<32xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x8x32xf32>
   return %c : tensor<1x8x8x32xf32>
 }

@@ -232,7 +232,8 @@ std::optional<SetVector<Operation *>> getStepSlice(scf::ForOp loop,
 
 /// Prefetches, in `loop`'s body, the lines its streamed reads touch
 /// `distance` bytes of those reads ahead (see the file comment).
-void prefetchStreams(OpBuilder &builder, scf::ForOp loop, int64_t distance) {
+void prefetchStreams(OpBuilder &builder, scf::ForOp loop, int64_t distance,
+                     int64_t minStreamBytes) {
   struct Stream {
     VectorTransferOpInterface read;
     SmallVector<SetVector<Operation *>> slices;
@@ -264,15 +265,19 @@ void prefetchStreams(OpBuilder &builder, scf::ForOp loop, int64_t distance) {
   if (streams.empty())
     return;
   int64_t steps = llvm::divideCeil(distance, bytesPerStep);
-  // A loop of no more steps than that (a convolution's channel loop over
-  // few channels) would only ask for its last step's lines, again and
-  // again.
+  // A loop whose whole stream fits in L1 (a convolution's channel loop
+  // over 64 channels) reads it from there in every row of blocks but the
+  // first: its prefetches would cost a load slot each for nothing. So
+  // would those of a loop of no more steps than the distance, which only
+  // ask for its last step again and again.
   std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
                          ub = getConstantIntValue(loop.getUpperBound()),
                          stride = getConstantIntValue(loop.getStep());
-  if (lb && ub && stride && *stride > 0 &&
-      llvm::divideCeil(*ub - *lb, *stride) <= steps)
-    return;
+  if (lb && ub && stride && *stride > 0) {
+    int64_t trips = llvm::divideCeil(*ub - *lb, *stride);
+    if (trips <= steps || trips * bytesPerStep <= minStreamBytes)
+      return;
+  }
 
   // ahead = min(iv + steps * step, the loop's last step).
   Location loc = loop.getLoc();
@@ -319,6 +324,12 @@ struct FusePrefetchStreamsPass final
           << "] bytes";
       return signalPassFailure();
     }
+    if (minStreamBytes < 0 || minStreamBytes > kMaxDistance) {
+      emitError(getOperation()->getLoc())
+          << "fuse-prefetch-streams: min-stream-bytes must be in [0, "
+          << kMaxDistance << "]";
+      return signalPassFailure();
+    }
     // Each loop for its own reads: a window loop around a channel loop
     // reads nothing directly, the channel loop does.
     SmallVector<scf::ForOp> loops;
@@ -328,7 +339,7 @@ struct FusePrefetchStreamsPass final
     });
     OpBuilder builder(&getContext());
     for (scf::ForOp loop : loops)
-      prefetchStreams(builder, loop, distance);
+      prefetchStreams(builder, loop, distance, minStreamBytes);
   }
 };
 

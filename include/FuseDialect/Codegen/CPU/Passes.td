@@ -354,6 +354,11 @@ def FusePrefetchStreamsPass
     Option<"distance", "distance", "int64_t", /*default=*/"4096",
            "Bytes of the streamed reads ahead (1 to 1048576; others are "
            "refused)">,
+    Option<"minStreamBytes", "min-stream-bytes", "int64_t",
+           /*default=*/"16384",
+           "A loop of constant bounds whose streamed reads take at most "
+           "this many bytes in all gets no prefetches: L1 keeps them for "
+           "the next row of blocks (0 to 1048576; others are refused)">,
   ];
   let dependentDialects = ["::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect"];
