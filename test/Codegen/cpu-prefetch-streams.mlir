@@ -7,7 +7,7 @@
 // RUN: not fuse-opt %s --fuse-prefetch-streams=min-stream-bytes=-1 2>&1 | FileCheck %s --check-prefix=BAD-MIN
 // BAD-MIN: error: fuse-prefetch-streams: min-stream-bytes must be in [0, 1048576]
 // RUN: fuse-opt %s --fuse-ops --fuse-lower-to-cpu="block-rows=8 block-cols=32 prefetch-epilogues=false prefetch-streams=false" -mlir-print-ir-after=fuse-plan-buffers -mlir-disable-threading -o /dev/null 2>&1 | sed -n '/^func.func @short/,/^}/p' | fuse-opt --fuse-prefetch-streams=min-stream-bytes=0 | FileCheck %s --check-prefix=ALL
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry gemv,conv -p "--fuse-ops" --exact --ref-lower=--fuse-lower-to-cpu=prefetch-streams=false | FileCheck %s --check-prefix=NUM
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry gemv,column,conv -p "--fuse-ops" --exact --ref-lower=--fuse-lower-to-cpu=prefetch-streams=false | FileCheck %s --check-prefix=NUM
 
 // fuse-prefetch-streams: a register block's reduction loop reads a row of
 // B every step; the pass asks for the lines the same reads touch 4096
@@ -17,6 +17,10 @@
 // blocks of 4 x 64: each of the 512 steps reads 64 floats of the weight
 // (256 bytes), so the prefetches are 16 steps ahead, at most the last step
 // (511), one per cache line of the row (4), before the row's read.
+//
+// @column: the same with a weight 1024 floats wide: each step moves 4 KB,
+// so every step's lines fall in the same L1 sets, and 16 steps of them
+// would evict the lines in use: prefetched into L2 (locality 2) instead.
 //
 // @conv: a 3x3 convolution over 256 channels, blocks of 8 pixels x 32
 // filters: the channel loop (256 steps, 128 bytes of the filter each)
@@ -41,6 +45,12 @@
 //       CHECK:     memref.prefetch %arg1[%c0, %[[AHEAD]], %{{.*}}], read, locality<3>, data
 //  CHECK-NEXT:     vector.transfer_read %arg1[%c0, %[[K]], %[[N]]]{{.*}} vector<64xf32>
 
+// CHECK-LABEL: func.func @column
+//       CHECK:   scf.for %[[K:.*]] = %c0 to %c256 step %c1 iter_args(%{{.*}}) -> (vector<4x64xf32>)
+//       CHECK:     %[[AHEAD:.*]] = arith.minsi %{{.*}}, %c255{{.*}} : index
+// CHECK-COUNT-4:   memref.prefetch %arg1[%c0, %[[AHEAD]], %{{.*}}], read, locality<2>, data
+//  CHECK-NEXT:     vector.transfer_read %arg1[%c0, %[[K]], %{{.*}}]{{.*}} vector<64xf32>
+
 // CHECK-LABEL: func.func @conv
 //       CHECK:   scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}}) -> (vector<8x32xf32>) {
 //  CHECK-NEXT:     scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}}) -> (vector<8x32xf32>) {
@@ -62,13 +72,20 @@
 
 // OFF-NOT: memref.prefetch
 
-// NUM: fuse-diff: OK 2 outputs
+// NUM: fuse-diff: OK 3 outputs
 
 func.func @gemv(%a: tensor<1x16x512xf32>, %w: tensor<1x512x256xf32>, %r: tensor<1x16x256xf32>) -> tensor<1x16x256xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %m = tosa.matmul %a, %w, %zp, %zp : (tensor<1x16x512xf32>, tensor<1x512x256xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x16x256xf32>
   %s = tosa.add %m, %r : (tensor<1x16x256xf32>, tensor<1x16x256xf32>) -> tensor<1x16x256xf32>
   return %s : tensor<1x16x256xf32>
+}
+
+func.func @column(%a: tensor<1x16x256xf32>, %w: tensor<1x256x1024xf32>, %r: tensor<1x16x1024xf32>) -> tensor<1x16x1024xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %m = tosa.matmul %a, %w, %zp, %zp : (tensor<1x16x256xf32>, tensor<1x256x1024xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x16x1024xf32>
+  %s = tosa.add %m, %r : (tensor<1x16x1024xf32>, tensor<1x16x1024xf32>) -> tensor<1x16x1024xf32>
+  return %s : tensor<1x16x1024xf32>
 }
 
 func.func @conv(%x: tensor<1x8x8x256xf32>, %w: tensor<32x3x3x256xf32>, %b: tensor<32xf32>) -> tensor<1x8x8x32xf32> {
