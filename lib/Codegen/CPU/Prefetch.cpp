@@ -34,11 +34,10 @@
 // last step at most, so every address is one the loop reads). The
 // lines are asked for in the step's own loads' place in the schedule, so
 // there are as many prefetches a step as lines read; a line in the cache
-// already costs a load slot, no memory traffic. Into L1, except for a
-// stream whose step moves by a multiple of 4 KB (or so close to one that
-// its window would put more than 4 lines in one L1 set): into L2. Not in
-// a loop whose whole stream is at most `min-stream-bytes`, which L1 keeps
-// for the next row of blocks.
+// already costs a load slot, no memory traffic. Not for a stream whose
+// step moves by a multiple of 4 KB, whose lines all fall in the same L1
+// sets; not in a loop whose whole stream is at most `min-stream-bytes`,
+// which L1 keeps for the next row of blocks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,15 +72,9 @@ constexpr int64_t kLineBytes = 64;
 constexpr int64_t kMaxRows = 1024;
 /// The largest stream `distance` accepted, in bytes: far beyond L1.
 constexpr int64_t kMaxDistance = int64_t(1) << 20;
-/// `memref.prefetch` locality hints: into L1 (x86 `prefetcht0`) and into
-/// L2 (`prefetcht1`).
-constexpr uint32_t kIntoL1 = 3, kIntoL2 = 2;
 /// Bytes after which an L1 set index repeats (64 sets of 64-byte lines on
 /// every x86 core the CPU lowering targets: 32 KB 8-way, 48 KB 12-way).
 constexpr int64_t kL1SetPeriod = 4096;
-/// Lines of a stream's prefetch window one L1 set may take: a third of a
-/// 12-way set, half of an 8-way one.
-constexpr int64_t kMaxLinesPerSet = 4;
 
 /// Whether `loop` is a register block's reduction: it carries vectors and
 /// multiplies vectors in its body.
@@ -124,7 +117,7 @@ int64_t getRows(VectorTransferOpInterface transfer) {
 /// Prefetches each cache line `transfer` touches when its indices are
 /// `base`, at the builder's insertion point.
 void prefetchLines(OpBuilder &builder, VectorTransferOpInterface transfer,
-                   ArrayRef<Value> base, uint32_t locality = kIntoL1) {
+                   ArrayRef<Value> base) {
   VectorType vector = transfer.getVectorType();
   ArrayRef<int64_t> shape = vector.getShape();
   auto memref = cast<MemRefType>(transfer.getBase().getType());
@@ -152,7 +145,7 @@ void prefetchLines(OpBuilder &builder, VectorTransferOpInterface transfer,
             arith::ConstantIndexOp::create(builder, loc, position[d]));
       }
       memref::PrefetchOp::create(builder, loc, transfer.getBase(), indices,
-                                 isWrite, /*localityHint=*/locality,
+                                 isWrite, /*localityHint=*/3,
                                  /*isDataCache=*/true);
     }
   }
@@ -246,19 +239,22 @@ std::optional<SetVector<Operation *>> getStepSlice(scf::ForOp loop,
   return slice;
 }
 
-/// Whether the lines `read` asks for `steps` steps ahead would crowd a few
-/// L1 sets: a step that moves its address by a multiple of 4 KB (down a
-/// column of a matrix 1024 floats wide, a 1024-filter row of a filter)
-/// maps every step's lines to the same sets, so a window of 16 steps put
-/// 16 lines in each, evicting the lines in use before their turn
-/// (bench/roofline's 16 x 768 x 3072 GEMM with B an argument, read in
-/// 256-byte runs 12 KB apart: 0.55-0.68x with them in L1). Such a stream
-/// is prefetched into L2 instead, whose sets repeat only every 128 KB or
-/// more. False where the step's move is not known (an index computed from
-/// the step otherwise than as the step itself, a dynamic stride).
-bool crowdsL1Sets(VectorTransferOpInterface read,
-                  ArrayRef<SetVector<Operation *>> slices, scf::ForOp loop,
-                  int64_t steps) {
+/// Whether each step of `loop` moves `read`'s address by a multiple of
+/// 4 KB (down a column panel of a matrix 1024 floats wide, rows of 1024
+/// filters), so that every step's lines fall in the same few L1 sets: a
+/// window of 16 steps ahead puts 16 lines in each, evicting the lines in
+/// use before their turn. bench/roofline's 16 x 768 x 3072 GEMM with B an
+/// argument, read in 256-byte runs 12 KB apart, ran 1.8x slower with them
+/// prefetched into L1 and 1.5x slower into L2, each alone in its process;
+/// such a stream is left to the hardware. Streams that move less but
+/// still put 8-16 lines of their window in a set (a 3x3 convolution's
+/// filter rows of 256-512 filters) gain from the prefetches: ResNet-50
+/// was 1% slower at one thread and 2% at two without theirs. False where
+/// the move is not known (an index computed from the step otherwise than
+/// as the step itself, a dynamic stride).
+bool movesByWholeL1SetPeriods(VectorTransferOpInterface read,
+                              ArrayRef<SetVector<Operation *>> slices,
+                              scf::ForOp loop) {
   auto memref = cast<MemRefType>(read.getBase().getType());
   SmallVector<int64_t> strides;
   int64_t offset;
@@ -276,10 +272,7 @@ bool crowdsL1Sets(VectorTransferOpInterface read,
       return false; // computed from the step some other way
     }
   }
-  int64_t residue = std::abs(move) % kL1SetPeriod;
-  int64_t offsets =
-      residue == 0 ? 1 : kL1SetPeriod / std::gcd(residue, kL1SetPeriod);
-  return llvm::divideCeil(steps, offsets) > kMaxLinesPerSet;
+  return move != 0 && move % kL1SetPeriod == 0;
 }
 
 /// Prefetches, in `loop`'s body, the lines its streamed reads touch
@@ -350,6 +343,8 @@ void prefetchStreams(OpBuilder &builder, scf::ForOp loop, int64_t distance,
   ahead = builder.createOrFold<arith::MinSIOp>(loc, ahead, last);
 
   for (Stream &stream : streams) {
+    if (movesByWholeL1SetPeriods(stream.read, stream.slices, loop))
+      continue;
     builder.setInsertionPoint(stream.read);
     IRMapping mapping;
     mapping.map(iv, ahead);
@@ -361,10 +356,7 @@ void prefetchStreams(OpBuilder &builder, scf::ForOp loop, int64_t distance,
           mapping.map(op, builder.clone(*op, mapping));
       indices.push_back(mapping.lookupOrDefault(index));
     }
-    prefetchLines(builder, stream.read, indices,
-                  crowdsL1Sets(stream.read, stream.slices, loop, steps)
-                      ? kIntoL2
-                      : kIntoL1);
+    prefetchLines(builder, stream.read, indices);
   }
 }
 
