@@ -319,8 +319,12 @@ void prefetchStreams(OpBuilder &builder, scf::ForOp loop, int64_t distance,
                          ub = getConstantIntValue(loop.getUpperBound()),
                          stride = getConstantIntValue(loop.getStep());
   if (lb && ub && stride && *stride > 0) {
-    int64_t trips = llvm::divideCeil(*ub - *lb, *stride);
-    if (trips <= steps || trips * bytesPerStep <= minStreamBytes)
+    if (*ub <= *lb)
+      return; // no step at all
+    uint64_t trips =
+        llvm::divideCeil(uint64_t(*ub) - uint64_t(*lb), uint64_t(*stride));
+    if (trips <= uint64_t(steps) ||
+        trips <= uint64_t(minStreamBytes / bytesPerStep))
       return;
   }
 
