@@ -290,9 +290,8 @@ FuseStatus loadWeights(const char *path) {
   // added to the digest and its bytes copied to the globals it overlaps
   // (the table is in file order), so the weights are never in memory twice.
   uint64_t sum = 0, done = 0;
-  if (ok)
-    adviseHugePages();
   if (ok) {
+    adviseHugePages();
     std::vector<unsigned char> chunk(1 << 20);
     uint64_t entry = 0;
     while (ok && done < header.data_bytes) {

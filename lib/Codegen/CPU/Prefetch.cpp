@@ -302,10 +302,13 @@ void prefetchStreams(OpBuilder &builder, scf::ForOp loop, int64_t distance,
     }
     if (!computable || !advances)
       continue;
+    // Every stream counts toward the bytes the loop reads a step; one whose
+    // lines would all share their L1 sets is not prefetched.
     auto memref = cast<MemRefType>(read.getBase().getType());
     bytesPerStep += read.getVectorType().getNumElements() *
                     (memref.getElementTypeBitWidth() / 8);
-    streams.push_back(std::move(stream));
+    if (!movesByWholeL1SetPeriods(read, stream.slices, loop))
+      streams.push_back(std::move(stream));
   }
   if (streams.empty())
     return;
@@ -347,8 +350,6 @@ void prefetchStreams(OpBuilder &builder, scf::ForOp loop, int64_t distance,
   ahead = builder.createOrFold<arith::MinSIOp>(loc, ahead, last);
 
   for (Stream &stream : streams) {
-    if (movesByWholeL1SetPeriods(stream.read, stream.slices, loop))
-      continue;
     builder.setInsertionPoint(stream.read);
     IRMapping mapping;
     mapping.map(iv, ahead);
