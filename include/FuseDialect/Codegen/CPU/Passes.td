@@ -348,7 +348,11 @@ def FusePrefetchStreamsPass
     at the indices those reads have `distance` bytes of them later: the
     step `ceil(distance / bytes read a step)` steps ahead, the loop's last
     step at most. The hardware prefetchers alone keep too few lines in
-    flight for a weight that does not stay in L2. Values are unchanged.
+    flight for a weight that does not stay in L2. Not for a read whose
+    step moves its address by a multiple of 4 KB (all its lines in the
+    same L1 sets), and not in a loop of constant bounds whose streamed
+    reads take at most `min-stream-bytes` in all, or no more steps than
+    the distance. Values are unchanged.
   }];
   let options = [
     Option<"distance", "distance", "int64_t", /*default=*/"4096",
