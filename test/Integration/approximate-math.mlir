@@ -8,7 +8,9 @@
 // thresholds, tiny and huge arguments). Results that libm returns as
 // subnormals are not counted: exp flushes them to zero (an absolute error
 // below 2^-126). The bounds are those of all 2^32 bit patterns (step 1, a
-// six-minute run): exp and expm1 6 ulp, erf and tanh 5, log1p 2. Without the
+// six-minute run): exp and expm1 6 ulp, erf and tanh 5, log1p 2. The
+// sigmoid 1 / (1 + exp(-x)) is rewritten as a whole (no division): at most
+// 4 ulp from the same expression with libm's exp and a true division. Without the
 // approximations (LIBM) exp, erf and tanh are libm's own: distance 0.
 // expm1 and log1p are not: upstream convert-math-to-llvm expands them as
 // exp(x) - 1 and log(1 + x), which loses all precision near 0 (billions of
@@ -18,9 +20,11 @@
 // CHECK: log1p {{[0-2]$}}
 // CHECK: erf {{[0-5]$}}
 // CHECK: tanh {{[0-5]$}}
+// CHECK: sigmoid {{[0-4]$}}
 // LIBM: exp 0
 // LIBM: erf 0
 // LIBM: tanh 0
+// LIBM: sigmoid 0
 
 // Distance between two f32 values on a line that orders all floats (+0 and
 // -0 meet); 0 when both are NaN, 2^40 when only one is.
@@ -118,6 +122,22 @@ func.func @error_tanh(%x: f32) -> i64 {
   return %r : i64
 }
 
+func.func @error_sigmoid(%x: f32) -> i64 {
+  %one = arith.constant 1.0 : f32
+  %n = arith.negf %x : f32
+  %e = math.exp %n : f32
+  %d = arith.addf %e, %one : f32
+  %got = arith.divf %one, %d : f32
+  %en = func.call @expf(%n) : (f32) -> f32
+  %dn = arith.addf %one, %en : f32
+  %want = arith.divf %one, %dn : f32
+  %u = func.call @ulps(%got, %want) : (f32, f32) -> i64
+  %c0 = arith.constant 0 : i64
+  %sub = func.call @is_subnormal(%want) : (f32) -> i1
+  %r = arith.select %sub, %c0, %u : i64
+  return %r : i64
+}
+
 func.func @main() {
   %c0 = arith.constant 0 : i64
   %step = arith.constant 65521 : i64
@@ -201,5 +221,20 @@ func.func @main() {
   }
   vector.print str "tanh "
   vector.print %tanh_max : i64
+  %sigmoid_sampled = scf.for %i = %c0 to %end step %step iter_args(%acc = %c0) -> i64 : i64 {
+    %t = arith.trunci %i : i64 to i32
+    %x = arith.bitcast %t : i32 to f32
+    %u = func.call @error_sigmoid(%x) : (f32) -> i64
+    %m = arith.maxsi %acc, %u : i64
+    scf.yield %m : i64
+  }
+  %sigmoid_max = scf.for %i = %k0 to %nspecial step %k1 iter_args(%acc = %sigmoid_sampled) -> i64 {
+    %x = vector.extract %special[%i] : f32 from vector<32xf32>
+    %u = func.call @error_sigmoid(%x) : (f32) -> i64
+    %m = arith.maxsi %acc, %u : i64
+    scf.yield %m : i64
+  }
+  vector.print str "sigmoid "
+  vector.print %sigmoid_max : i64
   return
 }

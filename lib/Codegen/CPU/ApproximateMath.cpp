@@ -5,12 +5,32 @@
 // so vector code stays vector code. The set is the one whose error
 // test/Integration/approximate-math.mlir measures against libm.
 //
+// The logistic sigmoid, `1 / (1 + exp(-x))` as TOSA and linalg lower it, is
+// rewritten first: its division is the costliest instruction of a SiLU or
+// squeeze-and-excitation epilogue (one 512-bit divide issues every 10-16
+// cycles; the whole exp polynomial takes about as long). Written as
+//
+//   e = exp(-|x|)                 in (0, 1]
+//   d = 1 + e                     in (1, 2]
+//   r = 1 / d                     a polynomial and two Newton steps
+//   sigmoid(x) = x >= 0 ? r : e * r
+//
+// the reciprocal is only ever taken on [1, 2], where the quadratic that
+// minimizes max |1 - d p(d)| is p(d) = (32 d^2 - 144 d + 210) / 99
+// (1 - d p(d) is the Chebyshev polynomial T3(2d - 3) / 99), a relative error
+// of 1/99. Each Newton step r += r (1 - d r) squares it: 1.0e-4, then
+// 1.0e-8, below half an ulp. The exp is then upstream's polynomial like any
+// other. Infinities, NaN and signed zeros come out as from the division.
+//
 //===----------------------------------------------------------------------===//
 
 #include "FuseDialect/Codegen/CPU/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::fuse {
@@ -34,12 +54,69 @@ bool isApproximated(StringRef name) {
       name);
 }
 
+/// `1 / (1 + exp(-x))` on f32 (either order of the sum) without its
+/// division, as in the file comment.
+struct SigmoidApproximation final : OpRewritePattern<arith::DivFOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(arith::DivFOp div,
+                                PatternRewriter &rewriter) const override {
+    Type type = div.getType();
+    if (!getElementTypeOrSelf(type).isF32() ||
+        !matchPattern(div.getLhs(), m_OneFloat()))
+      return failure();
+    auto sum = div.getRhs().getDefiningOp<arith::AddFOp>();
+    if (!sum)
+      return failure();
+    auto exp = sum.getLhs().getDefiningOp<math::ExpOp>();
+    Value one = sum.getRhs();
+    if (!exp) {
+      exp = sum.getRhs().getDefiningOp<math::ExpOp>();
+      one = sum.getLhs();
+    }
+    if (!exp || !matchPattern(one, m_OneFloat()))
+      return failure();
+    auto negated = exp.getOperand().getDefiningOp<arith::NegFOp>();
+    if (!negated)
+      return failure();
+    Value x = negated.getOperand();
+
+    Location loc = div.getLoc();
+    auto constant = [&](double value) {
+      return createScalarOrSplatConstant(rewriter, loc, type,
+                                         APFloat(float(value)));
+    };
+    auto fma = [&](Value a, Value b, Value c) -> Value {
+      return math::FmaOp::create(rewriter, loc, a, b, c);
+    };
+    Value unit = constant(1.0);
+    Value magnitude = math::AbsFOp::create(rewriter, loc, x);
+    Value e = math::ExpOp::create(
+        rewriter, loc, arith::NegFOp::create(rewriter, loc, magnitude));
+    Value d = arith::AddFOp::create(rewriter, loc, unit, e);
+    Value r = fma(fma(constant(32.0 / 99), d, constant(-144.0 / 99)), d,
+                  constant(210.0 / 99));
+    Value negD = arith::NegFOp::create(rewriter, loc, d);
+    for (int step = 0; step < 2; ++step)
+      r = fma(r, fma(negD, r, unit), r);
+    Value nonNegative = arith::CmpFOp::create(
+        rewriter, loc, arith::CmpFPredicate::OGE, x, constant(0.0));
+    Value small = arith::MulFOp::create(rewriter, loc, e, r);
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(div, nonNegative, r, small);
+    return success();
+  }
+};
+
 struct FuseApproximateMathPass final
     : fuse::impl::FuseApproximateMathPassBase<FuseApproximateMathPass> {
   void runOnOperation() override {
+    // Sigmoids first, while their exp is still one op to match.
+    RewritePatternSet sigmoids(&getContext());
+    sigmoids.add<SigmoidApproximation>(&getContext());
     RewritePatternSet patterns(&getContext());
     populateMathPolynomialApproximationPatterns(patterns, isApproximated);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    if (failed(applyPatternsGreedily(getOperation(), std::move(sigmoids))) ||
+        failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
 };

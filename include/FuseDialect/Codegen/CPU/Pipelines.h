@@ -114,7 +114,8 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
       *this, "approximate-math",
       llvm::cl::desc("f32 exp, expm1, log1p, erf and tanh as polynomial "
                      "approximations (fuse-approximate-math; at most 6 ulp "
-                     "from libm) instead of libm calls"),
+                     "from libm) instead of libm calls, and the sigmoid "
+                     "1 / (1 + exp(-x)) without its division (4 ulp)"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> fillHalos{
       *this, "fill-halos",
