@@ -19,8 +19,9 @@
 // minimizes max |1 - d p(d)| is p(d) = (32 d^2 - 144 d + 210) / 99
 // (1 - d p(d) is the Chebyshev polynomial T3(2d - 3) / 99), a relative error
 // of 1/99. Each Newton step r += r (1 - d r) squares it: 1.0e-4, then
-// 1.0e-8, below half an ulp. The exp is then upstream's polynomial like any
-// other. Infinities, NaN and signed zeros come out as from the division.
+// 1.0e-8, below half an ulp. The exp, of an argument never positive, is
+// Cephes' (as upstream's) without the clamps and conversions a positive one
+// needs. Infinities, NaN and signed zeros come out as from the division.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,6 +53,47 @@ bool isApproximated(StringRef name) {
        math::Log1pOp::getOperationName(), math::ErfOp::getOperationName(),
        math::TanhOp::getOperationName()},
       name);
+}
+
+/// exp(t) for f32 `t` in [-inf, 0] or NaN: Cephes' expf (the polynomial
+/// upstream's approximation uses too) without what a non-positive argument
+/// does not need. No overflow clamp; one clamp at -88, below which the
+/// power of two is 2^-127, whose bits are 0, so the result is 0 (as
+/// upstream's, subnormal results are flushed). k = round(t / ln 2) by
+/// adding 1.5 * 2^23 + 127 in the fma: the sum is an integer, k + 127 is
+/// its low mantissa bits, and those shifted into the exponent field are
+/// 2^k (k in [-127, 0]). 16 vector instructions instead of 21.
+Value expOfNonPositive(OpBuilder &b, Location loc, Value t) {
+  Type type = t.getType();
+  Type intType = b.getI32Type();
+  if (auto vector = dyn_cast<VectorType>(type))
+    intType = vector.clone(intType);
+  auto constant = [&](double value) {
+    return createScalarOrSplatConstant(b, loc, type, APFloat(float(value)));
+  };
+  auto fma = [&](Value x, Value y, Value z) -> Value {
+    return math::FmaOp::create(b, loc, x, y, z);
+  };
+  Value lowest = constant(-88.0);
+  Value above = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGE, t,
+                                      lowest); // NaN stays NaN.
+  t = arith::SelectOp::create(b, loc, above, t, lowest);
+  const double shifter = 12582912.0 + 127.0; // 1.5 * 2^23 + 127
+  Value shifted = fma(t, constant(1.44269504088896341), constant(shifter));
+  Value k = arith::SubFOp::create(b, loc, shifted, constant(shifter));
+  Value r = fma(k, constant(-0.693359375), t);
+  r = fma(k, constant(2.12194440e-4), r);
+  Value p = constant(1.9875691500e-4);
+  for (double c : {1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2,
+                   1.6666665459e-1, 5.0000001201e-1})
+    p = fma(p, r, constant(c));
+  Value r2 = arith::MulFOp::create(b, loc, r, r);
+  Value expR = arith::AddFOp::create(b, loc, fma(p, r2, r), constant(1.0));
+  Value bits = arith::ShLIOp::create(
+      b, loc, arith::BitcastOp::create(b, loc, intType, shifted),
+      createScalarOrSplatConstant(b, loc, intType, 23));
+  return arith::MulFOp::create(b, loc, expR,
+                               arith::BitcastOp::create(b, loc, type, bits));
 }
 
 /// `1 / (1 + exp(-x))` on f32 (either order of the sum) without its
@@ -90,9 +132,10 @@ struct SigmoidApproximation final : OpRewritePattern<arith::DivFOp> {
       return math::FmaOp::create(rewriter, loc, a, b, c);
     };
     Value unit = constant(1.0);
-    Value magnitude = math::AbsFOp::create(rewriter, loc, x);
-    Value e = math::ExpOp::create(
-        rewriter, loc, arith::NegFOp::create(rewriter, loc, magnitude));
+    Value e = expOfNonPositive(
+        rewriter, loc,
+        arith::NegFOp::create(rewriter, loc,
+                              math::AbsFOp::create(rewriter, loc, x)));
     Value d = arith::AddFOp::create(rewriter, loc, unit, e);
     Value r = fma(fma(constant(32.0 / 99), d, constant(-144.0 / 99)), d,
                   constant(210.0 / 99));

@@ -194,9 +194,10 @@ def FuseApproximateMathPass : Pass<"fuse-approximate-math"> {
 
     The logistic sigmoid `1 / (1 + exp(-x))` (f32, as TOSA lowers it) is
     rewritten as a whole first, without its division (a 512-bit divide
-    issues once every 10-16 cycles): `e = exp(-|x|)`, the reciprocal `r`
-    of `1 + e` in (1, 2] by a quadratic and two Newton steps, and
-    `x >= 0 ? r : e * r`. At most 4 ulp from the same expression with
+    issues once every 10-16 cycles): `e = exp(-|x|)` by an exp for
+    non-positive arguments (Cephes' polynomial, one clamp, the power of two
+    from the rounding fma's bits), the reciprocal `r` of `1 + e` in (1, 2]
+    by a quadratic and two Newton steps, and `x >= 0 ? r : e * r`. At most 4 ulp from the same expression with
     libm's exp and a true division, over all 2^32 inputs.
 
     Values change: the approximations are not correctly rounded. Against
