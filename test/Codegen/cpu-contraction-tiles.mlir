@@ -18,7 +18,12 @@
 // 128 filters: widen-rows-first=false, NARROW); rows of 28 pixels, which
 // do not all fit, take the most that do (7 rows, 196 pixels by 64
 // filters, each padded window a static box; @some_rows), not one row by
-// 128 filters (NARROW). The squares change
+// 128 filters (NARROW). Rows that no count up to the limit divides (17
+// pixels, Inception-v3's 17 x 17 stage: only 1 or 17 rows) take a partial
+// last tile where the filter is 2 MB or more (streamedWeightBytes, more
+// than L2 keeps): 15 + 2 rows by 64 filters, the filter read twice, not
+// once per row (@prime_rows, 2.4 MB); a smaller filter stays in L2 across
+// one-row tiles, which keep it (@prime_rows_small). The squares change
 // no value: the reduction stays whole in each tile (EXACT, run against the
 // unfused program by utils/fuse-diff, without fused multiply-adds).
 // A contraction that every other root of its group reads is tiled as an
@@ -36,7 +41,7 @@
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s --check-prefix=SQUARES
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu=contraction-tile=0 -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-tile-groups=contraction-tile=64 | FileCheck %s --check-prefix=NARROW
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,matmul_weight,few_rows_weight,conv,seven_rows,some_rows,qkv_heads -p "--fuse-ops" --lower="--fuse-lower-to-cpu=fma=false" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,matmul_weight,few_rows_weight,conv,seven_rows,some_rows,prime_rows,prime_rows_small,qkv_heads -p "--fuse-ops" --lower="--fuse-lower-to-cpu=fma=false" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
 
 // SQUARES-LABEL: func.func @matmul
 // SQUARES:       scf.forall ({{.*}}) = (0, 0) to (256, 512) step (128, 128)
@@ -62,6 +67,13 @@
 // SQUARES:         linalg.conv_2d_nhwc_hwcf {{.*}} ins({{.*}} : tensor<1x9x30x16xf32>, tensor<3x3x16x64xf32>) outs({{.*}} : tensor<1x7x28x64xf32>)
 // NARROW-LABEL:  func.func @some_rows
 // NARROW:        scf.forall ({{.*}}) = (0, 0, 0) to (28, 28, 128) step (1, 28, 128)
+// SQUARES-LABEL: func.func @prime_rows
+// SQUARES:       scf.forall ({{.*}}) = (0, 0, 0) to (15, 17, 256) step (15, 17, 64)
+// SQUARES:         linalg.conv_2d_nhwc_hwcf {{.*}} outs({{.*}} : tensor<1x15x17x64xf32>)
+// SQUARES:       scf.forall ({{.*}}) = (15, 0, 0) to (17, 17, 256) step (15, 17, 64)
+// SQUARES:         linalg.conv_2d_nhwc_hwcf {{.*}} outs({{.*}} : tensor<1x2x17x64xf32>)
+// SQUARES-LABEL: func.func @prime_rows_small
+// SQUARES:       scf.forall ({{.*}}) = (0, 0, 0) to (17, 17, 128) step (1, 17, 128)
 // SQUARES-LABEL: func.func @qkv_heads
 // SQUARES:       scf.forall ({{.*}}) = (0, 0, 0) to (256, 3, 256) step (128, 1, 128)
 // SQUARES:         linalg.generic {{.*}} outs({{.*}} : tensor<1x128x1x1x128xf32>)
@@ -125,6 +137,24 @@ func.func @some_rows(%x: tensor<1x28x28x16xf32>, %w: tensor<128x3x3x16xf32>, %b:
   %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x28x28x16xf32>, tensor<128x3x3x16xf32>, tensor<128xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x28x28x128xf32>
   %r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x28x28x128xf32>) -> tensor<1x28x28x128xf32>
   return %r : tensor<1x28x28x128xf32>
+}
+
+// -----
+
+func.func @prime_rows(%x: tensor<1x17x17x256xf32>, %w: tensor<256x3x3x256xf32>, %b: tensor<256xf32>) -> tensor<1x17x17x256xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x17x17x256xf32>, tensor<256x3x3x256xf32>, tensor<256xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x17x17x256xf32>
+  %r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x17x17x256xf32>) -> tensor<1x17x17x256xf32>
+  return %r : tensor<1x17x17x256xf32>
+}
+
+// -----
+
+func.func @prime_rows_small(%x: tensor<1x17x17x64xf32>, %w: tensor<128x3x3x64xf32>, %b: tensor<128xf32>) -> tensor<1x17x17x128xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x17x17x64xf32>, tensor<128x3x3x64xf32>, tensor<128xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x17x17x128xf32>
+  %r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x17x17x128xf32>) -> tensor<1x17x17x128xf32>
+  return %r : tensor<1x17x17x128xf32>
 }
 
 // -----

@@ -177,6 +177,29 @@ getSquareLoops(linalg::LinalgOp op) {
   return std::make_pair(parallel[parallel.size() - 2], parallel.back());
 }
 
+/// Bytes of what contraction `op` reads along its result's innermost
+/// dimension N: every reduction step by every N (a convolution's filter, a
+/// matmul's B); nullopt when a range is dynamic or the count overflows.
+static std::optional<int64_t> getNSideBytes(linalg::LinalgOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  AffineMap result = op.getIndexingMapMatchingResult(op->getResult(0));
+  Type element = getElementTypeOrSelf(op->getResult(0).getType());
+  if (result.getNumResults() == 0 || !element.isIntOrFloat())
+    return std::nullopt;
+  auto n = dyn_cast<AffineDimExpr>(result.getResults().back());
+  if (!n)
+    return std::nullopt;
+  int64_t count = int64_t(llvm::divideCeil(element.getIntOrFloatBitWidth(), 8));
+  for (auto [i, range] : llvm::enumerate(ranges)) {
+    if (op.getIteratorTypesArray()[i] != utils::IteratorType::reduction &&
+        i != n.getPosition())
+      continue;
+    if (ShapedType::isDynamic(range) || llvm::MulOverflow(count, range, count))
+      return std::nullopt;
+  }
+  return count;
+}
+
 /// Tile sizes: the outer parallel loops are tiled by 1, outermost first,
 /// until the loops inside hold at most `minTileElements` results; the last
 /// loop tiled then takes as many iterations as fit (a divisor of its range,
@@ -186,11 +209,13 @@ getSquareLoops(linalg::LinalgOp op) {
 /// completely), and with `keepRows` neither is the innermost parallel loop.
 /// `outerRowsShareOperand`: the parallel loop outside a contraction's two
 /// tiled ones is an M loop too (a convolution's output rows), which reads
-/// the same slice of the N-side operand (widenRowsFirst).
+/// the same slice of the N-side operand (widenRowsFirst); `streamedFilter`:
+/// that operand (all of its reduction by all of N) has at least
+/// streamedWeightBytes.
 static SmallVector<OpFoldResult>
 getTileSizes(OpBuilder &builder, TilingInterface op, const TilePolicy &policy,
              bool keepRows, bool contraction, bool outerRowsShareOperand,
-             bool splitOneTile, bool splitInHalves) {
+             bool streamedFilter, bool splitOneTile, bool splitInHalves) {
   int64_t minTileElements = policy.minTileElements;
   SmallVector<utils::IteratorType> iterators = op.getLoopIteratorTypes();
   SmallVector<OpFoldResult> sizes(iterators.size(), builder.getIndexAttr(0));
@@ -294,12 +319,19 @@ getTileSizes(OpBuilder &builder, TilingInterface op, const TilePolicy &policy,
       // filter from L3 for every 28 pixels; in 7 rows by 64 filters, once
       // for 196 pixels (31.3 -> 24.0 ms on a Xeon, one thread). The window
       // of a tile of some of the rows is a static, padded box like that of
-      // a one-row tile. N then takes whole vectors of 16 (an AVX-512
-      // register of f32, two of AVX2), so that the register blocks can: 160
-      // filters in tiles of 32, not 40; without such a divisor (88
-      // filters), N widens instead. With all the rows, only while N is
-      // still cut: one tile of everything would be tiled in rows like any
-      // small group.
+      // a one-row tile. Rows without such a divisor (Inception-v3's 17) take
+      // a partial last tile where the whole filter is more than L2 keeps
+      // (streamedWeightBytes): Mixed_6a's 3x3 convolution over 288
+      // channels by 384 filters (4 MB) in tiles of one 17-pixel row by 192
+      // filters read a 2 MB slice from L3 for every row; in 15 + 2 rows by
+      // 64 filters, twice in all (4.04 -> 2.71 ms on a Xeon, one thread).
+      // A smaller filter stays in L2 across one-row tiles anyway, and the
+      // partial tile's nest only costs (Inception's 1x7 convolutions). N then
+      // takes whole vectors of 16 (an AVX-512 register of f32, two of AVX2), so
+      // that the register blocks can: 160 filters in tiles of 32, not 40;
+      // without such a divisor (88 filters), N widens instead. With all the
+      // rows, only while N is still cut: one tile of everything would be tiled
+      // in rows like any small group.
       std::optional<unsigned> outer;
       int64_t outerTile = 1;
       if (policy.widenRowsFirst && outerRowsShareOperand &&
@@ -307,8 +339,10 @@ getTileSizes(OpBuilder &builder, TilingInterface op, const TilePolicy &policy,
           n == parallel.back() && mTile == ranges[m] && mTile < side) {
         unsigned candidate = parallel[parallel.size() - 3];
         int64_t vectorTile = getLargestDivisorOf(ranges[n], side, kVector);
+        int64_t rowsLimit = 4 * side / mTile;
         int64_t rowsTile =
-            getLargestDivisor(ranges[candidate], 4 * side / mTile);
+            streamedFilter ? tileAtMost(ranges[candidate], rowsLimit)
+                           : getLargestDivisor(ranges[candidate], rowsLimit);
         if (rowsTile > 1 && vectorTile > 0 &&
             (rowsTile < ranges[candidate] || vectorTile < ranges[n]) &&
             numTiles(mTile, vectorTile) / rowsTile >= policy.contractionTiles) {
@@ -515,7 +549,7 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
   // slices and views of it); whether an op of the group reads a window (a
   // convolution, depthwise or not, a pool); the largest such weight, in
   // bytes, as the contraction reads it.
-  bool readsWeight = false, windowed = false;
+  bool readsWeight = false, windowed = false, streamedFilter = false;
   int64_t weightBytes = 0;
   auto isWeight = [](Value v) {
     while (Operation *def = v.getDefiningOp()) {
@@ -539,6 +573,10 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
               nonUnitShape(root->getResult(0).getType())));
     contraction |= isContraction && squaresAllowed;
     outerRowsShareOperand |= isContraction && squaresAllowed && isOuterRowM(op);
+    if (isContraction && policy.streamedWeightBytes > 0)
+      streamedFilter |=
+          getNSideBytes(op).value_or(std::numeric_limits<int64_t>::max()) >=
+          policy.streamedWeightBytes;
     if (isMatmulLike(op))
       for (Value input : op.getDpsInputs())
         if (isWeight(input)) {
@@ -617,7 +655,8 @@ SmallVector<OpFoldResult> getRootTileSizes(OpBuilder &builder, GroupOp group,
                  results / TilePolicy::kMinWindowTiles));
   }
   return getTileSizes(builder, root, rootPolicy, fusedReduction, contraction,
-                      outerRowsShareOperand, splitOneTile, splitInHalves);
+                      outerRowsShareOperand, streamedFilter, splitOneTile,
+                      splitInHalves);
 }
 
 static std::optional<SmallVector<int64_t>>
