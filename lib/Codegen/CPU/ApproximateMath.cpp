@@ -66,8 +66,8 @@ bool isApproximated(StringRef name) {
 Value expOfNonPositive(OpBuilder &b, Location loc, Value t) {
   Type type = t.getType();
   Type intType = b.getI32Type();
-  if (auto vector = dyn_cast<VectorType>(type))
-    intType = vector.clone(intType);
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    intType = shaped.clone(intType);
   auto constant = [&](double value) {
     return createScalarOrSplatConstant(b, loc, type, APFloat(float(value)));
   };
