@@ -150,6 +150,22 @@ struct SigmoidApproximation final : OpRewritePattern<arith::DivFOp> {
   }
 };
 
+/// The ops the rewrites may touch: those with only scalar and vector
+/// results. Upstream's approximations build their constants as scalars or
+/// vectors, so a tensor `math.exp` became ops the verifier refuses; tensor
+/// code (before bufferization) is left as it is.
+SmallVector<Operation *> getScalarAndVectorOps(Operation *root) {
+  SmallVector<Operation *> ops;
+  root->walk([&](Operation *op) {
+    if (op->getNumResults() > 0 &&
+        llvm::all_of(op->getResultTypes(), [](Type type) {
+          return !isa<ShapedType>(type) || isa<VectorType>(type);
+        }))
+      ops.push_back(op);
+  });
+  return ops;
+}
+
 struct FuseApproximateMathPass final
     : fuse::impl::FuseApproximateMathPassBase<FuseApproximateMathPass> {
   void runOnOperation() override {
@@ -158,8 +174,12 @@ struct FuseApproximateMathPass final
     sigmoids.add<SigmoidApproximation>(&getContext());
     RewritePatternSet patterns(&getContext());
     populateMathPolynomialApproximationPatterns(patterns, isApproximated);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(sigmoids))) ||
-        failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    if (failed(applyOpPatternsGreedily(getScalarAndVectorOps(getOperation()),
+                                       std::move(sigmoids), config)) ||
+        failed(applyOpPatternsGreedily(getScalarAndVectorOps(getOperation()),
+                                       std::move(patterns), config)))
       signalPassFailure();
   }
 };
