@@ -8,7 +8,8 @@
 //  * options that do not parse or that `Options::validate` rejects (values
 //    out of range).
 // Options are values: they reach the builder typed, never spliced into
-// pipeline text.
+// pipeline text. A pass refuses its own options out of range with
+// `checkPassOptionRange` (one message format for all of them).
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +35,19 @@ inline LogicalResult checkOptionRange(OptionError error, StringRef name,
     return success();
   return error("option '" + name + "' must be in [" + Twine(lo) + ", " +
                Twine(hi) + "], not " + Twine(value));
+}
+
+/// Checks, in pass `pass` running on `op`, that option `name`'s `value`
+/// lies in [lo, hi]; otherwise reports "PASS: NAME must be in [LO, HI]UNIT"
+/// at `op` and returns failure (the pass then signals failure).
+inline LogicalResult checkPassOptionRange(Operation *op, StringRef pass,
+                                          StringRef name, int64_t value,
+                                          int64_t lo, int64_t hi,
+                                          StringRef unit = {}) {
+  if (value >= lo && value <= hi)
+    return success();
+  return emitError(op->getLoc()) << pass << ": " << name << " must be in ["
+                                 << lo << ", " << hi << "]" << unit;
 }
 
 /// Registers pipeline `arg` on `builtin.module`: `Options` is a

@@ -42,6 +42,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FuseDialect/Codegen/CPU/Passes.h"
+#include "FuseDialect/PipelineRegistration.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -163,12 +164,9 @@ struct FusePrefetchEpiloguesPass final
   using Base::Base;
 
   void runOnOperation() override {
-    if (maxRows < 0 || maxRows > kMaxRows) {
-      emitError(getOperation()->getLoc())
-          << "fuse-prefetch-epilogues: max-rows must be in [0, " << kMaxRows
-          << "]";
+    if (failed(fuse::checkPassOptionRange(getOperation(), getArgument(),
+                                          "max-rows", maxRows, 0, kMaxRows)))
       return signalPassFailure();
-    }
     DominanceInfo dominance(getOperation());
     SmallVector<std::pair<scf::ForOp, VectorTransferOpInterface>> work;
     getOperation()->walk([&](scf::ForOp loop) {
@@ -370,18 +368,13 @@ struct FusePrefetchStreamsPass final
   using Base::Base;
 
   void runOnOperation() override {
-    if (distance < 1 || distance > kMaxDistance) {
-      emitError(getOperation()->getLoc())
-          << "fuse-prefetch-streams: distance must be in [1, " << kMaxDistance
-          << "] bytes";
+    if (failed(fuse::checkPassOptionRange(getOperation(), getArgument(),
+                                          "distance", distance, 1, kMaxDistance,
+                                          " bytes")) ||
+        failed(fuse::checkPassOptionRange(getOperation(), getArgument(),
+                                          "min-stream-bytes", minStreamBytes, 0,
+                                          kMaxDistance)))
       return signalPassFailure();
-    }
-    if (minStreamBytes < 0 || minStreamBytes > kMaxDistance) {
-      emitError(getOperation()->getLoc())
-          << "fuse-prefetch-streams: min-stream-bytes must be in [0, "
-          << kMaxDistance << "]";
-      return signalPassFailure();
-    }
     // Each loop for its own reads: a window loop around a channel loop
     // reads nothing directly, the channel loop does.
     SmallVector<scf::ForOp> loops;

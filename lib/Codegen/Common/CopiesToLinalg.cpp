@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FuseDialect/Codegen/Common/Passes.h"
+#include "FuseDialect/PipelineRegistration.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -134,12 +135,10 @@ struct FuseCopiesToLinalgPass final
   using Base::Base;
 
   void runOnOperation() override {
-    if (vectorBytes < 0 || vectorBytes > kMaxVectorBytes) {
-      emitError(getOperation()->getLoc())
-          << "fuse-copies-to-linalg: vector-bytes must be in [0, "
-          << kMaxVectorBytes << "]";
+    if (failed(fuse::checkPassOptionRange(getOperation(), getArgument(),
+                                          "vector-bytes", vectorBytes, 0,
+                                          kMaxVectorBytes)))
       return signalPassFailure();
-    }
     SmallVector<memref::CopyOp> copies;
     getOperation()->walk([&](memref::CopyOp copy) {
       if (!stridedOnly || isStridedCopy(copy))
