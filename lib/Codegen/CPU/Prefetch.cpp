@@ -55,8 +55,6 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
-#include <numeric>
-
 namespace mlir::fuse {
 #define GEN_PASS_DEF_FUSEPREFETCHEPILOGUESPASS
 #define GEN_PASS_DEF_FUSEPREFETCHSTREAMSPASS
@@ -73,6 +71,10 @@ constexpr int64_t kLineBytes = 64;
 constexpr int64_t kMaxRows = 1024;
 /// The largest stream `distance` accepted, in bytes: far beyond L1.
 constexpr int64_t kMaxDistance = int64_t(1) << 20;
+/// The largest vector a transfer may move to be prefetched, in bytes: far
+/// more than a register block's (at most 64 rows of 64 floats); each of
+/// its lines becomes a prefetch.
+constexpr int64_t kMaxTransferBytes = int64_t(1) << 20;
 /// Bytes after which an L1 set index repeats (64 sets of 64-byte lines on
 /// every x86 core the CPU lowering targets: 32 KB 8-way, 48 KB 12-way).
 constexpr int64_t kL1SetPeriod = 4096;
@@ -93,18 +95,31 @@ bool isBlockReduction(scf::ForOp loop) {
       .wasInterrupted();
 }
 
+/// Bytes of one element of `transfer`'s buffer (whole bytes: see
+/// getPrefetchable).
+int64_t getElementBytes(VectorTransferOpInterface transfer) {
+  return cast<MemRefType>(transfer.getBase().getType())
+             .getElementTypeBitWidth() /
+         8;
+}
+
 /// `op` if it is an in-bounds, unmasked, minor-identity transfer of a
-/// vector of rank >= 1 on a buffer of whole-byte elements with a unit
-/// innermost stride, or null.
+/// vector of rank >= 1 and at most kMaxTransferBytes on a buffer of
+/// whole-byte elements with a unit innermost stride, or null.
 VectorTransferOpInterface getPrefetchable(Operation *op) {
   auto transfer = dyn_cast<VectorTransferOpInterface>(op);
   if (!transfer || transfer.getVectorType().getRank() == 0 ||
-      transfer.hasOutOfBoundsDim() || transfer.getMask() ||
-      !transfer.getPermutationMap().isMinorIdentity())
+      transfer.getVectorType().isScalable() || transfer.hasOutOfBoundsDim() ||
+      transfer.getMask() || !transfer.getPermutationMap().isMinorIdentity())
     return {};
   auto memref = dyn_cast<MemRefType>(transfer.getBase().getType());
   if (!memref || !memref.getElementType().isIntOrFloat() ||
       memref.getElementTypeBitWidth() % 8 != 0 || !memref.isLastDimUnitStride())
+    return {};
+  int64_t bytes;
+  if (llvm::MulOverflow(transfer.getVectorType().getNumElements(),
+                        getElementBytes(transfer), bytes) ||
+      bytes > kMaxTransferBytes)
     return {};
   return transfer;
 }
@@ -122,8 +137,8 @@ void prefetchLines(OpBuilder &builder, VectorTransferOpInterface transfer,
   VectorType vector = transfer.getVectorType();
   ArrayRef<int64_t> shape = vector.getShape();
   auto memref = cast<MemRefType>(transfer.getBase().getType());
-  int64_t elementBytes = memref.getElementTypeBitWidth() / 8;
-  int64_t lineElements = std::max<int64_t>(1, kLineBytes / elementBytes);
+  int64_t lineElements =
+      std::max<int64_t>(1, kLineBytes / getElementBytes(transfer));
   int64_t rank = memref.getRank(), vectorRank = vector.getRank();
   bool isWrite = isa<vector::TransferWriteOp>(transfer.getOperation());
   Location loc = transfer.getLoc();
@@ -249,7 +264,7 @@ std::optional<SetVector<Operation *>> getStepSlice(scf::ForOp loop,
 /// filter rows of 256-512 filters) gain from the prefetches: ResNet-50
 /// was 1% slower at one thread and 2% at two without theirs. False where
 /// the move is not known (an index computed from the step otherwise than
-/// as the step itself, a dynamic stride).
+/// as the step itself, a dynamic stride, more bytes than int64_t holds).
 bool movesByWholeL1SetPeriods(VectorTransferOpInterface read,
                               ArrayRef<SetVector<Operation *>> slices,
                               scf::ForOp loop) {
@@ -263,9 +278,12 @@ bool movesByWholeL1SetPeriods(VectorTransferOpInterface read,
   for (auto [index, slice, stride] :
        llvm::zip_equal(read.getIndices(), slices, strides)) {
     if (index == loop.getInductionVar()) {
-      if (ShapedType::isDynamic(stride))
+      int64_t bytes;
+      if (ShapedType::isDynamic(stride) ||
+          llvm::MulOverflow(stride, *step, bytes) ||
+          llvm::MulOverflow(bytes, getElementBytes(read), bytes) ||
+          llvm::AddOverflow(move, bytes, move))
         return false;
-      move += stride * *step * (memref.getElementTypeBitWidth() / 8);
     } else if (!slice.empty()) {
       return false; // computed from the step some other way
     }
@@ -302,9 +320,9 @@ void prefetchStreams(OpBuilder &builder, scf::ForOp loop, int64_t distance,
       continue;
     // Every stream counts toward the bytes the loop reads a step; one whose
     // lines would all share their L1 sets is not prefetched.
-    auto memref = cast<MemRefType>(read.getBase().getType());
-    bytesPerStep += read.getVectorType().getNumElements() *
-                    (memref.getElementTypeBitWidth() / 8);
+    // At most kMaxTransferBytes each (getPrefetchable): no overflow.
+    bytesPerStep +=
+        read.getVectorType().getNumElements() * getElementBytes(read);
     if (!movesByWholeL1SetPeriods(read, stream.slices, loop))
       streams.push_back(std::move(stream));
   }
