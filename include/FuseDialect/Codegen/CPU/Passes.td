@@ -329,7 +329,8 @@ def FusePrefetchEpiloguesPass
     issues one `memref.prefetch` per cache line
     of each of the transfer's rows before the loop (read or write), so
     the lines arrive while the block multiplies. At most `max-rows` rows
-    per loop. Values are unchanged.
+    per loop; a transfer of more than 1 MB is left alone. Values are
+    unchanged.
   }];
   let options = [
     Option<"maxRows", "max-rows", "int64_t", /*default=*/"32",
@@ -360,7 +361,8 @@ def FusePrefetchStreamsPass
     step moves its address by a multiple of 4 KB (all its lines in the
     same L1 sets), and not in a loop of constant bounds whose streamed
     reads take at most `min-stream-bytes` in all, or no more steps than
-    the distance. Values are unchanged.
+    the distance; a read of more than 1 MB is no stream. Values are
+    unchanged.
   }];
   let options = [
     Option<"distance", "distance", "int64_t", /*default=*/"4096",
