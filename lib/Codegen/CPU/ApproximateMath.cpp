@@ -55,6 +55,21 @@ bool isApproximated(StringRef name) {
       name);
 }
 
+/// Builds f32 values of one scalar or shaped type at one location: the
+/// constants and multiply-adds the sigmoid's expansion is made of.
+struct F32Builder {
+  OpBuilder &b;
+  Location loc;
+  Type type;
+
+  Value constant(double value) const {
+    return createScalarOrSplatConstant(b, loc, type, APFloat(float(value)));
+  }
+  Value fma(Value x, Value y, Value z) const {
+    return math::FmaOp::create(b, loc, x, y, z);
+  }
+};
+
 /// exp(t) for f32 `t` in [-inf, 0] or NaN: Cephes' expf (the polynomial
 /// upstream's approximation uses too) without what a non-positive argument
 /// does not need. No overflow clamp; one clamp at -88, below which the
@@ -63,32 +78,27 @@ bool isApproximated(StringRef name) {
 /// adding 1.5 * 2^23 + 127 in the fma: the sum is an integer, k + 127 is
 /// its low mantissa bits, and those shifted into the exponent field are
 /// 2^k (k in [-127, 0]). 16 vector instructions instead of 21.
-Value expOfNonPositive(OpBuilder &b, Location loc, Value t) {
-  Type type = t.getType();
+Value expOfNonPositive(const F32Builder &f, Value t) {
+  auto [b, loc, type] = f;
   Type intType = b.getI32Type();
   if (auto shaped = dyn_cast<ShapedType>(type))
     intType = shaped.clone(intType);
-  auto constant = [&](double value) {
-    return createScalarOrSplatConstant(b, loc, type, APFloat(float(value)));
-  };
-  auto fma = [&](Value x, Value y, Value z) -> Value {
-    return math::FmaOp::create(b, loc, x, y, z);
-  };
-  Value lowest = constant(-88.0);
+  Value lowest = f.constant(-88.0);
   Value above = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGE, t,
                                       lowest); // NaN stays NaN.
   t = arith::SelectOp::create(b, loc, above, t, lowest);
   const double shifter = 12582912.0 + 127.0; // 1.5 * 2^23 + 127
-  Value shifted = fma(t, constant(1.44269504088896341), constant(shifter));
-  Value k = arith::SubFOp::create(b, loc, shifted, constant(shifter));
-  Value r = fma(k, constant(-0.693359375), t);
-  r = fma(k, constant(2.12194440e-4), r);
-  Value p = constant(1.9875691500e-4);
+  Value shifted =
+      f.fma(t, f.constant(1.44269504088896341), f.constant(shifter));
+  Value k = arith::SubFOp::create(b, loc, shifted, f.constant(shifter));
+  Value r = f.fma(k, f.constant(-0.693359375), t);
+  r = f.fma(k, f.constant(2.12194440e-4), r);
+  Value p = f.constant(1.9875691500e-4);
   for (double c : {1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2,
                    1.6666665459e-1, 5.0000001201e-1})
-    p = fma(p, r, constant(c));
+    p = f.fma(p, r, f.constant(c));
   Value r2 = arith::MulFOp::create(b, loc, r, r);
-  Value expR = arith::AddFOp::create(b, loc, fma(p, r2, r), constant(1.0));
+  Value expR = arith::AddFOp::create(b, loc, f.fma(p, r2, r), f.constant(1.0));
   Value bits = arith::ShLIOp::create(
       b, loc, arith::BitcastOp::create(b, loc, intType, shifted),
       createScalarOrSplatConstant(b, loc, intType, 23));
@@ -124,26 +134,19 @@ struct SigmoidApproximation final : OpRewritePattern<arith::DivFOp> {
     Value x = negated.getOperand();
 
     Location loc = div.getLoc();
-    auto constant = [&](double value) {
-      return createScalarOrSplatConstant(rewriter, loc, type,
-                                         APFloat(float(value)));
-    };
-    auto fma = [&](Value a, Value b, Value c) -> Value {
-      return math::FmaOp::create(rewriter, loc, a, b, c);
-    };
-    Value unit = constant(1.0);
+    F32Builder f{rewriter, loc, type};
+    Value unit = f.constant(1.0);
     Value e = expOfNonPositive(
-        rewriter, loc,
-        arith::NegFOp::create(rewriter, loc,
-                              math::AbsFOp::create(rewriter, loc, x)));
+        f, arith::NegFOp::create(rewriter, loc,
+                                 math::AbsFOp::create(rewriter, loc, x)));
     Value d = arith::AddFOp::create(rewriter, loc, unit, e);
-    Value r = fma(fma(constant(32.0 / 99), d, constant(-144.0 / 99)), d,
-                  constant(210.0 / 99));
+    Value r = f.fma(f.fma(f.constant(32.0 / 99), d, f.constant(-144.0 / 99)), d,
+                    f.constant(210.0 / 99));
     Value negD = arith::NegFOp::create(rewriter, loc, d);
     for (int step = 0; step < 2; ++step)
-      r = fma(r, fma(negD, r, unit), r);
+      r = f.fma(r, f.fma(negD, r, unit), r);
     Value nonNegative = arith::CmpFOp::create(
-        rewriter, loc, arith::CmpFPredicate::OGE, x, constant(0.0));
+        rewriter, loc, arith::CmpFPredicate::OGE, x, f.constant(0.0));
     Value small = arith::MulFOp::create(rewriter, loc, e, r);
     rewriter.replaceOpWithNewOp<arith::SelectOp>(div, nonNegative, r, small);
     return success();
