@@ -182,6 +182,7 @@ getSquareLoops(linalg::LinalgOp op) {
 /// matmul's B); nullopt when a range is dynamic or the count overflows.
 static std::optional<int64_t> getNSideBytes(linalg::LinalgOp op) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   AffineMap result = op.getIndexingMapMatchingResult(op->getResult(0));
   Type element = getElementTypeOrSelf(op->getResult(0).getType());
   if (result.getNumResults() == 0 || !element.isIntOrFloat())
@@ -190,9 +191,8 @@ static std::optional<int64_t> getNSideBytes(linalg::LinalgOp op) {
   if (!n)
     return std::nullopt;
   int64_t count = int64_t(llvm::divideCeil(element.getIntOrFloatBitWidth(), 8));
-  for (auto [i, range] : llvm::enumerate(ranges)) {
-    if (op.getIteratorTypesArray()[i] != utils::IteratorType::reduction &&
-        i != n.getPosition())
+  for (auto [i, range, iterator] : llvm::enumerate(ranges, iterators)) {
+    if (iterator != utils::IteratorType::reduction && i != n.getPosition())
       continue;
     if (ShapedType::isDynamic(range) || llvm::MulOverflow(count, range, count))
       return std::nullopt;
