@@ -308,22 +308,27 @@ getTileSizes(OpBuilder &builder, TilingInterface op, const TilePolicy &policy,
         side /= 2;
       int64_t mTile = tileAtMost(ranges[m], side);
       int64_t nTile = tileAtMost(ranges[n], side);
-      // A whole innermost M loop thinner than the side (7 to 56 pixels of a
-      // convolution's output row) takes output rows too, the M loop outside
-      // it: all of them where that is at most four sides' worth of pixels,
-      // else the most that fit (a divisor of the rows, static like the
-      // rest). Every pixel of the tile reuses its slice of the other
-      // operand (the filter), where a wider N would only enlarge the slice:
-      // a 3x3 convolution over 512 channels at 28x28, in tiles of one row
-      // by 128 filters (N widened below), read its 2.4 MB slice of the
-      // filter from L3 for every 28 pixels; in 7 rows by 64 filters, once
-      // for 196 pixels (31.3 -> 24.0 ms on a Xeon, one thread). The window
-      // of a tile of some of the rows is a static, padded box like that of
-      // a one-row tile. Rows without such a divisor (Inception-v3's 17) take
-      // a partial last tile where the whole filter is more than L2 keeps
-      // (streamedWeightBytes): Mixed_6a's 3x3 convolution over 288
-      // channels by 384 filters (4 MB) in tiles of one 17-pixel row by 192
-      // filters read a 2 MB slice from L3 for every row; in 15 + 2 rows by
+      // A whole innermost M loop no wider than the side (7 to 64 pixels of
+      // a convolution's output row) takes output rows too, the M loop
+      // outside it: all of them where that is at most four sides' worth of
+      // pixels, else the most that fit (a divisor of the rows, static like
+      // the rest). A row of exactly one side counts: U-Net's 64 x 64 stage,
+      // tiled one row by 64 filters, copied three input rows of its window
+      // per output row for each 64 filters (a 3x3 convolution over 512
+      // channels, 128 filters: 406 KB from L3 per tile, 13% of its time);
+      // in 4 rows, six per four (alone, one thread, on a Xeon: 1.12x; over
+      // 256 channels by 256 filters 1.10x, 64 by 128 1.02x). Every pixel of the
+      // tile reuses its slice of the other operand (the filter), where a wider
+      // N would only enlarge the slice: a 3x3 convolution over 512 channels at
+      // 28x28, in tiles of one row by 128 filters (N widened below), read
+      // its 2.4 MB slice of the filter from L3 for every 28 pixels; in 7 rows
+      // by 64 filters, once for 196 pixels (31.3 -> 24.0 ms on a Xeon, one
+      // thread). The window of a tile of some of the rows is a static, padded
+      // box like that of a one-row tile. Rows without such a divisor
+      // (Inception-v3's 17) take a partial last tile where the whole filter is
+      // more than L2 keeps (streamedWeightBytes): Mixed_6a's 3x3 convolution
+      // over 288 channels by 384 filters (4 MB) in tiles of one 17-pixel row by
+      // 192 filters read a 2 MB slice from L3 for every row; in 15 + 2 rows by
       // 64 filters, twice in all (4.04 -> 2.71 ms on a Xeon, one thread).
       // A smaller filter stays in L2 across one-row tiles anyway, and the
       // partial tile's nest only costs (Inception's 1x7 convolutions). N then
@@ -336,7 +341,7 @@ getTileSizes(OpBuilder &builder, TilingInterface op, const TilePolicy &policy,
       int64_t outerTile = 1;
       if (policy.widenRowsFirst && outerRowsShareOperand &&
           parallel.size() >= 3 && m == parallel[parallel.size() - 2] &&
-          n == parallel.back() && mTile == ranges[m] && mTile < side) {
+          n == parallel.back() && mTile == ranges[m] && mTile <= side) {
         unsigned candidate = parallel[parallel.size() - 3];
         int64_t vectorTile = getLargestDivisorOf(ranges[n], side, kVector);
         int64_t rowsLimit = 4 * side / mTile;
