@@ -19,7 +19,9 @@
 // do not all fit, take the most that do (7 rows, 196 pixels by 64
 // filters, each padded window a static box; @some_rows), not one row by
 // 128 filters (NARROW); so do rows of exactly one side (64 pixels: 4
-// rows, @side_rows), whose window copied three input rows per output row. Rows that no count up to the limit divides (17
+// rows, @side_rows), whose window copied three input rows per output row.
+// N takes whole register blocks of 32 where it can (96 filters: 32, not
+// 48; @three_vectors). Rows that no count up to the limit divides (17
 // pixels, Inception-v3's 17 x 17 stage: only 1 or 17 rows) take a partial
 // last tile where the filter is 2 MB or more (streamedWeightBytes, more
 // than L2 keeps): 15 + 2 rows by 64 filters, the filter read twice, not
@@ -42,7 +44,7 @@
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s --check-prefix=SQUARES
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu=contraction-tile=0 -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-tile-groups=contraction-tile=64 | FileCheck %s --check-prefix=NARROW
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,matmul_weight,few_rows_weight,conv,seven_rows,some_rows,side_rows,prime_rows,prime_rows_small,qkv_heads -p "--fuse-ops" --lower="--fuse-lower-to-cpu=fma=false" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry matmul,matmul_weight,few_rows_weight,conv,seven_rows,some_rows,side_rows,three_vectors,prime_rows,prime_rows_small,qkv_heads -p "--fuse-ops" --lower="--fuse-lower-to-cpu=fma=false" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
 
 // SQUARES-LABEL: func.func @matmul
 // SQUARES:       scf.forall ({{.*}}) = (0, 0) to (256, 512) step (128, 128)
@@ -71,6 +73,8 @@
 // SQUARES-LABEL: func.func @side_rows
 // SQUARES:       scf.forall ({{.*}}) = (0, 0, 0) to (64, 64, 128) step (4, 64, 64)
 // SQUARES:         linalg.conv_2d_nhwc_hwcf {{.*}} ins({{.*}} : tensor<1x6x66x32xf32>, tensor<3x3x32x64xf32>) outs({{.*}} : tensor<1x4x64x64xf32>)
+// SQUARES-LABEL: func.func @three_vectors
+// SQUARES:       scf.forall ({{.*}}) = (0, 0, 0) to (35, 35, 96) step (7, 35, 32)
 // SQUARES-LABEL: func.func @prime_rows
 // SQUARES:       scf.forall ({{.*}}) = (0, 0, 0) to (15, 17, 256) step (15, 17, 64)
 // SQUARES:         linalg.conv_2d_nhwc_hwcf {{.*}} outs({{.*}} : tensor<1x15x17x64xf32>)
@@ -152,6 +156,17 @@ func.func @side_rows(%x: tensor<1x64x64x32xf32>, %w: tensor<128x3x3x32xf32>, %b:
   %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x64x64x32xf32>, tensor<128x3x3x32xf32>, tensor<128xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x64x64x128xf32>
   %r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x64x64x128xf32>) -> tensor<1x64x64x128xf32>
   return %r : tensor<1x64x64x128xf32>
+}
+
+// -----
+
+// 96 filters in tiles of 32, a register block's width, not 48 (three
+// vectors, blocked one vector wide).
+func.func @three_vectors(%x: tensor<1x35x35x16xf32>, %w: tensor<96x3x3x16xf32>, %b: tensor<96xf32>) -> tensor<1x35x35x96xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x35x35x16xf32>, tensor<96x3x3x16xf32>, tensor<96xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x35x35x96xf32>
+  %r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x35x35x96xf32>) -> tensor<1x35x35x96xf32>
+  return %r : tensor<1x35x35x96xf32>
 }
 
 // -----
