@@ -300,6 +300,8 @@ getTileSizes(OpBuilder &builder, TilingInterface op, const TilePolicy &policy,
       // An AVX-512 register of f32 (two of AVX2): N tiles of whole ones let
       // the register blocks be whole.
       constexpr int64_t kVector = 16;
+      // A register block's width on AVX-512: two vectors.
+      constexpr int64_t kBlockWidth = 2 * kVector;
       auto squareTiles = [&](int64_t side) {
         return numTiles(tileAtMost(ranges[m], side),
                         tileAtMost(ranges[n], side));
@@ -312,34 +314,37 @@ getTileSizes(OpBuilder &builder, TilingInterface op, const TilePolicy &policy,
       // a convolution's output row) takes output rows too, the M loop
       // outside it: all of them where that is at most four sides' worth of
       // pixels, else the most that fit (a divisor of the rows, static like
-      // the rest). A row of exactly one side counts: U-Net's 64 x 64 stage,
-      // tiled one row by 64 filters, copied three input rows of its window
-      // per output row for each 64 filters (a 3x3 convolution over 512
-      // channels, 128 filters: 406 KB from L3 per tile, twice per row);
-      // in 4 rows, six per four (alone, one thread, on a Xeon: 1.12x; over
-      // 256 channels by 256 filters 1.10x, 64 by 128 1.02x). Every pixel of the
-      // tile reuses its slice of the other operand (the filter), where a wider
-      // N would only enlarge the slice: a 3x3 convolution over 512 channels at
-      // 28x28, in tiles of one row by 128 filters (N widened below), read
-      // its 2.4 MB slice of the filter from L3 for every 28 pixels; in 7 rows
-      // by 64 filters, once for 196 pixels (31.3 -> 24.0 ms on a Xeon, one
-      // thread). The window of a tile of some of the rows is a static, padded
-      // box like that of a one-row tile. Rows without such a divisor
-      // (Inception-v3's 17) take a partial last tile where the whole filter is
-      // more than L2 keeps (streamedWeightBytes): Mixed_6a's 3x3 convolution
-      // over 288 channels by 384 filters (4 MB) in tiles of one 17-pixel row by
-      // 192 filters read a 2 MB slice from L3 for every row; in 15 + 2 rows by
-      // 64 filters, twice in all (4.04 -> 2.71 ms on a Xeon, one thread).
-      // A smaller filter stays in L2 across one-row tiles anyway, and the
-      // partial tile's nest only costs (Inception's 1x7 convolutions). N then
-      // takes whole register blocks of 32 (two AVX-512 registers of f32) where
-      // the filters have such a divisor, else whole vectors of 16, so that the
-      // register blocks can: 160 filters in tiles of 32, not 40; 96 in tiles
-      // of 32, not 48, whose blocks were one vector wide (7 x 16, 1.14 loads
-      // per multiply-add instead of 7 x 32's 0.64: Inception-v3's 3x3
-      // convolutions to 96 filters at 35x35, 1.18 -> 0.94 ms, 70% -> 87% of
-      // the FMA peak); without such a divisor (88 filters), N widens instead.
-      // With all the rows, only while N is still cut: one tile of everything
+      // the rest). Every pixel of the tile reuses its slice of the other
+      // operand (the filter), where a wider N would only enlarge the slice:
+      // a 3x3 convolution over 512 channels at 28x28, in tiles of one row
+      // by 128 filters (N widened below), read its 2.4 MB slice of the
+      // filter from L3 for every 28 pixels; in 7 rows by 64 filters, once
+      // for 196 pixels (31.3 -> 24.0 ms on a Xeon, one thread). The window
+      // of a tile of some of the rows is a static, padded box like that of
+      // a one-row tile, and taller tiles copy fewer halo rows: U-Net's rows
+      // of exactly one side (64 pixels), tiled one row by 64 filters, copied
+      // three input rows per output row for each 64 filters (406 KB from L3
+      // per tile over 512 channels); in 4 rows, six per four (a 3x3
+      // convolution over 512 channels by 128 filters alone, one thread, on
+      // a Xeon: 1.12x; 256 by 256 1.10x, 64 by 128 1.02x).
+      //
+      // Rows without such a divisor (Inception-v3's 17) take a partial last
+      // tile where the whole filter is more than L2 keeps
+      // (streamedWeightBytes): Mixed_6a's 3x3 convolution over 288 channels
+      // by 384 filters (4 MB) in tiles of one 17-pixel row by 192 filters
+      // read a 2 MB slice from L3 for every row; in 15 + 2 rows by 64
+      // filters, twice in all (4.04 -> 2.71 ms on a Xeon, one thread). A
+      // smaller filter stays in L2 across one-row tiles anyway, and the
+      // partial tile's nest only costs (Inception's 1x7 convolutions).
+      //
+      // N then takes whole register blocks (kBlockWidth) where the filters
+      // have such a divisor, else whole vectors, so that the register blocks
+      // can: 160 filters in tiles of 32, not 40; 96 in tiles of 32, not 48,
+      // whose blocks were one vector wide (7 x 16: 1.14 loads per
+      // multiply-add against 7 x 32's 0.64; Inception-v3's 3x3 convolutions
+      // to 96 filters at 35x35, 1.18 -> 0.94 ms, 70% -> 87% of the FMA
+      // peak); without such a divisor (88 filters), N widens instead. With
+      // all the rows, only while N is still cut: one tile of everything
       // would be tiled in rows like any small group.
       std::optional<unsigned> outer;
       int64_t outerTile = 1;
@@ -347,7 +352,7 @@ getTileSizes(OpBuilder &builder, TilingInterface op, const TilePolicy &policy,
           parallel.size() >= 3 && m == parallel[parallel.size() - 2] &&
           n == parallel.back() && mTile == ranges[m] && mTile <= side) {
         unsigned candidate = parallel[parallel.size() - 3];
-        int64_t vectorTile = getLargestDivisorOf(ranges[n], side, 2 * kVector);
+        int64_t vectorTile = getLargestDivisorOf(ranges[n], side, kBlockWidth);
         if (!vectorTile)
           vectorTile = getLargestDivisorOf(ranges[n], side, kVector);
         int64_t rowsLimit = 4 * side / mTile;
@@ -407,7 +412,7 @@ getTileSizes(OpBuilder &builder, TilingInterface op, const TilePolicy &policy,
               return d;
           return 0;
         };
-        int64_t even = evenWith(2 * kVector);
+        int64_t even = evenWith(kBlockWidth);
         if (!even)
           even = evenWith(kVector);
         if (even)
