@@ -55,8 +55,8 @@ struct TilePolicy {
   /// each transpose all of their filters' slice again).
   bool contiguousFilters = false;
   /// A contraction tile that takes its innermost M dimension whole and is
-  /// still thinner than the side (a convolution's short output rows: 7
-  /// pixels in ResNet-50's last stage) first takes more of the M dimension
+  /// still no wider than the side (a convolution's short output rows: 7
+  /// pixels in ResNet-50's last stage, 64 in U-Net's) first takes more of the M dimension
   /// outside it (more output rows, which read the same filters), up to the
   /// side's area, and only then widens N. Every pixel of a tile reuses its
   /// filter slice, so on a CPU the rows are what keeps that slice in cache;

@@ -163,7 +163,7 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
            "in a nest of its own">,
     Option<"widenRowsFirst", "widen-rows-first", "bool",
            /*default=*/"::mlir::fuse::TilePolicy{}.widenRowsFirst",
-           "With contraction-tile: a tile thinner than the side in M takes "
+           "With contraction-tile: a tile no wider than the side in M takes "
            "more of the M dimension outside its innermost one (a "
            "convolution's output rows) before it widens N">
   ];
