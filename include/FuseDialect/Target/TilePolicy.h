@@ -116,6 +116,11 @@ struct TilePolicy {
   /// 2.53 on two, on a Xeon with 2 MB of L2). 0: never.
   int64_t streamedWeightBytes = 0;
   static constexpr int64_t kStreamedWeightTileFactor = 4;
+  /// A group's result that other groups pad is written with the halo filled
+  /// around it (PadInProducers.cpp), so that a convolution's or pool's tile
+  /// reads its window there instead of copying it into a padded window of
+  /// its own. false on the GPU: not yet timed there.
+  bool padInProducers = false;
 
   /// The CPU lowering: tiles of rows large enough to amortize the loop
   /// overhead and small enough for a core's cache; a matmul in squares of
@@ -152,7 +157,8 @@ struct TilePolicy {
                       /*oneWeightRowTile=*/false,
                       /*wideSideFactor=*/2,
                       /*mergeSiblingReaders=*/true,
-                      /*streamedWeightBytes=*/int64_t(2) << 20};
+                      /*streamedWeightBytes=*/int64_t(2) << 20,
+                      /*padInProducers=*/true};
   }
   /// The GPU lowering: a tile is a block's work; contractions in 64x64
   /// squares, halved until every SM has a block.

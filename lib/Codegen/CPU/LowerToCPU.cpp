@@ -52,6 +52,7 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
     policy->minTileElements = options.minTileElements;
     policy->partialTiles = options.partialTiles;
     policy->contractionTile = options.contractionTile;
+    policy->padInProducers = options.padInProducers;
   }
   buildTileGroupsPipeline(pm, policy);
   if (options.tileGroups && options.packConstantTiles)

@@ -7,16 +7,14 @@
 //   %box = memref.subview %w[0, %r, 1, 0] [1, %n, 112, 32] [1, 1, 1, 1]
 //   linalg.copy ins(%src) outs(%box)                    // 115 KB again
 //
-// becomes fills of the box's complement, one slab per side per dimension:
-// slab (d, low) covers [0, offset_d) in d, the box in the dimensions before
-// d and everything in those after; slab (d, high) covers [offset_d +
-// size_d, extent_d). Slabs empty whatever the sizes (offset 0, or a box
-// reaching the end statically) are left out. The slabs and the box
-// partition the buffer, so every element ends with the value it had.
+// becomes fills of the box's complement, one slab per side per dimension
+// (Halos.h). The slabs and the box partition the buffer, so every element
+// ends with the value it had.
 //
 //===----------------------------------------------------------------------===//
 
 #include "FuseDialect/Codegen/Common/Passes.h"
+#include "Halos.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -108,43 +106,51 @@ struct FuseFillHalosPass
         continue;
       OpBuilder b(copy);
       Location loc = fill->getLoc();
-      SmallVector<OpFoldResult> offsets = box.getMixedOffsets();
-      SmallVector<OpFoldResult> sizes = box.getMixedSizes();
-      int64_t rank = type.getRank();
-      SmallVector<OpFoldResult> ones(rank, b.getIndexAttr(1));
-      AffineExpr d0, d1;
-      bindDims(b.getContext(), d0, d1);
-      auto fillSlab = [&](int64_t dim, OpFoldResult start, OpFoldResult size) {
-        SmallVector<OpFoldResult> slabOffsets, slabSizes;
-        for (int64_t i = 0; i < rank; ++i) {
-          bool inBox = i < dim;
-          slabOffsets.push_back(i == dim ? start
-                                : inBox  ? offsets[i]
-                                         : b.getIndexAttr(0));
-          slabSizes.push_back(i == dim ? size
-                              : inBox  ? sizes[i]
-                                       : b.getIndexAttr(type.getDimSize(i)));
-        }
-        Value slab = memref::SubViewOp::create(b, loc, buffer, slabOffsets,
-                                               slabSizes, ones);
-        linalg::FillOp::create(b, loc, value, slab);
-      };
-      for (int64_t dim = 0; dim < rank; ++dim) {
-        int64_t extent = type.getDimSize(dim);
-        if (!isZeroInteger(offsets[dim]))
-          fillSlab(dim, b.getIndexAttr(0), offsets[dim]);
-        OpFoldResult end = affine::makeComposedFoldedAffineApply(
-            b, loc, d0 + d1, {offsets[dim], sizes[dim]});
-        std::optional<int64_t> staticEnd = getConstantIntValue(end);
-        if (staticEnd && *staticEnd == extent)
-          continue;
-        OpFoldResult rest = affine::makeComposedFoldedAffineApply(
-            b, loc, extent - d0, {end});
-        fillSlab(dim, end, rest);
-      }
+      SmallVector<OpFoldResult> ones(type.getRank(), b.getIndexAttr(1));
+      forEachHaloSlab(
+          b, loc, type.getShape(), box.getMixedOffsets(), box.getMixedSizes(),
+          [&](ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes) {
+            Value slab =
+                memref::SubViewOp::create(b, loc, buffer, offsets, sizes, ones);
+            linalg::FillOp::create(b, loc, value, slab);
+          });
       fill->erase();
     }
   }
 };
 
 } // namespace
+
+void mlir::fuse::forEachHaloSlab(
+    OpBuilder &builder, Location loc, ArrayRef<int64_t> extents,
+    ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes,
+    function_ref<void(ArrayRef<OpFoldResult>, ArrayRef<OpFoldResult>)> slab) {
+  int64_t rank = extents.size();
+  AffineExpr d0, d1;
+  bindDims(builder.getContext(), d0, d1);
+  auto emit = [&](int64_t dim, OpFoldResult start, OpFoldResult size) {
+    SmallVector<OpFoldResult> slabOffsets, slabSizes;
+    for (int64_t i = 0; i < rank; ++i) {
+      bool inBox = i < dim;
+      slabOffsets.push_back(i == dim ? start
+                            : inBox  ? offsets[i]
+                                     : builder.getIndexAttr(0));
+      slabSizes.push_back(i == dim ? size
+                          : inBox  ? sizes[i]
+                                   : builder.getIndexAttr(extents[i]));
+    }
+    slab(slabOffsets, slabSizes);
+  };
+  for (int64_t dim = 0; dim < rank; ++dim) {
+    if (!isZeroInteger(offsets[dim]))
+      emit(dim, builder.getIndexAttr(0), offsets[dim]);
+    OpFoldResult end = affine::makeComposedFoldedAffineApply(
+        builder, loc, d0 + d1, {offsets[dim], sizes[dim]});
+    std::optional<int64_t> staticEnd = getConstantIntValue(end);
+    if (staticEnd && *staticEnd == extents[dim])
+      continue;
+    OpFoldResult rest = affine::makeComposedFoldedAffineApply(
+        builder, loc, extents[dim] - d0, {end});
+    emit(dim, end, rest);
+  }
+}

@@ -48,6 +48,7 @@
 #include "TileGroups.h"
 #include "FuseDialect/Codegen/Common/Passes.h"
 #include "FuseDialect/Transforms/VerifyInput.h"
+#include "PadInProducers.h"
 
 #define DEBUG_TYPE "fuse-tile-groups"
 
@@ -508,11 +509,14 @@ struct FuseTileGroupsPass final
     getOperation()->walk([&](GroupOp group) { groups.push_back(group); });
     IRRewriter rewriter(&getContext());
     TilePolicy policy{
-        minTileElements,    contractionTile,       contractionTiles,
-        partialTiles,       convolutionsAsMatmuls, contiguousFilters,
-        widenRowsFirst,     windowTileElements,    weightRowTileElements,
-        oneWeightRowTile,   wideSideFactor,        mergeSiblingReaders,
-        streamedWeightBytes};
+        minTileElements,     contractionTile,       contractionTiles,
+        partialTiles,        convolutionsAsMatmuls, contiguousFilters,
+        widenRowsFirst,      windowTileElements,    weightRowTileElements,
+        oneWeightRowTile,    wideSideFactor,        mergeSiblingReaders,
+        streamedWeightBytes, padInProducers};
+    // Every body on linalg first: a group's result may then be written with
+    // the halo its readers' pads need (PadInProducers.h).
+    SmallVector<GroupOp> lowered;
     for (GroupOp group : groups) {
       // Upstream tiling needs static, non-empty loop ranges: a group with a
       // dynamic or zero-sized tensor (not one --fuse-ops forms, but valid
@@ -538,6 +542,11 @@ struct FuseTileGroupsPass final
                          "lowering; left untiled");
         continue;
       }
+      lowered.push_back(group);
+    }
+    if (padInProducers)
+      numPadsInProducers += fuse::padInProducers(rewriter, lowered);
+    for (GroupOp group : lowered) {
       splitCopyChains(rewriter, group);
       cleanUpBody(group);
       convertOneByOneConvs(group, policy.contiguousFilters);

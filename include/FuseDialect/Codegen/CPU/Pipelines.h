@@ -117,6 +117,12 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
                      "from libm) instead of libm calls, and the sigmoid "
                      "1 / (1 + exp(-x)) without its division (4 ulp)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> padInProducers{
+      *this, "pad-in-producers",
+      llvm::cl::desc("fuse-tile-groups: a group's result that other groups "
+                     "pad is written with its halo, read without a padded "
+                     "window per tile"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> fillHalos{
       *this, "fill-halos",
       llvm::cl::desc("fuse-fill-halos: a padded window filled only outside "

@@ -165,7 +165,13 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
            /*default=*/"::mlir::fuse::TilePolicy{}.widenRowsFirst",
            "With contraction-tile: a tile no wider than the side in M takes "
            "more of the M dimension outside its innermost one (a "
-           "convolution's output rows) before it widens N">
+           "convolution's output rows) before it widens N">,
+    Option<"padInProducers", "pad-in-producers", "bool",
+           /*default=*/"::mlir::fuse::TilePolicy{}.padInProducers",
+           "A group's result that other groups pad (a convolution's or "
+           "pool's window past the border) is written into a tensor with "
+           "the halo already filled, which the pads' readers read instead "
+           "of a padded window per tile (the CPU's)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
@@ -174,7 +180,9 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect"];
   let statistics = [
-    Statistic<"numNests", "nests", "Loop nests the groups lower to">
+    Statistic<"numNests", "nests", "Loop nests the groups lower to">,
+    Statistic<"numPadsInProducers", "pads-in-producers",
+              "Pads read from a result written with its halo">
   ];
 }
 
