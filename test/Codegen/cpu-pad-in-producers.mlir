@@ -9,7 +9,8 @@
 // window: NOCOPY). Pads of one result with one value share
 // one buffer with the largest halo of each side; a smaller pad reads its box
 // (@shared: a 1x7 and a 7x1 convolution, 0 and 3 columns, 3 and 0 rows). A
-// pool's -FLT_MAX border is a halo like zeros (@pool). Left alone: a pad
+// pool's -FLT_MAX border is a halo like zeros (@pool), and a tosa.pad of
+// its own is a pad like a convolution's (@explicit_pad). Left alone: a pad
 // with another value than the first of the same result (@two_values: the
 // pool keeps its pad), a result the function returns (@returned), and a
 // function argument (@argument). With pad-in-producers=false every pad
@@ -18,7 +19,7 @@
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu -mlir-print-ir-after=fuse-plan-buffers -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOCOPY
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu=pad-in-producers=false -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry conv_chain,shared,pool,two_values,returned,argument -p "--fuse-ops" --lower="--fuse-lower-to-cpu=fma=false" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry conv_chain,shared,pool,explicit_pad,two_values,returned,argument -p "--fuse-ops" --lower="--fuse-lower-to-cpu=fma=false" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
 
 // EXACT: fuse-diff: OK
 
@@ -92,6 +93,27 @@ func.func @pool(%x: tensor<1x32x32x8xf32>, %w: tensor<16x1x1x8xf32>, %b: tensor<
   %r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x32x32x16xf32>) -> tensor<1x32x32x16xf32>
   %p = tosa.max_pool2d %r {kernel = array<i64: 3, 3>, pad = array<i64: 1, 0, 1, 0>, stride = array<i64: 2, 2>} : (tensor<1x32x32x16xf32>) -> tensor<1x16x16x16xf32>
   return %p : tensor<1x16x16x16xf32>
+}
+
+// -----
+
+// A tosa.pad of its own before an average pool (Inception-v3's pool
+// branches): its sizes are SSA constants and its value an element of a
+// splat constant once lowered.
+// CHECK-LABEL: func.func @explicit_pad
+//       CHECK:   %[[X:.*]] = fuse.group
+//       CHECK:   %[[XP:.*]] = tensor.insert_slice %[[X]] into %{{.*}}[0, 1, 1, 0] [1, 16, 16, 16]
+//       CHECK:   fuse.group ins(%[[XP]]
+//   CHECK-NOT:     tensor.pad
+//       CHECK:   return
+func.func @explicit_pad(%x: tensor<1x16x16x8xf32>, %w1: tensor<16x1x1x8xf32>, %b: tensor<16xf32>) -> tensor<1x16x16x16xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %c = tosa.conv2d %x, %w1, %b, %zp, %zp {acc_type = f32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x16x16x8xf32>, tensor<16x1x1x8xf32>, tensor<16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x16x16x16xf32>
+  %r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x16x16x16xf32>) -> tensor<1x16x16x16xf32>
+  %s = tosa.const_shape {values = dense<[0, 0, 1, 1, 1, 1, 0, 0]> : tensor<8xindex>} : () -> !tosa.shape<8>
+  %p = tosa.pad %r, %s, %zp : (tensor<1x16x16x16xf32>, !tosa.shape<8>, tensor<1xf32>) -> tensor<1x18x18x16xf32>
+  %a = tosa.avg_pool2d %p, %zp, %zp {acc_type = f32, kernel = array<i64: 3, 3>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x18x18x16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x16x16x16xf32>
+  return %a : tensor<1x16x16x16xf32>
 }
 
 // -----

@@ -37,8 +37,9 @@
 // convolutions of one input). Readers that do not pad the value, or pad it
 // with another value, read %x as before, a view of the buffer.
 //
-// Applies to a pad of a group's input with static sizes and a constant
-// padding value, where the input is a result of another group and only
+// Applies to a pad of a group's input with constant sizes and a constant
+// padding value (an attribute, or a splat's element as a lowered tosa.pad
+// has it), where the input is a result of another group and only
 // groups read it (a function's result written into the padded buffer would
 // be copied out of it again).
 //
@@ -64,17 +65,40 @@ struct InputPad {
   tensor::PadOp pad;
 };
 
+/// `pad`'s halo on the low (`high` false) or high sides, when every side's
+/// is a constant (an attribute, or a value as a lowered tosa.pad has them).
+std::optional<SmallVector<int64_t>> getStaticHalo(tensor::PadOp pad,
+                                                  bool high) {
+  SmallVector<int64_t> halo;
+  for (OpFoldResult side :
+       high ? pad.getMixedHighPad() : pad.getMixedLowPad()) {
+    std::optional<int64_t> size = getConstantIntValue(side);
+    if (!size)
+      return std::nullopt;
+    halo.push_back(*size);
+  }
+  return halo;
+}
+
 /// `pad`'s padding value, when it is a constant and every size is static.
 TypedAttr getStaticPaddingValue(tensor::PadOp pad) {
   if (!pad.getSourceType().hasStaticShape() ||
-      !pad.getResultType().hasStaticShape() || !pad.getLow().empty() ||
-      !pad.getHigh().empty())
+      !pad.getResultType().hasStaticShape() || !getStaticHalo(pad, false) ||
+      !getStaticHalo(pad, true))
     return {};
   Value value = pad.getConstantPaddingValue();
-  TypedAttr attr;
-  if (!value || !matchPattern(value, m_Constant(&attr)))
+  if (!value)
     return {};
-  return attr;
+  TypedAttr attr;
+  if (matchPattern(value, m_Constant(&attr)))
+    return attr;
+  // An element of a splat constant (a lowered tosa.pad's pad_const).
+  DenseElementsAttr splat;
+  if (auto extract = value.getDefiningOp<tensor::ExtractOp>();
+      extract && matchPattern(extract.getTensor(), m_Constant(&splat)) &&
+      splat.isSplat())
+    return splat.getSplatValue<TypedAttr>();
+  return {};
 }
 
 /// The padded tensor of `value` (a result of the group `producer`) with
@@ -134,7 +158,7 @@ void readPadded(RewriterBase &rewriter, ArrayRef<InputPad> pads, Value padded,
     Value replacement = arg;
     if (p.pad.getResultType() != padded.getType()) {
       SmallVector<int64_t> offsets;
-      for (auto [l, own] : llvm::zip(low, p.pad.getStaticLow()))
+      for (auto [l, own] : llvm::zip(low, *getStaticHalo(p.pad, false)))
         offsets.push_back(l - own);
       rewriter.setInsertionPoint(p.pad);
       int64_t rank = offsets.size();
@@ -189,11 +213,14 @@ unsigned mlir::fuse::padInProducers(RewriterBase &rewriter,
     });
     int64_t rank = cast<RankedTensorType>(value.getType()).getRank();
     SmallVector<int64_t> low(rank, 0), high(rank, 0);
-    for (InputPad p : pads)
+    for (InputPad p : pads) {
+      SmallVector<int64_t> ownLow = *getStaticHalo(p.pad, false);
+      SmallVector<int64_t> ownHigh = *getStaticHalo(p.pad, true);
       for (int64_t d = 0; d < rank; ++d) {
-        low[d] = std::max(low[d], p.pad.getStaticLow()[d]);
-        high[d] = std::max(high[d], p.pad.getStaticHigh()[d]);
+        low[d] = std::max(low[d], ownLow[d]);
+        high[d] = std::max(high[d], ownHigh[d]);
       }
+    }
     Value padded = buildPadded(rewriter, value.getDefiningOp<GroupOp>(), value,
                                padding, low, high);
     readPadded(rewriter, pads, padded, low);

@@ -86,7 +86,11 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
     GPU, instead of ops outside any nest. A group with a dynamic or
     zero-sized tensor is left untiled with a remark. Index changes of the group
     become transposes in the body first, so that the loop nest reads and
-    writes through them. The result is one kernel per group: only the
+    writes through them. With `pad-in-producers`, a pad of a group input
+    that another group computes reads instead that result inserted into a
+    tensor whose halo is filled once outside the groups (pads of one value
+    with one padding value share it, with the largest halo), so that no
+    tile copies a padded window. The result is one kernel per group: only the
     group's inputs and results are whole tensors, everything else is
     computed per tile. With `report-nests`, a group that still needs more
     than one loop nest gets a remark saying how many of its nests read
