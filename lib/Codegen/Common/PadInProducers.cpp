@@ -46,6 +46,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PadInProducers.h"
+#include "FuseDialect/Transforms/VerifyInput.h"
 #include "Halos.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -66,14 +67,15 @@ struct InputPad {
 };
 
 /// `pad`'s halo on the low (`high` false) or high sides, when every side's
-/// is a constant (an attribute, or a value as a lowered tosa.pad has them).
+/// is a constant (an attribute, or a value as a lowered tosa.pad has them)
+/// and not negative.
 std::optional<SmallVector<int64_t>> getStaticHalo(tensor::PadOp pad,
                                                   bool high) {
   SmallVector<int64_t> halo;
   for (OpFoldResult side :
        high ? pad.getMixedHighPad() : pad.getMixedLowPad()) {
     std::optional<int64_t> size = getConstantIntValue(side);
-    if (!size)
+    if (!size || *size < 0)
       return std::nullopt;
     halo.push_back(*size);
   }
@@ -221,6 +223,15 @@ unsigned mlir::fuse::padInProducers(RewriterBase &rewriter,
         high[d] = std::max(high[d], ownHigh[d]);
       }
     }
+    // Halos of several pads add up: within the bound every pipeline keeps.
+    auto type = cast<RankedTensorType>(value.getType());
+    SmallVector<int64_t> shape;
+    for (auto [size, l, h] : llvm::zip(type.getShape(), low, high))
+      shape.push_back(l + size + h);
+    std::optional<int64_t> bytes =
+        getCheckedByteSize(RankedTensorType::get(shape, type.getElementType()));
+    if (!bytes || *bytes > kMaxShapedBytes)
+      continue;
     Value padded = buildPadded(rewriter, value.getDefiningOp<GroupOp>(), value,
                                padding, low, high);
     readPadded(rewriter, pads, padded, low);
