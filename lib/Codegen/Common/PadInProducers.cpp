@@ -103,16 +103,13 @@ TypedAttr getStaticPaddingValue(tensor::PadOp pad) {
   return {};
 }
 
-/// The padded tensor of `value` (a result of the group `producer`) with
-/// halo `low` and `high` of `padding`: the halo filled before `producer`,
-/// `value` inserted after it.
+/// The padded tensor of `value` (a result of the group `producer`), of
+/// `shape`, with `value` at `low` and the halo around it of `padding`: the
+/// halo filled before `producer`, `value` inserted after it.
 Value buildPadded(RewriterBase &rewriter, GroupOp producer, Value value,
                   TypedAttr padding, ArrayRef<int64_t> low,
-                  ArrayRef<int64_t> high) {
+                  ArrayRef<int64_t> shape) {
   auto type = cast<RankedTensorType>(value.getType());
-  SmallVector<int64_t> shape;
-  for (auto [size, l, h] : llvm::zip(type.getShape(), low, high))
-    shape.push_back(l + size + h);
   Location loc = value.getLoc();
   Type elementType = type.getElementType();
   SmallVector<OpFoldResult> ones(type.getRank(), rewriter.getIndexAttr(1));
@@ -233,7 +230,7 @@ unsigned mlir::fuse::padInProducers(RewriterBase &rewriter,
     if (!bytes || *bytes > kMaxShapedBytes)
       continue;
     Value padded = buildPadded(rewriter, value.getDefiningOp<GroupOp>(), value,
-                               padding, low, high);
+                               padding, low, shape);
     readPadded(rewriter, pads, padded, low);
     count += pads.size();
   }

@@ -20,6 +20,10 @@
 //    result that is data movement over a concatenation (a channel shuffle)
 //    is cut into pieces that each copy or compute a strided box of it
 //    (SplitCopies.h), so that no nest reads the concatenation whole.
+//    Every group's body is lowered before any is cleaned up, so that, across
+//    groups, a pad of a group input that another group computes reads that
+//    result written with its halo instead (PadInProducers.h: the halo
+//    filled once per call, not a padded window copied per tile).
 // 3. The roots are the ops computing the group's results (through views and
 //    the inserts of concats and pieces). Each, in program order, is tiled with
 //    `scf.forall` over its parallel loops (upstream TilingInterface tile and
