@@ -56,12 +56,12 @@ struct TilePolicy {
   bool contiguousFilters = false;
   /// A contraction tile that takes its innermost M dimension whole and is
   /// still no wider than the side (a convolution's short output rows: 7
-  /// pixels in ResNet-50's last stage, 64 in U-Net's) first takes more of the M dimension
-  /// outside it (more output rows, which read the same filters), up to the
-  /// side's area, and only then widens N. Every pixel of a tile reuses its
-  /// filter slice, so on a CPU the rows are what keeps that slice in cache;
-  /// a wider N only makes the slice larger. false: N widens (a GPU block's
-  /// threads want points, which either side gives).
+  /// pixels in ResNet-50's last stage, 64 in U-Net's) first takes more of
+  /// the M dimension outside it (more output rows, which read the same
+  /// filters), up to the side's area, and only then widens N. Every pixel
+  /// of a tile reuses its filter slice, so on a CPU the rows are what keeps
+  /// that slice in cache; a wider N only makes the slice larger. false: N
+  /// widens (a GPU block's threads want points, which either side gives).
   bool widenRowsFirst = false;
   /// A group tiled in rows around a window (a depthwise convolution, a
   /// pool, a convolution not tiled as a matmul) has tiles of up to this

@@ -20,9 +20,10 @@
 //   %e = tensor.empty() : tensor<1x58x58x64xf32>
 //   %h = (%e with its halo filled with %zero: a fill per slab, Halos.h)
 //   %x = fuse.group ... { ... }
-//   %xp = tensor.insert_slice %x into %h[0, 1, 1, 0] [1, 56, 56, 64] [1, 1, 1,
-//   1] %y = fuse.group ins(%xp : tensor<1x58x58x64xf32>) ... { ^bb0(%a:
-//   tensor<1x58x58x64xf32>):
+//   %xp = tensor.insert_slice %x into %h[0, 1, 1, 0] [1, 56, 56, 64]
+//                                        [1, 1, 1, 1]
+//   %y = fuse.group ins(%xp : tensor<1x58x58x64xf32>) ... {
+//   ^bb0(%a: tensor<1x58x58x64xf32>):
 //     ... linalg.conv_2d_nhwc_hwcf ins(%a, ...) ...
 //   }
 //
@@ -60,12 +61,6 @@ using namespace mlir::fuse;
 
 namespace {
 
-/// A pad of a group's input that the input's producer can take over.
-struct InputPad {
-  GroupOp reader;
-  tensor::PadOp pad;
-};
-
 /// `pad`'s halo on the low (`high` false) or high sides, when every side's
 /// is a constant (an attribute, or a value as a lowered tosa.pad has them)
 /// and not negative.
@@ -82,19 +77,15 @@ std::optional<SmallVector<int64_t>> getStaticHalo(tensor::PadOp pad,
   return halo;
 }
 
-/// `pad`'s padding value, when it is a constant and every size is static.
-TypedAttr getStaticPaddingValue(tensor::PadOp pad) {
-  if (!pad.getSourceType().hasStaticShape() ||
-      !pad.getResultType().hasStaticShape() || !getStaticHalo(pad, false) ||
-      !getStaticHalo(pad, true))
-    return {};
+/// `pad`'s padding value, when it is a constant: an attribute, or an
+/// element of a splat constant (a lowered tosa.pad's pad_const).
+TypedAttr getConstantPadding(tensor::PadOp pad) {
   Value value = pad.getConstantPaddingValue();
   if (!value)
     return {};
   TypedAttr attr;
   if (matchPattern(value, m_Constant(&attr)))
     return attr;
-  // An element of a splat constant (a lowered tosa.pad's pad_const).
   DenseElementsAttr splat;
   if (auto extract = value.getDefiningOp<tensor::ExtractOp>();
       extract && matchPattern(extract.getTensor(), m_Constant(&splat)) &&
@@ -102,6 +93,27 @@ TypedAttr getStaticPaddingValue(tensor::PadOp pad) {
     return splat.getSplatValue<TypedAttr>();
   return {};
 }
+
+/// A pad of a group's input that the input's producer can take over: static
+/// sizes, its halo and padding value constants.
+struct InputPad {
+  GroupOp reader;
+  tensor::PadOp pad;
+  TypedAttr padding;
+  SmallVector<int64_t> low, high;
+
+  static std::optional<InputPad> get(GroupOp reader, tensor::PadOp pad) {
+    if (!pad.getSourceType().hasStaticShape() ||
+        !pad.getResultType().hasStaticShape())
+      return std::nullopt;
+    std::optional<SmallVector<int64_t>> low = getStaticHalo(pad, false);
+    std::optional<SmallVector<int64_t>> high = getStaticHalo(pad, true);
+    TypedAttr padding = getConstantPadding(pad);
+    if (!low || !high || !padding)
+      return std::nullopt;
+    return InputPad{reader, pad, padding, std::move(*low), std::move(*high)};
+  }
+};
 
 /// The padded tensor of `value` (a result of the group `producer`), of
 /// `shape`, with `value` at `low` and the halo around it of `padding`: the
@@ -140,33 +152,34 @@ Value buildPadded(RewriterBase &rewriter, GroupOp producer, Value value,
                                        sizes, ones);
 }
 
-/// `pads` (of one value, one padding value) read `padded` instead, whose
+/// `pads` (of `value`, one padding value) read `padded` instead, whose
 /// halo is `low` on the low sides; each reader group gets it as a new
-/// input, and the inputs they no longer read go.
-void readPadded(RewriterBase &rewriter, ArrayRef<InputPad> pads, Value padded,
-                ArrayRef<int64_t> low) {
-  Value value = padded.getDefiningOp<tensor::InsertSliceOp>().getSource();
+/// input, and the inputs of `value` they no longer read go.
+void readPadded(RewriterBase &rewriter, ArrayRef<InputPad> pads, Value value,
+                Value padded, ArrayRef<int64_t> low) {
   llvm::MapVector<Operation *, BlockArgument> argOf;
-  for (InputPad p : pads) {
-    BlockArgument &arg = argOf[p.reader];
+  for (const InputPad &p : pads) {
+    // Op handles are values; their accessors are not const.
+    GroupOp reader = p.reader;
+    tensor::PadOp pad = p.pad;
+    BlockArgument &arg = argOf[reader];
     if (!arg) {
-      p.reader.getInputsMutable().append(padded);
-      arg =
-          p.reader.getBodyBlock().addArgument(padded.getType(), p.pad.getLoc());
+      reader.getInputsMutable().append(padded);
+      arg = reader.getBodyBlock().addArgument(padded.getType(), pad.getLoc());
     }
     Value replacement = arg;
-    if (p.pad.getResultType() != padded.getType()) {
+    if (pad.getResultType() != padded.getType()) {
       SmallVector<int64_t> offsets;
-      for (auto [l, own] : llvm::zip(low, *getStaticHalo(p.pad, false)))
+      for (auto [l, own] : llvm::zip(low, p.low))
         offsets.push_back(l - own);
-      rewriter.setInsertionPoint(p.pad);
+      rewriter.setInsertionPoint(pad);
       int64_t rank = offsets.size();
       replacement = tensor::ExtractSliceOp::create(
-          rewriter, p.pad.getLoc(), p.pad.getResultType(), arg, ValueRange(),
-          ValueRange(), ValueRange(), offsets, p.pad.getResultType().getShape(),
+          rewriter, pad.getLoc(), pad.getResultType(), arg, ValueRange(),
+          ValueRange(), ValueRange(), offsets, pad.getResultType().getShape(),
           SmallVector<int64_t>(rank, 1));
     }
-    rewriter.replaceOp(p.pad, replacement);
+    rewriter.replaceOp(pad, replacement);
   }
   for (auto [reader, arg] : argOf) {
     auto group = cast<GroupOp>(reader);
@@ -189,8 +202,7 @@ unsigned mlir::fuse::padInProducers(RewriterBase &rewriter,
   for (GroupOp reader : groups) {
     for (auto pad : reader.getBodyBlock().getOps<tensor::PadOp>()) {
       auto arg = dyn_cast<BlockArgument>(pad.getSource());
-      if (!arg || arg.getOwner() != &reader.getBodyBlock() ||
-          !getStaticPaddingValue(pad))
+      if (!arg || arg.getOwner() != &reader.getBodyBlock())
         continue;
       Value input = reader.getInputs()[arg.getArgNumber()];
       auto producer = input.getDefiningOp<GroupOp>();
@@ -198,28 +210,25 @@ unsigned mlir::fuse::padInProducers(RewriterBase &rewriter,
           !llvm::all_of(input.getUsers(),
                         [](Operation *user) { return isa<GroupOp>(user); }))
         continue;
-      padsOf[input].push_back({reader, pad});
+      if (std::optional<InputPad> p = InputPad::get(reader, pad))
+        padsOf[input].push_back(std::move(*p));
     }
   }
 
   unsigned count = 0;
   for (auto &[value, all] : padsOf) {
     // Those with the first one's padding value.
-    TypedAttr padding = getStaticPaddingValue(all.front().pad);
+    TypedAttr padding = all.front().padding;
     SmallVector<InputPad> pads;
-    llvm::copy_if(all, std::back_inserter(pads), [&](InputPad p) {
-      return getStaticPaddingValue(p.pad) == padding;
-    });
+    llvm::copy_if(all, std::back_inserter(pads),
+                  [&](const InputPad &p) { return p.padding == padding; });
     int64_t rank = cast<RankedTensorType>(value.getType()).getRank();
     SmallVector<int64_t> low(rank, 0), high(rank, 0);
-    for (InputPad p : pads) {
-      SmallVector<int64_t> ownLow = *getStaticHalo(p.pad, false);
-      SmallVector<int64_t> ownHigh = *getStaticHalo(p.pad, true);
+    for (const InputPad &p : pads)
       for (int64_t d = 0; d < rank; ++d) {
-        low[d] = std::max(low[d], ownLow[d]);
-        high[d] = std::max(high[d], ownHigh[d]);
+        low[d] = std::max(low[d], p.low[d]);
+        high[d] = std::max(high[d], p.high[d]);
       }
-    }
     // Halos of several pads add up: within the bound every pipeline keeps.
     auto type = cast<RankedTensorType>(value.getType());
     SmallVector<int64_t> shape;
@@ -231,7 +240,7 @@ unsigned mlir::fuse::padInProducers(RewriterBase &rewriter,
       continue;
     Value padded = buildPadded(rewriter, value.getDefiningOp<GroupOp>(), value,
                                padding, low, shape);
-    readPadded(rewriter, pads, padded, low);
+    readPadded(rewriter, pads, value, padded, low);
     count += pads.size();
   }
   return count;
