@@ -27,6 +27,10 @@
 // A constant is packed only when every use is such a slice, with the same
 // tile width, or a view of its first columns (a permuted filter's rows
 // without their padding, which packing drops) read only by such slices.
+// The nest of a partial last tile (1000 classes in tiles of 256: three and
+// one of 232, peeled apart) slices fewer columns at a constant offset up
+// to the end: its block is padded with zeros to the width, and it reads
+// the block's first columns.
 // A slice may also take one index of other dimensions (ViT's QKV weight,
 // 1 x 768 x 3 x 768, read by tiles of one of Q, K and V: [0, 0, q, n]
 // [1, 768, 1, 64]); those dimensions go before the tiles, so that a
@@ -124,9 +128,12 @@ bool getTileIndex(OpFoldResult offset, int64_t width, int64_t extent,
 /// unit strides, every dimension but the innermost whole or one index of
 /// it (`moved`, set from the first slice: those dimensions, which packing
 /// moves before the tiles; a QKV projection's tile reads one of Q, K and
-/// V), the innermost `width` (set from the first slice) at a tile offset.
+/// V), the innermost `width` at a tile offset, or fewer at a constant
+/// offset of a tile up to the end of the innermost dimension (the partial
+/// last tile of a nest whose tiles do not divide it: `partial` set).
 bool isTileSlice(tensor::ExtractSliceOp slice, RankedTensorType type,
-                 int64_t &width, std::optional<SmallVector<bool>> &moved) {
+                 int64_t width, std::optional<SmallVector<bool>> &moved,
+                 bool &partial) {
   if (!slice.hasUnitStride())
     return false;
   int64_t rank = type.getRank();
@@ -145,10 +152,15 @@ bool isTileSlice(tensor::ExtractSliceOp slice, RankedTensorType type,
     return false;
   moved = indexed;
   std::optional<int64_t> size = getConstantIntValue(sizes.back());
-  if (!size || *size <= 0 || *size >= type.getShape().back() ||
-      (width != 0 && *size != width))
+  int64_t extent = type.getShape().back();
+  if (!size || *size <= 0 || *size >= extent || *size > width)
     return false;
-  width = *size;
+  if (*size < width) {
+    std::optional<int64_t> offset = getConstantIntValue(offsets.back());
+    partial = true;
+    return offset && *offset >= 0 && *offset % width == 0 &&
+           *offset + *size == extent;
+  }
   std::optional<int64_t> constant;
   Value iv;
   return getTileIndex(offsets.back(), width, type.getShape().back(), constant,
@@ -160,7 +172,8 @@ bool isTileSlice(tensor::ExtractSliceOp slice, RankedTensorType type,
 /// placed after the `outer` leading dimensions, the columns of each block
 /// innermost: d0 x .. x d(outer-1) x N/width x d(outer) x .. x width. Block
 /// b of each leading index holds columns [b * width, (b + 1) * width) of
-/// every row under it.
+/// every row under it; those past the innermost dimension (a partial last
+/// block) hold zeros, which no slice reads.
 DenseElementsAttr packColumns(DenseElementsAttr attr, int64_t width,
                               int64_t blocks, unsigned outer) {
   auto type = cast<RankedTensorType>(attr.getType());
@@ -176,12 +189,15 @@ DenseElementsAttr packColumns(DenseElementsAttr attr, int64_t width,
   std::vector<char> data;
   data.reserve(leading * blocks * rows * runBytes);
   for (int64_t l = 0; l < leading; ++l)
-    for (int64_t b = 0; b < blocks; ++b)
+    for (int64_t b = 0; b < blocks; ++b) {
+      int64_t copied = std::min(width, columns - b * width) * elementBytes;
       for (int64_t r = 0; r < rows; ++r) {
         const char *run =
             raw.data() + ((l * rows + r) * columns + b * width) * elementBytes;
-        data.insert(data.end(), run, run + runBytes);
+        data.insert(data.end(), run, run + copied);
+        data.insert(data.end(), runBytes - copied, 0);
       }
+    }
   SmallVector<int64_t> packed(shape.take_front(outer));
   packed.push_back(blocks);
   llvm::append_range(packed, shape.drop_front(outer).drop_back());
@@ -229,8 +245,23 @@ void packConstant(RewriterBase &rewriter, arith::ConstantOp constant) {
   // The tiles are counted in the columns the slices see: all of them, or
   // those of one prefix (the padding dropped).
   std::optional<int64_t> columns;
+  // The tiles' width: the widest slice's (a partial last tile is narrower).
   int64_t width = 0;
+  auto widen = [&](Operation *user) {
+    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(user))
+      if (std::optional<int64_t> size =
+              getConstantIntValue(slice.getMixedSizes().back()))
+        width = std::max(width, *size);
+  };
+  for (Operation *user : constant->getUsers()) {
+    auto slice = dyn_cast<tensor::ExtractSliceOp>(user);
+    if (slice && isColumnPrefix(slice, type))
+      llvm::for_each(slice->getUsers(), widen);
+    else
+      widen(user);
+  }
   std::optional<SmallVector<bool>> moved;
+  bool partial = false;
   SmallVector<tensor::ExtractSliceOp> slices, prefixes;
   auto addTileSlices = [&](Value source, RankedTensorType seen) {
     if (columns && *columns != seen.getShape().back())
@@ -238,7 +269,7 @@ void packConstant(RewriterBase &rewriter, arith::ConstantOp constant) {
     columns = seen.getShape().back();
     for (Operation *user : source.getUsers()) {
       auto slice = dyn_cast<tensor::ExtractSliceOp>(user);
-      if (!slice || !isTileSlice(slice, seen, width, moved))
+      if (!slice || !isTileSlice(slice, seen, width, moved, partial))
         return false;
       slices.push_back(slice);
     }
@@ -250,7 +281,7 @@ void packConstant(RewriterBase &rewriter, arith::ConstantOp constant) {
       if (!addTileSlices(slice.getResult(), slice.getResultType()))
         return;
       prefixes.push_back(slice);
-    } else if (!slice || !isTileSlice(slice, type, width, moved)) {
+    } else if (!slice || !isTileSlice(slice, type, width, moved, partial)) {
       return;
     } else {
       if (columns && *columns != type.getShape().back())
@@ -278,7 +309,7 @@ void packConstant(RewriterBase &rewriter, arith::ConstantOp constant) {
   for (int64_t d : ArrayRef<int64_t>(permutation).drop_front(outer))
     blockShape.push_back(d + 1 == rank ? width : type.getDimSize(d));
   auto blockType = RankedTensorType::get(blockShape, type.getElementType());
-  if (outer != 0 && (!prefixes.empty() ||
+  if (outer != 0 && (!prefixes.empty() || partial ||
                      llvm::any_of(slices, [&](tensor::ExtractSliceOp slice) {
                        return slice.getResultType().getRank() != rank ||
                               !getReassociationIndicesForReshape(
@@ -287,15 +318,20 @@ void packConstant(RewriterBase &rewriter, arith::ConstantOp constant) {
     return;
   DenseElementsAttr ordered =
       outer == 0 ? attr : permuteConstant(attr, permutation);
-  int64_t tiles = *columns / width;
+  int64_t tiles = llvm::divideCeil(*columns, width);
   rewriter.setInsertionPoint(constant);
   Value packed = arith::ConstantOp::create(
       rewriter, constant.getLoc(), packColumns(ordered, width, tiles, outer));
   for (tensor::ExtractSliceOp slice : slices) {
     std::optional<int64_t> index;
     Value iv;
-    (void)getTileIndex(slice.getMixedOffsets().back(), width, *columns, index,
-                       iv);
+    // A partial tile reads the first columns of its block.
+    int64_t size = *getConstantIntValue(slice.getMixedSizes().back());
+    if (size < width)
+      index = *getConstantIntValue(slice.getMixedOffsets().back()) / width;
+    else
+      (void)getTileIndex(slice.getMixedOffsets().back(), width, *columns, index,
+                         iv);
     rewriter.setInsertionPoint(slice);
     Location loc = slice.getLoc();
     OpFoldResult tile;
@@ -314,10 +350,11 @@ void packConstant(RewriterBase &rewriter, arith::ConstantOp constant) {
     }
     offsets.push_back(tile);
     sizes.push_back(rewriter.getIndexAttr(1));
-    for (int64_t size : blockShape) {
+    for (int64_t extent : blockShape) {
       offsets.push_back(rewriter.getIndexAttr(0));
-      sizes.push_back(rewriter.getIndexAttr(size));
+      sizes.push_back(rewriter.getIndexAttr(extent));
     }
+    sizes.back() = rewriter.getIndexAttr(size);
     SmallVector<OpFoldResult> strides(rank + 1, rewriter.getIndexAttr(1));
     if (outer == 0) {
       rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(

@@ -17,9 +17,12 @@
 // a `vector.transfer_read`, write for a `vector.transfer_write`. The
 // accesses taken are the in-bounds, minor-identity transfers after a loop
 // that carries vectors and multiplies in its body, in the same block,
-// whose buffer and indices are defined before the loop, except where the
-// block read the same place before the loop (its partial sums, carried
-// between reduction chunks: in the cache already).
+// whose buffer is defined before the loop and whose indices are too, or
+// are computed after it by pure ops from such values (a residual's row,
+// `affine.apply`d from the tile's offsets: those ops are cloned before
+// the loop for the prefetches), except where the block read the same
+// place before the loop (its partial sums, carried between reduction
+// chunks: in the cache already).
 //
 // fuse-prefetch-streams. Inside the loop, each step reads a row of the
 // right operand (B: a weight's packed panel, a filter's row of output
@@ -167,11 +170,47 @@ void prefetchLines(OpBuilder &builder, VectorTransferOpInterface transfer,
   }
 }
 
-/// Prefetches each cache line `transfer` touches, before `loop`.
+/// The deepest chain of ops an index is recomputed from (getRecomputable):
+/// far more than the one or two `affine.apply`s that tiling leaves.
+constexpr int kMaxRecomputeDepth = 8;
+
+/// Whether `value` can be had before `loop`: it is defined before the loop,
+/// or computed after it, in the loop's block, by a pure op without regions
+/// from such values (an epilogue's row index `affine.apply`d from the tile's
+/// offsets after the loop). Each op of such a chain is appended to `chain`
+/// after the ops it uses, once.
+bool getRecomputable(Value value, scf::ForOp loop, DominanceInfo &dominance,
+                     SetVector<Operation *> &chain, int depth = 0) {
+  if (dominance.properlyDominates(value, loop))
+    return true;
+  Operation *def = value.getDefiningOp();
+  if (!def || chain.contains(def))
+    return def != nullptr;
+  if (depth == kMaxRecomputeDepth || def->getBlock() != loop->getBlock() ||
+      !loop->isBeforeInBlock(def) || def->getNumRegions() != 0 || !isPure(def))
+    return false;
+  for (Value operand : def->getOperands())
+    if (!getRecomputable(operand, loop, dominance, chain, depth + 1))
+      return false;
+  chain.insert(def);
+  return true;
+}
+
+/// Prefetches each cache line `transfer` touches, before `loop`, where
+/// `chain` (getRecomputable) computes the indices defined after the loop:
+/// it is cloned before the loop for the prefetches, the transfer itself
+/// keeps its own (CSE merges the copies where it can).
 void prefetchBefore(OpBuilder &builder, scf::ForOp loop,
-                    VectorTransferOpInterface transfer) {
+                    VectorTransferOpInterface transfer,
+                    ArrayRef<Operation *> chain) {
   builder.setInsertionPoint(loop);
-  prefetchLines(builder, transfer, llvm::to_vector(transfer.getIndices()));
+  IRMapping mapping;
+  for (Operation *op : chain)
+    builder.clone(*op, mapping);
+  prefetchLines(builder, transfer,
+                llvm::map_to_vector(transfer.getIndices(), [&](Value index) {
+                  return mapping.lookupOrDefault(index);
+                }));
 }
 
 struct FusePrefetchEpiloguesPass final
@@ -183,7 +222,12 @@ struct FusePrefetchEpiloguesPass final
                                           "max-rows", maxRows, 0, kMaxRows)))
       return signalPassFailure();
     DominanceInfo dominance(getOperation());
-    SmallVector<std::pair<scf::ForOp, VectorTransferOpInterface>> work;
+    struct Work {
+      scf::ForOp loop;
+      VectorTransferOpInterface transfer;
+      SetVector<Operation *> chain;
+    };
+    SmallVector<Work> work;
     getOperation()->walk([&](scf::ForOp loop) {
       if (!isBlockReduction(loop))
         return;
@@ -205,20 +249,23 @@ struct FusePrefetchEpiloguesPass final
           break; // the next block's loop: its accesses are its own
         VectorTransferOpInterface transfer = getPrefetchable(op);
         if (!transfer || isCached(transfer) ||
-            !dominance.properlyDominates(transfer.getBase(), loop) ||
-            !llvm::all_of(transfer.getIndices(), [&](Value index) {
-              return dominance.properlyDominates(index, loop);
+            !dominance.properlyDominates(transfer.getBase(), loop))
+          continue;
+        SetVector<Operation *> chain;
+        if (!llvm::all_of(transfer.getIndices(), [&](Value index) {
+              return getRecomputable(index, loop, dominance, chain);
             }))
           continue;
         rows += getRows(transfer);
         if (rows > maxRows)
           break;
-        work.emplace_back(loop, transfer);
+        work.push_back({loop, transfer, std::move(chain)});
       }
     });
     OpBuilder builder(&getContext());
-    for (auto [loop, transfer] : work)
-      prefetchBefore(builder, loop, transfer);
+    for (Work &item : work)
+      prefetchBefore(builder, item.loop, item.transfer,
+                     item.chain.getArrayRef());
   }
 };
 

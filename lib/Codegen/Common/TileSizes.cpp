@@ -372,15 +372,32 @@ getTileSizes(OpBuilder &builder, TilingInterface op, const TilePolicy &policy,
       // tile whose few points would idle most of a block's threads: the
       // other side widens towards the square's area (at most four sides),
       // as far as enough tiles remain.
+      //
+      // A widened N takes whole register blocks where its divisor is not
+      // whole vectors, the last tile partial: a classifier's 1000 classes
+      // in tiles of 256 (3 and one of 232), not 250. A tile of 250 columns
+      // ran its one row as register blocks of 128, 64, 32, 16, 8 and 2
+      // columns, each streaming a strided part of the tile's rows of the
+      // weight (a row of 1000 bytes, not a multiple of a cache line), and
+      // left the weight unpacked in panels; a 10240 x 1000 weight streamed
+      // at 8 GB/s where one of 10240 x 1024 streams at 28.
       bool widenN = mTile < side && nTile >= mTile && !outer;
       bool widenM = !widenN && nTile < side && mTile > nTile;
+      auto wholeBlocksAtMost = [&](int64_t range, int64_t limit) {
+        int64_t size = tileAtMost(range, limit);
+        if (!policy.partialTiles || size % kVector == 0 || range <= limit ||
+            limit < kBlockWidth)
+          return size;
+        return limit / kBlockWidth * kBlockWidth;
+      };
       if (widenN || widenM) {
         int64_t &thin = widenN ? mTile : nTile;
         int64_t &wide = widenN ? nTile : mTile;
         int64_t range = ranges[widenN ? n : m];
         for (int64_t limit = std::min(4 * side, side * side / thin);
              limit > wide; limit /= 2) {
-          int64_t widened = tileAtMost(range, limit);
+          int64_t widened = widenN ? wholeBlocksAtMost(range, limit)
+                                   : tileAtMost(range, limit);
           if ((widenN ? numTiles(mTile, widened)
                       : numTiles(widened, nTile)) >= policy.contractionTiles) {
             wide = std::max(wide, widened);

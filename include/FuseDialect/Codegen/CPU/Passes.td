@@ -322,8 +322,10 @@ def FusePrefetchEpiloguesPass
     with no work left to overlap their misses. For each in-bounds,
     minor-identity `vector.transfer_read` and `vector.transfer_write` after
     the loop in the same block (up to the next `scf.for`) whose buffer has
-    a unit innermost stride and whose buffer and indices are defined
-    before the loop, unless a `vector.transfer_read` before the loop in
+    a unit innermost stride, whose buffer is defined before the loop and
+    whose indices are too or are computed after it, in its block, by pure
+    ops from such values (cloned before the loop for the prefetches),
+    unless a `vector.transfer_read` before the loop in
     that block reads the same buffer at the same indices (partial sums
     carried between reduction chunks, in the cache already), this pass
     issues one `memref.prefetch` per cache line
