@@ -24,9 +24,10 @@
 //    of two below one vector: 20 filters as 16 + 4, 12 depthwise channels
 //    as 8 + 4, never a vector of 20 or 12 lanes (SPLIT);
 //  * a single row (a matrix-vector product) spends the accumulators of
-//    block-rows rows on columns, in a power of two of vectors: a tile of
-//    100 columns as blocks of 64, 32 and 4, not 6 of 16 and one of 4, also
-//    where its input is read through a view of unit dims (GEMV);
+//    block-rows rows on columns, in a power of two of vectors: 200 columns
+//    in a tile of 128 (whole register blocks, not half of 200) as two
+//    blocks of 64 and a partial tile of 72 as 64 + 8, not 6 of 16 and one
+//    of 8, also where its input is read through a view of unit dims (GEMV);
 //  * a reduction longer than reduction-chunk runs in chunks outside the
 //    blocks, each block's pass reading a panel of B that stays in L1, the
 //    last chunk peeled so that its blocks take the epilogue (256 steps as 2
@@ -211,9 +212,11 @@ func.func @split(%x: tensor<1x8x8x16xf32>, %w: tensor<20x1x1x16xf32>, %b: tensor
 
 // GEMV-LABEL: func.func @gemv
 //   GEMV-NOT:   math.fma {{.*}} : vector<16xf32>
+//       GEMV:   scf.forall (%{{.*}}) = (0) to (128) step (128)
 //       GEMV:   math.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<64xf32>
-//       GEMV:   math.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<32xf32>
-//       GEMV:   math.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<4xf32>
+//       GEMV:   scf.forall (%{{.*}}) = (128) to (200) step (128)
+//       GEMV:   math.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<64xf32>
+//       GEMV:   math.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<8xf32>
 //   GEMV-NOT:   math.fma {{.*}} : vector<16xf32>
 //       GEMV:   fuse.yield
 func.func @gemv(%a: tensor<1x1x64xf32>, %b: tensor<1x64x200xf32>) -> tensor<1x1x200xf32> {
@@ -232,8 +235,9 @@ func.func @gemv(%a: tensor<1x1x64xf32>, %b: tensor<1x64x200xf32>) -> tensor<1x1x
 // GEMV-LABEL: func.func @gemv_view
 //       GEMV:   tensor.collapse_shape %{{.*}} {{\[}}[0], [1], [2, 3, 4]] : tensor<1x1x64x1x1xf32> into tensor<1x1x64xf32>
 //       GEMV:   math.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<64xf32>
-//       GEMV:   math.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<32xf32>
-//       GEMV:   math.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<4xf32>
+//       GEMV:   tensor.collapse_shape %{{.*}} {{\[}}[0], [1], [2, 3, 4]] : tensor<1x1x64x1x1xf32> into tensor<1x1x64xf32>
+//       GEMV:   math.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<64xf32>
+//       GEMV:   math.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<8xf32>
 //   GEMV-NOT:   vector.multi_reduction
 //       GEMV:   fuse.yield
 func.func @gemv_view(%x: tensor<1x64x1x1xf32>) -> tensor<1x200xf32> {

@@ -124,13 +124,38 @@ bool getTileIndex(OpFoldResult offset, int64_t width, int64_t extent,
   return true;
 }
 
+/// The value of `offset` when it has one: a constant, or the induction
+/// variable of an `scf.forall` loop of one iteration from a constant (the
+/// nest peeled for a partial last tile).
+std::optional<int64_t> getOnlyValue(OpFoldResult offset) {
+  if (std::optional<int64_t> value = getConstantIntValue(offset))
+    return value;
+  auto arg = dyn_cast<BlockArgument>(cast<Value>(offset));
+  if (!arg)
+    return std::nullopt;
+  auto forall = dyn_cast<scf::ForallOp>(arg.getOwner()->getParentOp());
+  unsigned i = arg.getArgNumber();
+  if (!forall || arg.getOwner() != forall.getBody() || i >= forall.getRank())
+    return std::nullopt;
+  std::optional<int64_t> lower =
+      getConstantIntValue(forall.getMixedLowerBound()[i]);
+  std::optional<int64_t> upper =
+      getConstantIntValue(forall.getMixedUpperBound()[i]);
+  std::optional<int64_t> step = getConstantIntValue(forall.getMixedStep()[i]);
+  if (!lower || !upper || !step || *step <= 0 || *lower >= *upper ||
+      *upper - *lower > *step)
+    return std::nullopt;
+  return lower;
+}
+
 /// Whether `slice` reads one tile of its constant source of type `type`:
 /// unit strides, every dimension but the innermost whole or one index of
 /// it (`moved`, set from the first slice: those dimensions, which packing
 /// moves before the tiles; a QKV projection's tile reads one of Q, K and
-/// V), the innermost `width` at a tile offset, or fewer at a constant
-/// offset of a tile up to the end of the innermost dimension (the partial
-/// last tile of a nest whose tiles do not divide it: `partial` set).
+/// V), the innermost `width` at a tile offset, or fewer at a tile's offset
+/// up to the end of the innermost dimension (the partial last tile of a
+/// nest whose tiles do not divide it, at a constant offset or in a loop of
+/// one iteration: getOnlyValue; `partial` set).
 bool isTileSlice(tensor::ExtractSliceOp slice, RankedTensorType type,
                  int64_t width, std::optional<SmallVector<bool>> &moved,
                  bool &partial) {
@@ -156,7 +181,7 @@ bool isTileSlice(tensor::ExtractSliceOp slice, RankedTensorType type,
   if (!size || *size <= 0 || *size >= extent || *size > width)
     return false;
   if (*size < width) {
-    std::optional<int64_t> offset = getConstantIntValue(offsets.back());
+    std::optional<int64_t> offset = getOnlyValue(offsets.back());
     partial = true;
     return offset && *offset >= 0 && *offset % width == 0 &&
            *offset + *size == extent;
@@ -245,6 +270,13 @@ void packConstant(RewriterBase &rewriter, arith::ConstantOp constant) {
   // The tiles are counted in the columns the slices see: all of them, or
   // those of one prefix (the padding dropped).
   std::optional<int64_t> columns;
+  // A view of the first columns that only slices read (a zero-offset tile,
+  // the first of a nest of one iteration, is a tile, not such a view).
+  auto isPrefixView = [&](tensor::ExtractSliceOp slice) {
+    return slice && isColumnPrefix(slice, type) &&
+           llvm::all_of(slice->getUsers(),
+                        llvm::IsaPred<tensor::ExtractSliceOp>);
+  };
   // The tiles' width: the widest slice's (a partial last tile is narrower).
   int64_t width = 0;
   auto widen = [&](Operation *user) {
@@ -255,7 +287,7 @@ void packConstant(RewriterBase &rewriter, arith::ConstantOp constant) {
   };
   for (Operation *user : constant->getUsers()) {
     auto slice = dyn_cast<tensor::ExtractSliceOp>(user);
-    if (slice && isColumnPrefix(slice, type))
+    if (isPrefixView(slice))
       llvm::for_each(slice->getUsers(), widen);
     else
       widen(user);
@@ -277,7 +309,7 @@ void packConstant(RewriterBase &rewriter, arith::ConstantOp constant) {
   };
   for (Operation *user : constant->getUsers()) {
     auto slice = dyn_cast<tensor::ExtractSliceOp>(user);
-    if (slice && isColumnPrefix(slice, type)) {
+    if (isPrefixView(slice)) {
       if (!addTileSlices(slice.getResult(), slice.getResultType()))
         return;
       prefixes.push_back(slice);
@@ -328,7 +360,7 @@ void packConstant(RewriterBase &rewriter, arith::ConstantOp constant) {
     // A partial tile reads the first columns of its block.
     int64_t size = *getConstantIntValue(slice.getMixedSizes().back());
     if (size < width)
-      index = *getConstantIntValue(slice.getMixedOffsets().back()) / width;
+      index = *getOnlyValue(slice.getMixedOffsets().back()) / width;
     else
       (void)getTileIndex(slice.getMixedOffsets().back(), width, *columns, index,
                          iv);

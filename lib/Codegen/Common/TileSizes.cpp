@@ -200,6 +200,24 @@ static std::optional<int64_t> getNSideBytes(linalg::LinalgOp op) {
   return count;
 }
 
+/// An AVX-512 register of f32 (two of AVX2): N tiles of whole ones let the
+/// register blocks be whole.
+static constexpr int64_t kVector = 16;
+/// A register block's width on AVX-512: two vectors.
+static constexpr int64_t kBlockWidth = 2 * kVector;
+
+/// Whether loop `i` of `op` indexes the innermost dimension of its only
+/// result (the lanes of its vectors).
+static bool isLanesLoop(linalg::LinalgOp op, unsigned i) {
+  if (op.getNumDpsInits() != 1)
+    return false;
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (out.getNumResults() == 0)
+    return false;
+  auto dim = dyn_cast<AffineDimExpr>(out.getResults().back());
+  return dim && dim.getPosition() == i;
+}
+
 /// Tile sizes: the outer parallel loops are tiled by 1, outermost first,
 /// until the loops inside hold at most `minTileElements` results; the last
 /// loop tiled then takes as many iterations as fit (a divisor of its range,
@@ -297,11 +315,6 @@ getTileSizes(OpBuilder &builder, TilingInterface op, const TilePolicy &policy,
         return tiles;
       };
       int64_t side = policy.contractionTile;
-      // An AVX-512 register of f32 (two of AVX2): N tiles of whole ones let
-      // the register blocks be whole.
-      constexpr int64_t kVector = 16;
-      // A register block's width on AVX-512: two vectors.
-      constexpr int64_t kBlockWidth = 2 * kVector;
       auto squareTiles = [&](int64_t side) {
         return numTiles(tileAtMost(ranges[m], side),
                         tileAtMost(ranges[n], side));
@@ -484,11 +497,21 @@ getTileSizes(OpBuilder &builder, TilingInterface op, const TilePolicy &policy,
         // of half (more than 4 tiles), the second partial: 197 tokens in
         // 99 + 98 rows, not 197 tiles of one that each streamed the weight
         // (3 roots, Q, K and V, still in 3 tiles of one, not 2 + 1).
+        // On the loop of the result's innermost dimension (the lanes: a
+        // classifier's 1000 classes after its pooling), a half that is not
+        // whole vectors is rounded up to whole register blocks instead, the
+        // second tile partial: 512 + 488, not 500 + 500, each of which ran
+        // register blocks of 256, 128, 64, 32, 16 and 4 lanes, one pass down
+        // the weight each.
         int64_t half = llvm::divideCeil(ranges[i], 2);
         int64_t divisor = getLargestDivisor(ranges[i], ranges[i] / 2);
-        sizes[i] = builder.getIndexAttr(splitInHalves && 2 * divisor < half
-                                            ? rowTileAtMost(ranges[i], half)
-                                            : divisor);
+        int64_t size = splitInHalves && 2 * divisor < half
+                           ? rowTileAtMost(ranges[i], half)
+                           : divisor;
+        if (policy.partialTiles && isLanesLoop(linalgOp, i) &&
+            size % kVector != 0 && half > kBlockWidth)
+          size = llvm::alignTo(half, kBlockWidth);
+        sizes[i] = builder.getIndexAttr(size);
         break;
       }
   return sizes;
