@@ -270,12 +270,16 @@ void packConstant(RewriterBase &rewriter, arith::ConstantOp constant) {
   // The tiles are counted in the columns the slices see: all of them, or
   // those of one prefix (the padding dropped).
   std::optional<int64_t> columns;
-  // A view of the first columns that only slices read (a zero-offset tile,
-  // the first of a nest of one iteration, is a tile, not such a view).
+  // A view of the first columns: the constant's only use (a permuted
+  // filter without its row padding, which keeps its layout unless slices
+  // read the view), or one that only slices read. Beside other slices, a
+  // zero-offset slice that something else reads is the first tile (of a
+  // nest of one iteration, before a partial last tile).
   auto isPrefixView = [&](tensor::ExtractSliceOp slice) {
     return slice && isColumnPrefix(slice, type) &&
-           llvm::all_of(slice->getUsers(),
-                        llvm::IsaPred<tensor::ExtractSliceOp>);
+           (constant->hasOneUse() ||
+            llvm::all_of(slice->getUsers(),
+                         llvm::IsaPred<tensor::ExtractSliceOp>));
   };
   // The tiles' width: the widest slice's (a partial last tile is narrower).
   int64_t width = 0;
@@ -350,7 +354,10 @@ void packConstant(RewriterBase &rewriter, arith::ConstantOp constant) {
     return;
   DenseElementsAttr ordered =
       outer == 0 ? attr : permuteConstant(attr, permutation);
-  int64_t tiles = llvm::divideCeil(*columns, width);
+  // Columns past the last tile that no slice reads (row padding) are
+  // dropped; a partial last tile's block is padded to the width.
+  int64_t tiles =
+      partial ? llvm::divideCeil(*columns, width) : *columns / width;
   rewriter.setInsertionPoint(constant);
   Value packed = arith::ConstantOp::create(
       rewriter, constant.getLoc(), packColumns(ordered, width, tiles, outer));

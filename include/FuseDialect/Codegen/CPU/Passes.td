@@ -27,7 +27,10 @@ def FusePackConstantTilesPass : Pass<"fuse-pack-constant-tiles"> {
 
     Only when every use of the constant is such a slice with the same `t`,
     at an induction variable of an `scf.forall` with lower bound 0 and step
-    `t`, or at a constant multiple of `t`; the columns past the last whole
+    `t`, or at a constant multiple of `t`, except the slice of a partial
+    last tile: fewer than `t` columns from a multiple of `t` to the last
+    column (at a constant, or in a loop of one iteration), whose block is
+    padded with zeros to `t`. Otherwise the columns past the last whole
     tile (row padding) are dropped. Values are unchanged: the same elements
     are read, from other addresses.
   }];
