@@ -90,6 +90,28 @@ using namespace mlir::fuse;
 
 namespace {
 
+/// The constant bounds of the `scf.forall` loop whose induction variable
+/// `offset` is (not one of its shared outputs, also arguments of its body).
+struct ForallRange {
+  BlockArgument iv;
+  int64_t lower, upper, step;
+};
+std::optional<ForallRange> getForallRange(OpFoldResult offset) {
+  auto iv = dyn_cast_if_present<BlockArgument>(dyn_cast<Value>(offset));
+  scf::ForallOp forall = iv ? scf::getForallOpThreadIndexOwner(iv) : nullptr;
+  unsigned i = iv ? iv.getArgNumber() : 0;
+  if (!forall || i >= forall.getRank())
+    return std::nullopt;
+  std::optional<int64_t> lower =
+      getConstantIntValue(forall.getMixedLowerBound()[i]);
+  std::optional<int64_t> upper =
+      getConstantIntValue(forall.getMixedUpperBound()[i]);
+  std::optional<int64_t> step = getConstantIntValue(forall.getMixedStep()[i]);
+  if (!lower || !upper || !step)
+    return std::nullopt;
+  return ForallRange{iv, *lower, *upper, *step};
+}
+
 /// The tile index of a slice's offset along the constant's innermost
 /// dimension, tiles of `width`: a constant multiple of `width`, or an
 /// induction variable of an `scf.forall` from 0 by `width` whose last tile
@@ -103,24 +125,11 @@ bool getTileIndex(OpFoldResult offset, int64_t width, int64_t extent,
     constant = *value / width;
     return true;
   }
-  auto arg = dyn_cast<BlockArgument>(cast<Value>(offset));
-  if (!arg)
+  std::optional<ForallRange> range = getForallRange(offset);
+  if (!range || range->lower != 0 || range->step != width ||
+      range->upper % width != 0 || range->upper > extent)
     return false;
-  auto forall = dyn_cast<scf::ForallOp>(arg.getOwner()->getParentOp());
-  if (!forall || arg.getOwner() != forall.getBody())
-    return false;
-  unsigned i = arg.getArgNumber();
-  if (i >= forall.getRank())
-    return false;
-  std::optional<int64_t> lower =
-      getConstantIntValue(forall.getMixedLowerBound()[i]);
-  std::optional<int64_t> upper =
-      getConstantIntValue(forall.getMixedUpperBound()[i]);
-  std::optional<int64_t> step = getConstantIntValue(forall.getMixedStep()[i]);
-  if (!lower || !upper || !step || *lower != 0 || *step != width ||
-      *upper % width != 0 || *upper > extent)
-    return false;
-  iv = arg;
+  iv = range->iv;
   return true;
 }
 
@@ -130,22 +139,11 @@ bool getTileIndex(OpFoldResult offset, int64_t width, int64_t extent,
 std::optional<int64_t> getOnlyValue(OpFoldResult offset) {
   if (std::optional<int64_t> value = getConstantIntValue(offset))
     return value;
-  auto arg = dyn_cast<BlockArgument>(cast<Value>(offset));
-  if (!arg)
+  std::optional<ForallRange> range = getForallRange(offset);
+  if (!range || range->step <= 0 || range->lower >= range->upper ||
+      range->upper - range->lower > range->step)
     return std::nullopt;
-  auto forall = dyn_cast<scf::ForallOp>(arg.getOwner()->getParentOp());
-  unsigned i = arg.getArgNumber();
-  if (!forall || arg.getOwner() != forall.getBody() || i >= forall.getRank())
-    return std::nullopt;
-  std::optional<int64_t> lower =
-      getConstantIntValue(forall.getMixedLowerBound()[i]);
-  std::optional<int64_t> upper =
-      getConstantIntValue(forall.getMixedUpperBound()[i]);
-  std::optional<int64_t> step = getConstantIntValue(forall.getMixedStep()[i]);
-  if (!lower || !upper || !step || *step <= 0 || *lower >= *upper ||
-      *upper - *lower > *step)
-    return std::nullopt;
-  return lower;
+  return range->lower;
 }
 
 /// Whether `slice` reads one tile of its constant source of type `type`:

@@ -184,8 +184,10 @@ bool getRecomputable(Value value, scf::ForOp loop, DominanceInfo &dominance,
   if (dominance.properlyDominates(value, loop))
     return true;
   Operation *def = value.getDefiningOp();
-  if (!def || chain.contains(def))
-    return def != nullptr;
+  if (!def)
+    return false;
+  if (chain.contains(def))
+    return true;
   if (depth == kMaxRecomputeDepth || def->getBlock() != loop->getBlock() ||
       !loop->isBeforeInBlock(def) || def->getNumRegions() != 0 || !isPure(def))
     return false;
