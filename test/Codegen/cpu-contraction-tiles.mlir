@@ -15,10 +15,12 @@
 // tile's filter slice stays in cache for all its pixels. Output rows
 // shorter than the side (7 pixels) take all rows of the image where they
 // fit in four sides (49 pixels by 64 filters), not a wider N (7 pixels by
-// 128 filters: widen-rows-first=false, NARROW); rows of 28 pixels, which
-// do not all fit, take the most that do (7 rows, 196 pixels by 64
-// filters, each padded window a static box; @some_rows), not one row by
-// 128 filters (NARROW); so do rows of exactly one side (64 pixels: 4
+// 128 filters: widen-rows-first=false, NARROW); each tile then reads its
+// own 64 filters, which it transposes itself (@seven_rows). Rows of 28
+// pixels, which do not all fit, take the most that do (7 rows, 196 pixels
+// by 64 filters, each padded window a static box; @some_rows), not one row
+// by 128 filters (NARROW); four tiles read each 64 filters, transposed once
+// per call before the nest. So do rows of exactly one side (64 pixels: 4
 // rows, @side_rows), whose window copied three input rows per output row.
 // N takes whole register blocks of 32 where it can (96 filters: 32, not
 // 48; @three_vectors). Rows that no count up to the limit divides (17
@@ -55,10 +57,9 @@
 // SQUARES-LABEL: func.func @conv
 // SQUARES:       scf.forall ({{.*}}) = (0, 0, 0) to (16, 16, 64) step (1, 16, 64)
 // SQUARES-LABEL: func.func @seven_rows
-// SQUARES:       scf.forall
-// SQUARES:         linalg.transpose {{.*}} permutation = [1, 2, 3, 0]
+// SQUARES-NOT:   linalg.transpose
 // SQUARES:       scf.forall ({{.*}}) = (0, 0, 0) to (7, 7, 128) step (7, 7, 64)
-// SQUARES-NOT:     linalg.transpose
+// SQUARES:         linalg.transpose ins({{.*}} : tensor<64x3x3x16xf32>) outs({{.*}} : tensor<3x3x16x64xf32>) permutation = [1, 2, 3, 0]
 // SQUARES:         linalg.conv_2d_nhwc_hwcf {{.*}} ins({{.*}} : tensor<1x9x9x16xf32>, tensor<3x3x16x64xf32>) outs({{.*}} : tensor<1x7x7x64xf32>)
 // NARROW-LABEL:  func.func @seven_rows
 // NARROW:        scf.forall ({{.*}}) = (0, 0, 0) to (7, 7, 128) step (1, 7, 128)
@@ -269,9 +270,10 @@ func.func @one_by_one(%x: tensor<1x16x16x32xf32>, %w: tensor<64x1x1x32xf32>, %b:
 // Rows of the permuted filter a multiple of 1 KB long (256 f32 filters)
 // get a cache line (16 f32) of padding, read through a slice that leaves it
 // out (PAD; values bit-identical, EXACT4): a constant's at compile time, a
-// filter computed at run time (@padded_rows_runtime) padded by 16 filters
-// of zeros before its transpose (a slice of the transpose's destination
-// would fold away).
+// filter computed at run time and transposed once per call before the nest
+// (@padded_rows_runtime: 28 rows of 28 pixels, four tiles of rows read each
+// filter column) padded by 16 filters of zeros before its transpose (a
+// slice of the transpose's destination would fold away).
 // PAD-LABEL: func.func @padded_rows
 //       PAD:   %[[PADDED:.*]] = arith.constant dense<"0x{{[0-9A-F]+}}"> : tensor<1x2x1x272xf32>
 //       PAD:   tensor.extract_slice %[[PADDED]]{{.*}} to tensor<1x2x1x
@@ -293,12 +295,12 @@ func.func @padded_rows(%x: tensor<1x4x4x1xf32>) -> tensor<1x4x4x256xf32> {
 
 // -----
 
-func.func @padded_rows_runtime(%x: tensor<1x6x6x16xf32>, %w: tensor<256x3x3x16xf32>) -> tensor<1x6x6x256xf32> {
+func.func @padded_rows_runtime(%x: tensor<1x28x28x16xf32>, %w: tensor<256x3x3x16xf32>) -> tensor<1x28x28x256xf32> {
   %b = "tosa.const"() <{values = dense<0.5> : tensor<256xf32>}> : () -> tensor<256xf32>
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
-  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x6x6x16xf32>, tensor<256x3x3x16xf32>, tensor<256xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x6x6x256xf32>
-  %r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x6x6x256xf32>) -> tensor<1x6x6x256xf32>
-  return %r : tensor<1x6x6x256xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x28x28x16xf32>, tensor<256x3x3x16xf32>, tensor<256xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x28x28x256xf32>
+  %r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x28x28x256xf32>) -> tensor<1x28x28x256xf32>
+  return %r : tensor<1x28x28x256xf32>
 }
 
 // -----

@@ -5,7 +5,9 @@
 // applied in fuse-vectorize-tiles, before the canonicalizer folds the
 // transpose of the unrolled rows into element moves), instead of reading
 // every vector of its result lane by lane (`vinsertps`, about 1 ns a value:
-// a run-time filter's transpose took as long as its convolution).
+// a run-time filter's transpose took as long as its convolution). The
+// chunk loop along the input's rows (its contiguous dimension) is
+// innermost: successive chunks read the next 64 bytes of the same 16 rows.
 // @transpose: a 96 x 512 input; @rest: 500 rows do not divide into 16, so
 // its chunks stay rows of the result, gathered. Values bit for bit against
 // the unfused program (EXACT).
@@ -14,8 +16,8 @@
 // RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry transpose,rest -p "--fuse-ops" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
 
 // BLOCKS-LABEL: func.func @transpose
-// BLOCKS:         scf.for %{{.*}} = %c0 to %c32 step %c16
-// BLOCKS:           scf.for %{{.*}} = %c0 to %c96 step %c16
+// BLOCKS:         scf.for %{{.*}} = %c0 to %c96 step %c16
+// BLOCKS:           scf.for %{{.*}} = %c0 to %c32 step %c16
 // BLOCKS:             vector.transfer_read {{.*}} : tensor<96x512xf32>, vector<16x16xf32>
 // BLOCKS-NOT:         vector.transpose
 // BLOCKS-COUNT-64:    vector.shuffle

@@ -428,39 +428,55 @@ static Value permuteFilterNow(OpBuilder &builder, Location loc,
   return sliceOffPadding(builder, loc, padded, type);
 }
 
-/// F x H x W x C filter `filter` (static) transposed to H x W x C x F at run
-/// time, its rows padded: the filter padded by zero filters before the
-/// transpose, which a slice of its result leaves out (a padded
-/// destination's slice would fold away with its `tensor.empty`).
+/// F x H x W x C filter `filter` (static) transposed to H x W x C x F at
+/// run time. Its rows are padded only where tileRoot keeps the transpose out
+/// of the nest (padWeightTransposeRows): a transpose computed per tile has
+/// rows of the tile's width.
 static Value transposeFilterAtRunTime(OpBuilder &builder, Location loc,
                                       Value filter) {
   auto type = cast<RankedTensorType>(filter.getType());
   Type element = type.getElementType();
   SmallVector<int64_t> hwcf = {type.getDimSize(1), type.getDimSize(2),
                                type.getDimSize(3), type.getDimSize(0)};
-  int64_t pad = getRowPaddingElements(element, hwcf.back());
-  if (pad) {
-    SmallVector<OpFoldResult> low(4, builder.getIndexAttr(0));
-    SmallVector<OpFoldResult> high(low);
-    high[0] = builder.getIndexAttr(pad);
-    SmallVector<int64_t> paddedShape(type.getShape());
-    paddedShape[0] += pad;
-    Value zero = arith::ConstantOp::create(builder, loc, element,
-                                           builder.getZeroAttr(element));
-    filter = tensor::PadOp::create(builder, loc,
-                                   RankedTensorType::get(paddedShape, element),
-                                   filter, low, high, zero);
-  }
-  SmallVector<int64_t> padded(hwcf);
-  padded.back() += pad;
-  Value empty = tensor::EmptyOp::create(builder, loc, padded, element);
-  Value transposed = linalg::TransposeOp::create(builder, loc, filter, empty,
-                                                 ArrayRef<int64_t>{1, 2, 3, 0})
-                         ->getResult(0);
+  Value empty = tensor::EmptyOp::create(builder, loc, hwcf, element);
+  return linalg::TransposeOp::create(builder, loc, filter, empty,
+                                     ArrayRef<int64_t>{1, 2, 3, 0})
+      ->getResult(0);
+}
+
+void padWeightTransposeRows(RewriterBase &rewriter,
+                            linalg::TransposeOp transpose) {
+  auto type = cast<RankedTensorType>(transpose->getResult(0).getType());
+  Type element = type.getElementType();
+  if (!type.hasStaticShape() || type.getRank() == 0)
+    return;
+  int64_t pad = getRowPaddingElements(element, type.getShape().back());
   if (pad == 0)
-    return transposed;
-  return sliceOffPadding(builder, loc, transposed,
-                         RankedTensorType::get(hwcf, element));
+    return;
+  // The padded rows are the source's padded dimension transposed last.
+  ArrayRef<int64_t> permutation = transpose.getPermutation();
+  Value source = transpose.getInput();
+  auto sourceType = cast<RankedTensorType>(source.getType());
+  Location loc = transpose.getLoc();
+  rewriter.setInsertionPoint(transpose);
+  SmallVector<OpFoldResult> low(sourceType.getRank(), rewriter.getIndexAttr(0));
+  SmallVector<OpFoldResult> high(low);
+  high[permutation.back()] = rewriter.getIndexAttr(pad);
+  SmallVector<int64_t> paddedSource(sourceType.getShape());
+  paddedSource[permutation.back()] += pad;
+  Value zero = arith::ConstantOp::create(rewriter, loc, element,
+                                         rewriter.getZeroAttr(element));
+  Value padded = tensor::PadOp::create(
+      rewriter, loc, RankedTensorType::get(paddedSource, element), source, low,
+      high, zero);
+  SmallVector<int64_t> paddedShape(type.getShape());
+  paddedShape.back() += pad;
+  Value empty = tensor::EmptyOp::create(rewriter, loc, paddedShape, element);
+  Value transposed =
+      linalg::TransposeOp::create(rewriter, loc, padded, empty, permutation)
+          ->getResult(0);
+  rewriter.replaceOp(transpose,
+                     sliceOffPadding(rewriter, loc, transposed, type));
 }
 
 /// A convolution reads its filter as H x W x C x F (`conv_2d_nhwc_hwcf`)
@@ -468,13 +484,14 @@ static Value transposeFilterAtRunTime(OpBuilder &builder, Location loc,
 /// channels are then one vector load of the filter per reduction step
 /// instead of a strided gather of F x H x W x C. A constant filter is
 /// permuted at compile time; any other is transposed at run time
-/// (`linalg.transpose`), once per call: tileRoot keeps a transpose of a
-/// group input that a convolution reads as its filter out of the tile loops
-/// (3x3 56x56 64 -> 64 with its filter an argument: 27% of the FMA peak as
-/// a gather, 90% transposed). Rows of F a multiple of 1 KB long get a cache
-/// line of padding (getRowPadding), read through a slice that leaves it
-/// out. The same multiply-adds in the same order (both ops reduce over kh,
-/// kw, c): values are unchanged.
+/// (`linalg.transpose`): once per call where tiles share filter columns,
+/// tileRoot keeping the transpose out of the tile loops (3x3 56x56 64 -> 64
+/// with its filter an argument: 27% of the FMA peak as a gather, 90%
+/// transposed), its rows then padded like a constant's; once per tile where
+/// each tile reads its own columns. A constant's rows of F a multiple of
+/// 1 KB long get a cache line of padding (getRowPadding), read through a
+/// slice that leaves it out. The same multiply-adds in the same order (both
+/// ops reduce over kh, kw, c): values are unchanged.
 struct FilterAsHwcf final : OpRewritePattern<linalg::Conv2DNhwcFhwcOp> {
   using OpRewritePattern::OpRewritePattern;
 

@@ -67,6 +67,13 @@ void cleanUpBody(GroupOp group);
 /// GPU's staged convolutions need).
 void convertOneByOneConvs(GroupOp group, bool contiguousFilters);
 
+/// `transpose` of a weight rewritten to write rows padded by a cache line
+/// where its rows are a multiple of 1 KB long (getRowPadding): the weight
+/// padded with zeros along the dimension that becomes the rows, transposed,
+/// and read through a slice that leaves the padding out. Values unchanged.
+void padWeightTransposeRows(RewriterBase &rewriter,
+                            linalg::TransposeOp transpose);
+
 /// Elementwise generics over the whole result of one contraction or window
 /// op (DenseNet: a layer's convolution normalized for each later layer of
 /// its dense block) become one generic with a result each. Each would be a
