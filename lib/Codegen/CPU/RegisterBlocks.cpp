@@ -165,6 +165,25 @@ BlockLoops getBlockLoops(linalg::LinalgOp op, bool contraction) {
   };
   loops.columns = loopAt(1);
   loops.rows = loopAt(2);
+  if (!loops.columns || !loops.rows)
+    return loops;
+  // The rows are where the block reuses a vector of the columns' operand
+  // (the filter): the nearest such result dimension. A grouped
+  // convolution's results end in groups by their filters, and its filter
+  // changes with the group: a block of groups loaded a filter vector per
+  // multiply-add besides its broadcast input value; a block of pixels of
+  // one group shares the vector across them.
+  auto reusesAlong = [&](unsigned d) {
+    return llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+      AffineMap map = op.getMatchingIndexingMap(input);
+      return map.isFunctionOfDim(*loops.columns) && !map.isFunctionOfDim(d);
+    });
+  };
+  std::optional<unsigned> rows = loops.rows;
+  for (size_t fromBack = 3; rows && !reusesAlong(*rows); ++fromBack)
+    rows = loopAt(fromBack);
+  if (rows)
+    loops.rows = rows;
   return loops;
 }
 

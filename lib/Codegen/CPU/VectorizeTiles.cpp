@@ -643,6 +643,57 @@ struct FoldFullSliceWrite final : OpRewritePattern<tensor::InsertSliceOp> {
   }
 };
 
+/// A read of a tensor through a map that skips unit dimensions between the
+/// ones it reads (`(d0, .., d4) -> (d2, d4)` of a 1 x 1 x 14 x 1 x 16 block
+/// of accumulators: a grouped convolution's pixels by the filters of one
+/// group, with the group between them) reads the minor identity over them
+/// instead, the skipped dimensions as unit dimensions of the vector,
+/// shape-cast back. Upstream lowers the write of the same block that way
+/// (broadcast and transpose into the unit dimensions); read and write then
+/// match, and the accumulators become a loop-carried vector
+/// (hoistLoopInvariantSubsets). Values are unchanged.
+struct ReadThroughUnitDims final : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    auto tensor = dyn_cast<RankedTensorType>(read.getBase().getType());
+    AffineMap map = read.getPermutationMap();
+    VectorType type = read.getVectorType();
+    if (!tensor || !tensor.hasStaticShape() || read.getMask() ||
+        read.hasOutOfBoundsDim() || type.isScalable() ||
+        map.isMinorIdentity() || map.getNumResults() == 0 ||
+        !map.isProjectedPermutation(/*allowZeroInResults=*/false))
+      return failure();
+    SmallVector<unsigned> dims;
+    for (AffineExpr result : map.getResults())
+      dims.push_back(cast<AffineDimExpr>(result).getPosition());
+    // Increasing, ending at the innermost dimension; what lies between
+    // them unit dimensions of the tensor.
+    int64_t rank = tensor.getRank();
+    if (dims.back() != rank - 1 || !llvm::is_sorted(dims))
+      return failure();
+    SmallVector<int64_t> shape;
+    for (int64_t d = dims.front(); d < rank; ++d) {
+      auto position = llvm::find(dims, d);
+      if (position != dims.end()) {
+        shape.push_back(type.getDimSize(position - dims.begin()));
+        continue;
+      }
+      if (tensor.getDimSize(d) != 1)
+        return failure();
+      shape.push_back(1);
+    }
+    auto wide = VectorType::get(shape, type.getElementType());
+    SmallVector<bool> inBounds(shape.size(), true);
+    Value whole = vector::TransferReadOp::create(
+        rewriter, read.getLoc(), wide, read.getBase(), read.getIndices(),
+        read.getPadding(), ArrayRef<bool>(inBounds));
+    rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(read, type, whole);
+    return success();
+  }
+};
+
 /// A 2-D read that broadcasts a column of its source along the rows'
 /// lanes (permutation map `(..., dR, ...) -> (dR, 0)`: a register block's
 /// column of A, or a convolution block's input pixels, each times a row of
@@ -925,7 +976,7 @@ struct FuseVectorizeTilesPass final
     // multiply-add, so the rounding is the scalar loop's).
     vector::MultiDimReductionOp::getCanonicalizationPatterns(patterns,
                                                              &getContext());
-    patterns.add<FoldFullSliceWrite>(&getContext());
+    patterns.add<FoldFullSliceWrite, ReadThroughUnitDims>(&getContext());
     patterns.add<SplatColumnRead, BroadcastRowRead>(&getContext(),
                                                   /*benefit=*/2);
     (void)applyPatternsGreedily(getOperation(), std::move(patterns));
