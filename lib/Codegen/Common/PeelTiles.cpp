@@ -366,6 +366,66 @@ SmallVector<scf::ForallOp> peelDimension(RewriterBase &rewriter,
 
 } // namespace
 
+namespace {
+
+/// See populatePeeledTilePatterns.
+struct StaticIfResult final : OpRewritePattern<scf::IfOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(scf::IfOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getNumResults() == 0 || op.getElseRegion().empty())
+      return failure();
+    scf::YieldOp thenYield = op.thenYield(), elseYield = op.elseYield();
+    SmallVector<Type> types(op.getResultTypes());
+    bool changed = false;
+    for (unsigned i = 0; i < op.getNumResults(); ++i) {
+      auto thenCast = thenYield.getOperand(i).getDefiningOp<tensor::CastOp>();
+      auto elseCast = elseYield.getOperand(i).getDefiningOp<tensor::CastOp>();
+      if (!thenCast || !elseCast ||
+          thenCast.getSource().getType() != elseCast.getSource().getType() ||
+          !tensor::canFoldIntoConsumerOp(thenCast))
+        continue;
+      types[i] = thenCast.getSource().getType();
+      changed = true;
+    }
+    if (!changed)
+      return failure();
+    auto newIf =
+        scf::IfOp::create(rewriter, op.getLoc(), types, op.getCondition(),
+                          /*withElseRegion=*/true);
+    rewriter.eraseBlock(&newIf.getThenRegion().front());
+    rewriter.eraseBlock(&newIf.getElseRegion().front());
+    rewriter.inlineRegionBefore(op.getThenRegion(), newIf.getThenRegion(),
+                                newIf.getThenRegion().end());
+    rewriter.inlineRegionBefore(op.getElseRegion(), newIf.getElseRegion(),
+                                newIf.getElseRegion().end());
+    SmallVector<Value> results;
+    for (unsigned i = 0; i < op.getNumResults(); ++i) {
+      Value result = newIf.getResult(i);
+      if (types[i] != op.getResult(i).getType()) {
+        for (scf::YieldOp yield : {newIf.thenYield(), newIf.elseYield()})
+          rewriter.modifyOpInPlace(yield, [&] {
+            yield->setOperand(i, yield.getOperand(i)
+                                     .getDefiningOp<tensor::CastOp>()
+                                     .getSource());
+          });
+        result = tensor::CastOp::create(rewriter, op.getLoc(),
+                                        op.getResult(i).getType(), result);
+      }
+      results.push_back(result);
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+} // namespace
+
+void fuse::populatePeeledTilePatterns(RewritePatternSet &patterns) {
+  patterns.add<StaticIfResult>(patterns.getContext());
+}
+
 SmallVector<scf::ForallOp>
 fuse::peelPartialTiles(RewriterBase &rewriter, scf::ForallOp loop,
                        const FrozenRewritePatternSet &canonicalization) {

@@ -36,6 +36,13 @@ SmallVector<scf::ForallOp>
 peelPartialTiles(RewriterBase &rewriter, scf::ForallOp loop,
                  const FrozenRewritePatternSet &canonicalization);
 
+/// Patterns that make a peeled tile's values static where canonicalization
+/// leaves them dynamic: an `scf.if` result that each branch yields as a
+/// `tensor.cast` from one static type (a padded window of a tile, the
+/// branch for an empty window and the branch for a padded slice, both
+/// static once the tile's size is) gets that type, cast after the `if`.
+void populatePeeledTilePatterns(RewritePatternSet &patterns);
+
 } // namespace mlir::fuse
 
 #endif // FUSEDIALECT_LIB_CONVERSION_PEELTILES_H

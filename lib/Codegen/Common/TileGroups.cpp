@@ -559,6 +559,7 @@ struct FuseTileGroupsPass final
       dialect->getCanonicalizationPatterns(patterns);
     for (RegisteredOperationName op : ctx->getRegisteredOperations())
       op.getCanonicalizationPatterns(patterns, ctx);
+    populatePeeledTilePatterns(patterns);
     canonicalization =
         std::make_shared<FrozenRewritePatternSet>(std::move(patterns));
     return success();
