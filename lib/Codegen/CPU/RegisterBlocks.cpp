@@ -123,7 +123,8 @@ bool readsColumnsStrided(linalg::LinalgOp op, unsigned columns) {
 
 /// The results of a convolution-like op's output past its unit dimensions
 /// (a depthwise convolution's channels and columns, past its multiplier of
-/// one): the innermost two are its register blocks' columns and rows.
+/// one): the innermost is its register blocks' columns, and getBlockLoops
+/// takes their rows from the others.
 SmallVector<AffineExpr> getWindowResults(linalg::LinalgOp op) {
   AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -138,10 +139,13 @@ SmallVector<AffineExpr> getWindowResults(linalg::LinalgOp op) {
 
 /// The loops of `op`'s register-block rows and columns (the vector lanes):
 /// for a contraction, the result's innermost dimension when it is an N
-/// dimension, and the M dimension nearest it; for a convolution, its two
-/// innermost result dimensions of more than one point. Rows are absent
-/// where there is no such loop (a matrix-vector product with no M
-/// dimension); columns are absent where the op cannot be blocked.
+/// dimension, and the M dimension nearest it; for a convolution, its
+/// innermost result dimension of more than one point, and the nearest one
+/// before it along which the columns' operand stays the same (the one
+/// just before, but for a grouped convolution, whose filter changes along
+/// its groups: its pixels). Rows are absent where there is no such loop (a
+/// matrix-vector product with no M dimension); columns are absent where the
+/// op cannot be blocked.
 struct BlockLoops {
   std::optional<unsigned> rows, columns;
 };
@@ -355,11 +359,10 @@ SmallVector<int64_t> getRegisterBlock(linalg::LinalgOp op, int64_t blockRows,
 }
 
 /// Register-block sizes of any other structured op whose reduction loops
-/// should run innermost around a block of results (a convolution): the
-/// result's innermost dimension of more than one point and the one before
-/// by getBlockShape's columns and rows (a single row when the result has
-/// one such dimension), every other loop by 1. Empty when these are not
-/// plain loop indices.
+/// should run innermost around a block of results (a convolution): its
+/// block loops (getBlockLoops) by getBlockShape's columns and rows (a
+/// single row when it has no row loop), every other loop by 1. Empty when these
+/// are not plain loop indices.
 SmallVector<int64_t> getWindowBlock(linalg::LinalgOp op, int64_t blockRows,
                                     int64_t blockCols,
                                     SmallVectorImpl<int64_t> &interchange) {

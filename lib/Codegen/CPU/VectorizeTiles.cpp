@@ -407,6 +407,13 @@ SmallVector<int64_t> getChunkSizes(linalg::LinalgOp op, int64_t chunkElements,
 /// two vectors); other sizes it lowers element by element.
 static constexpr int64_t kTransposeBlock = 16;
 
+/// The loop of the innermost dimension of `op`'s first input, whose map is
+/// a permutation.
+static unsigned getInputRowLoop(linalg::LinalgOp op) {
+  AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  return cast<AffineDimExpr>(map.getResults().back()).getPosition();
+}
+
 /// Chunk sizes for an elementwise `op` that reads its one input transposed
 /// (the input's innermost dimension is not the innermost loop, whose result
 /// it writes at the identity): kTransposeBlock x kTransposeBlock over the
@@ -430,7 +437,7 @@ static SmallVector<int64_t> getTransposeChunkSizes(linalg::LinalgOp op) {
       getElementTypeOrSelf(op.getDpsInits()[0].getType()) != element)
     return {};
   unsigned inner = op.getNumLoops() - 1;
-  unsigned read = cast<AffineDimExpr>(map.getResults().back()).getPosition();
+  unsigned read = getInputRowLoop(op);
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   if (read == inner || ShapedType::isDynamic(ranges[read]) ||
       ShapedType::isDynamic(ranges[inner]) || ranges[read] % lanes != 0 ||
@@ -449,8 +456,7 @@ static SmallVector<int64_t> getTransposeChunkSizes(linalg::LinalgOp op) {
 /// time: 0.88 -> 0.6 ms, one thread). The writes take the strides instead,
 /// which the store buffers absorb.
 static SmallVector<int64_t> getReadOrder(linalg::LinalgOp op) {
-  AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
-  int64_t read = cast<AffineDimExpr>(map.getResults().back()).getPosition();
+  int64_t read = getInputRowLoop(op);
   SmallVector<int64_t> order;
   for (int64_t d = 0, e = op.getNumLoops(); d < e; ++d)
     if (d != read)
@@ -661,6 +667,7 @@ struct ReadThroughUnitDims final : OpRewritePattern<vector::TransferReadOp> {
     AffineMap map = read.getPermutationMap();
     VectorType type = read.getVectorType();
     if (!tensor || !tensor.hasStaticShape() || read.getMask() ||
+        isa<vector::MaskingOpInterface>(read->getParentOp()) ||
         read.hasOutOfBoundsDim() || type.isScalable() ||
         map.isMinorIdentity() || map.getNumResults() == 0 ||
         !map.isProjectedPermutation(/*allowZeroInResults=*/false))

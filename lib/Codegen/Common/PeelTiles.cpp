@@ -384,6 +384,7 @@ struct StaticIfResult final : OpRewritePattern<scf::IfOp> {
       auto elseCast = elseYield.getOperand(i).getDefiningOp<tensor::CastOp>();
       if (!thenCast || !elseCast ||
           thenCast.getSource().getType() != elseCast.getSource().getType() ||
+          thenCast.getSource().getType() == op.getResult(i).getType() ||
           !tensor::canFoldIntoConsumerOp(thenCast))
         continue;
       types[i] = thenCast.getSource().getType();

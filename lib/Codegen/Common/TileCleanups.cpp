@@ -310,8 +310,10 @@ struct OneByOneConvAsContraction final
     // (K x N of a matmul: a row of output channels is contiguous, so a CPU
     // register block reads it as one vector; as F x C, a block's columns
     // were a strided gather per reduction step). A constant filter is
-    // transposed here, at compile time; any other once per call (tileRoot
-    // keeps the transpose out of the tile loops).
+    // transposed here, at compile time; any other at run time, once per
+    // call or once per tile (tileRoot). Its rows are not padded, unlike a
+    // 3x3 filter's transposed once per call (padFilterTransposesOutsideNests
+    // takes `conv_2d_nhwc_hwcf` readers only).
     Value filterMatrix;
     AffineMap filterMap = AffineMap::get(5, 0, {c, f}, ctx);
     DenseElementsAttr constant;

@@ -110,7 +110,7 @@ static bool readsDisjointTiles(OpBuilder &builder, TilingInterface root,
 /// its second operand (a convolution's filter, a contraction's B, transposed so
 /// that a register block reads a row of output channels as one vector). Every
 /// tile of such an op reads its tile of the weight's columns across the whole
-/// reduction, and many tiles read the same columns.
+/// reduction, and tiles along its other loops read the same columns.
 static bool isWeightTranspose(GroupOp group, tensor::ExtractSliceOp slice,
                               OpResult producer) {
   auto transpose = dyn_cast<linalg::TransposeOp>(producer.getOwner());
@@ -137,18 +137,15 @@ static bool isWeightTranspose(GroupOp group, tensor::ExtractSliceOp slice,
 /// slice: every induction variable of the enclosing `scf.forall` over more
 /// than one tile feeds the slice's offsets. A producer fused for `slice` is
 /// then computed once, not again for each tile along a loop the slice does
-/// not depend on.
+/// not depend on. Only the innermost `scf.forall` is asked, and an induction
+/// variable feeding the offsets is taken to make them differ: a wrong
+/// answer costs speed (a weight transposed per tile or per call), not
+/// values.
 static bool isReadOncePerTile(tensor::ExtractSliceOp slice) {
   auto forall = slice->getParentOfType<scf::ForallOp>();
-  if (!forall)
-    return false;
-  std::optional<SmallVector<int64_t>> lbs =
-      getConstantIntValues(forall.getMixedLowerBound());
-  std::optional<SmallVector<int64_t>> ubs =
-      getConstantIntValues(forall.getMixedUpperBound());
-  std::optional<SmallVector<int64_t>> steps =
-      getConstantIntValues(forall.getMixedStep());
-  if (!lbs || !ubs || !steps)
+  std::optional<SmallVector<int64_t>> counts =
+      forall ? getStaticTileCounts(forall) : std::nullopt;
+  if (!counts)
     return false;
   llvm::SmallPtrSet<Value, 16> feeding;
   SmallVector<Value> worklist(slice.getOffsets());
@@ -160,10 +157,8 @@ static bool isReadOncePerTile(tensor::ExtractSliceOp slice) {
       if (forall->isProperAncestor(def))
         llvm::append_range(worklist, def->getOperands());
   }
-  for (auto [i, iv] : llvm::enumerate(forall.getInductionVars()))
-    if ((*steps)[i] > 0 &&
-        llvm::divideCeil((*ubs)[i] - (*lbs)[i], (*steps)[i]) > 1 &&
-        !feeding.contains(iv))
+  for (auto [count, iv] : llvm::zip_equal(*counts, forall.getInductionVars()))
+    if (count > 1 && !feeding.contains(iv))
       return false;
   return true;
 }
