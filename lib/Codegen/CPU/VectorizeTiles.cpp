@@ -934,11 +934,10 @@ struct FuseVectorizeTilesPass final
       });
     });
     for (linalg::LinalgOp op : large) {
-      SmallVector<int64_t> chunks = getTransposeChunkSizes(op);
-      SmallVector<int64_t> interchange;
+      SmallVector<int64_t> chunks = getTransposeChunkSizes(op), interchange;
       if (!chunks.empty())
         interchange = getReadOrder(op);
-      if (chunks.empty())
+      else
         chunks = getChunkSizes(op, std::min(chunkElements, maxVectorElements),
                                /*minInnerElements=*/4);
       if (chunks.empty())

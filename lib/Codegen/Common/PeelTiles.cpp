@@ -377,47 +377,31 @@ struct StaticIfResult final : OpRewritePattern<scf::IfOp> {
     if (op.getNumResults() == 0 || op.getElseRegion().empty())
       return failure();
     scf::YieldOp thenYield = op.thenYield(), elseYield = op.elseYield();
-    SmallVector<Type> types(op.getResultTypes());
     bool changed = false;
-    for (unsigned i = 0; i < op.getNumResults(); ++i) {
+    rewriter.setInsertionPointAfter(op);
+    for (OpResult result : op->getResults()) {
+      unsigned i = result.getResultNumber();
       auto thenCast = thenYield.getOperand(i).getDefiningOp<tensor::CastOp>();
       auto elseCast = elseYield.getOperand(i).getDefiningOp<tensor::CastOp>();
       if (!thenCast || !elseCast ||
           thenCast.getSource().getType() != elseCast.getSource().getType() ||
-          thenCast.getSource().getType() == op.getResult(i).getType() ||
+          thenCast.getSource().getType() == result.getType() ||
           !tensor::canFoldIntoConsumerOp(thenCast))
         continue;
-      types[i] = thenCast.getSource().getType();
+      // The branches yield the static values, the users read them cast.
+      Type dynamic = result.getType();
+      rewriter.modifyOpInPlace(
+          op, [&] { result.setType(thenCast.getSource().getType()); });
+      rewriter.modifyOpInPlace(
+          thenYield, [&] { thenYield->setOperand(i, thenCast.getSource()); });
+      rewriter.modifyOpInPlace(
+          elseYield, [&] { elseYield->setOperand(i, elseCast.getSource()); });
+      auto cast =
+          tensor::CastOp::create(rewriter, op.getLoc(), dynamic, result);
+      rewriter.replaceAllUsesExcept(result, cast, cast);
       changed = true;
     }
-    if (!changed)
-      return failure();
-    auto newIf =
-        scf::IfOp::create(rewriter, op.getLoc(), types, op.getCondition(),
-                          /*withElseRegion=*/true);
-    rewriter.eraseBlock(&newIf.getThenRegion().front());
-    rewriter.eraseBlock(&newIf.getElseRegion().front());
-    rewriter.inlineRegionBefore(op.getThenRegion(), newIf.getThenRegion(),
-                                newIf.getThenRegion().end());
-    rewriter.inlineRegionBefore(op.getElseRegion(), newIf.getElseRegion(),
-                                newIf.getElseRegion().end());
-    SmallVector<Value> results;
-    for (unsigned i = 0; i < op.getNumResults(); ++i) {
-      Value result = newIf.getResult(i);
-      if (types[i] != op.getResult(i).getType()) {
-        for (scf::YieldOp yield : {newIf.thenYield(), newIf.elseYield()})
-          rewriter.modifyOpInPlace(yield, [&] {
-            yield->setOperand(i, yield.getOperand(i)
-                                     .getDefiningOp<tensor::CastOp>()
-                                     .getSource());
-          });
-        result = tensor::CastOp::create(rewriter, op.getLoc(),
-                                        op.getResult(i).getType(), result);
-      }
-      results.push_back(result);
-    }
-    rewriter.replaceOp(op, results);
-    return success();
+    return success(changed);
   }
 };
 

@@ -265,6 +265,18 @@ static void yieldMultiplyAdd(OpBuilder &b, Location loc, ValueRange args) {
       b, loc, ValueRange{arith::AddFOp::create(b, loc, args[2], product)});
 }
 
+/// `value` (static) transposed by `permutation` at run time
+/// (`linalg.transpose` into an empty tensor of the permuted shape).
+static Value transposeAtRunTime(OpBuilder &builder, Location loc, Value value,
+                                ArrayRef<int64_t> permutation) {
+  RankedTensorType type =
+      permuteType(cast<RankedTensorType>(value.getType()), permutation);
+  Value empty = tensor::EmptyOp::create(builder, loc, type.getShape(),
+                                        type.getElementType());
+  return linalg::TransposeOp::create(builder, loc, value, empty, permutation)
+      ->getResult(0);
+}
+
 /// A 1x1 convolution with unit strides and dilations is a matmul over the
 /// channels at every pixel: as a contraction (its filter collapsed to F x C,
 /// which folds into a constant filter) it tiles as a matmul does (square
@@ -329,14 +341,8 @@ struct OneByOneConvAsContraction final
           rewriter, op.getLoc(), op.getInputs()[1],
           ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
       if (contiguousFilters) {
-        Value empty = tensor::EmptyOp::create(
-            rewriter, op.getLoc(),
-            ArrayRef<int64_t>{filter.getDimSize(3), filter.getDimSize(0)},
-            element);
-        filterMatrix = linalg::TransposeOp::create(rewriter, op.getLoc(),
-                                                   filterMatrix, empty,
-                                                   ArrayRef<int64_t>{1, 0})
-                           ->getResult(0);
+        filterMatrix = transposeAtRunTime(rewriter, op.getLoc(), filterMatrix,
+                                          ArrayRef<int64_t>{1, 0});
       } else {
         filterMap = AffineMap::get(5, 0, {f, c}, ctx);
       }
@@ -436,14 +442,8 @@ static Value permuteFilterNow(OpBuilder &builder, Location loc,
 /// rows of the tile's width.
 static Value transposeFilterAtRunTime(OpBuilder &builder, Location loc,
                                       Value filter) {
-  auto type = cast<RankedTensorType>(filter.getType());
-  Type element = type.getElementType();
-  SmallVector<int64_t> hwcf = {type.getDimSize(1), type.getDimSize(2),
-                               type.getDimSize(3), type.getDimSize(0)};
-  Value empty = tensor::EmptyOp::create(builder, loc, hwcf, element);
-  return linalg::TransposeOp::create(builder, loc, filter, empty,
-                                     ArrayRef<int64_t>{1, 2, 3, 0})
-      ->getResult(0);
+  return transposeAtRunTime(builder, loc, filter,
+                            ArrayRef<int64_t>{1, 2, 3, 0});
 }
 
 void padWeightTransposeRows(RewriterBase &rewriter,
@@ -471,12 +471,7 @@ void padWeightTransposeRows(RewriterBase &rewriter,
   Value padded = tensor::PadOp::create(
       rewriter, loc, RankedTensorType::get(paddedSource, element), source, low,
       high, zero);
-  SmallVector<int64_t> paddedShape(type.getShape());
-  paddedShape.back() += pad;
-  Value empty = tensor::EmptyOp::create(rewriter, loc, paddedShape, element);
-  Value transposed =
-      linalg::TransposeOp::create(rewriter, loc, padded, empty, permutation)
-          ->getResult(0);
+  Value transposed = transposeAtRunTime(rewriter, loc, padded, permutation);
   rewriter.replaceOp(transpose,
                      sliceOffPadding(rewriter, loc, transposed, type));
 }
