@@ -92,7 +92,8 @@ def FuseVectorizeTilesPass : Pass<"fuse-vectorize-tiles"> {
     reduction loops innermost: each step is a vector rank-1 update of the
     block's accumulators, which are loop-carried vectors. Convolutions are
     cut the same way (output columns x up to `block-cols` channels, window
-    loops innermost). The block's unit loops are dropped, so a step reads
+    loops innermost; a grouped convolution's output columns x the channels
+    of one group, which share each filter row). The block's unit loops are dropped, so a step reads
     plain slices of its operands (a strided slice for a strided window).
     Each result sums in the scalar loop's order; multiply and add stay
     separate unless `fma` is set, which makes each f32/f64 step one fused

@@ -163,8 +163,9 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
            "Read convolution filters with the output channels contiguous: a "
            "1x1 convolution's, as a matmul, as C x F, any other's as "
            "H x W x C x F (conv_2d_nhwc_hwcf); a constant filter permuted at "
-           "compile time, one computed at run time transposed once per call "
-           "in a nest of its own">,
+           "compile time, one computed at run time transposed in the tile that "
+           "reads it where each tile reads its own filters, otherwise once "
+           "per call in a nest of its own (its rows padded like a constant's)">,
     Option<"widenRowsFirst", "widen-rows-first", "bool",
            /*default=*/"::mlir::fuse::TilePolicy{}.widenRowsFirst",
            "With contraction-tile: a tile no wider than the side in M takes "
