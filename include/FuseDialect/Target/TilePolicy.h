@@ -50,9 +50,10 @@ struct TilePolicy {
   /// one vector load of the CPU's register blocks (F x ...: a strided
   /// gather per step): a 1x1 convolution, rewritten as a matmul, reads its
   /// filter as C x F, others as H x W x C x F; a constant filter permuted at
-  /// compile time, another transposed once per call, in a nest of its own
-  /// (tileRoot does not fuse it into the convolution's tiles, which would
-  /// each transpose all of their filters' slice again).
+  /// compile time, another transposed at run time: in the tile that reads
+  /// it where each tile reads its own filters, otherwise once per call in a
+  /// nest of its own (tileRoot does not fuse it into tiles that share
+  /// filters, which would each transpose them again).
   bool contiguousFilters = false;
   /// A contraction tile that takes its innermost M dimension whole and is
   /// still no wider than the side (a convolution's short output rows: 7
