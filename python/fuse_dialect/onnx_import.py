@@ -1997,6 +1997,15 @@ class Importer:
         if any(p >= kernel[i // 2] for i, p in enumerate(pads)):
             self.fail("pads %s reach the kernel size %s: not supported (TOSA)"
                       % (pads, kernel))
+        if list(kernel) == [1, 1] and list(strides) == [1, 1] and not any(pads):
+            # Every window one element: the input itself (PyTorch exports
+            # AdaptiveAvgPool2d to the input's own size so: VGG-16's 7 x 7
+            # pool after its last max pool). A pool op would keep the
+            # convolution before it from being tiled as a convolution
+            # under a pool (lib/Codegen/Common/TileSizes.cpp). Only a zero's
+            # sign can differ from a computed average: -0 stays -0.
+            self.out(x)
+            return
         if kind == "avg" and self.attr("count_include_pad", 0) and any(pads):
             # Zeros that count: pad explicitly, then pool without padding.
             p = self.shape_value([0, 0, 0, 0, pads[0], pads[1], pads[2], pads[3]])

@@ -24,6 +24,12 @@
 // (padded, strided, dilated, 1x1x1) against direct
 // numpy implementations of ONNX's ops.
 // RUN: %fuse-onnx-node-tests --data %t/node | FileCheck %s --check-prefix=GROUPED
+// A pool whose windows are single elements (kernel and strides 1, no pads)
+// imports as its input: no pool op.
+// RUN: %fuse-import %t/node/test_averagepool2d_identity/model.onnx -o %t/identity.mlir
+// RUN: FileCheck %s --check-prefix=IDENTITY < %t/identity.mlir
+// RUN: %fuse-import %t/node/test_maxpool2d_identity/model.onnx -o %t/identity.mlir
+// RUN: FileCheck %s --check-prefix=IDENTITY < %t/identity.mlir
 
 // The NCHW graph keeps its interface; convolutions and pools run in NHWC
 // between transposes; BN is a per-channel multiply-add; the grouped conv is
@@ -64,7 +70,11 @@
 //   FUSED-NOT:   linalg.transpose
 //       FUSED:   return
 
-// GROUPED: onnx node tests: 22 of the 22 using supported ops pass, 0 fail, 0 refused
+// GROUPED: onnx node tests: 24 of the 24 using supported ops pass, 0 fail, 0 refused
+
+// IDENTITY-LABEL: func.func @model(%arg0: tensor<1x5x7x7xf32>) -> (tensor<1x5x7x7xf32>)
+//   IDENTITY-NOT:   pool2d
+//       IDENTITY:   return %arg0 : tensor<1x5x7x7xf32>
 
 // Refused, naming the node, writing nothing.
 // DIAG: error: node 'diag' (Einsum): repeated subscripts in 'ii' (diagonals) are not supported

@@ -208,6 +208,14 @@ for name, (kind, k, pads, stride) in {
                                       kernel_shape=[k], pads=pads, strides=[stride],
                                       name="pool1d")], x, y, [])
 
+# Pools whose every window is one element (PyTorch's AdaptiveAvgPool2d to
+# the input's own size) are their input.
+for name, kind in (("test_averagepool2d_identity", "AveragePool"),
+                   ("test_maxpool2d_identity", "MaxPool")):
+    x = rng.standard_normal((1, 5, 7, 7)).astype(np.float32)
+    node_test(name, [helper.make_node(kind, ["x"], ["y"], kernel_shape=[1, 1],
+                                      strides=[1, 1], name="pool")], x, x.copy(), [])
+
 # Einsum (batched, with a constant operand, an ellipsis, an axis summed
 # alone, implicit output), stepped Slice on run-time values (a step that
 # needs the axis padded, a negative step), and what Swin's export needs:
