@@ -15,7 +15,8 @@
 // tile's filter slice stays in cache for all its pixels. Output rows
 // shorter than the side (7 pixels) take all rows of the image where they
 // fit in four sides (49 pixels by 64 filters), not a wider N (7 pixels by
-// 128 filters: widen-rows-first=false, NARROW); each tile then reads its
+// 128 filters, halved to 64 for an even count of tiles:
+// widen-rows-first=false, NARROW); each tile then reads its
 // own 64 filters, which it transposes itself (@seven_rows). Rows of 28
 // pixels, which do not all fit, take the most that do (7 rows, 196 pixels
 // by 64 filters, each padded window a static box; @some_rows), not one row
@@ -28,7 +29,8 @@
 // last tile where the filter is 2 MB or more (streamedWeightBytes, more
 // than L2 keeps): 15 + 2 rows by 64 filters, the filter read twice, not
 // once per row (@prime_rows, 2.4 MB); a smaller filter stays in L2 across
-// one-row tiles, which keep it (@prime_rows_small). The squares change
+// one-row tiles, which keep it (@prime_rows_small; 17 of them, an odd
+// count, so N halves: see @odd_rows_wide). The squares change
 // no value: the reduction stays whole in each tile (EXACT, run against the
 // unfused program by utils/fuse-diff, without fused multiply-adds).
 // A contraction that every other root of its group reads is tiled as an
@@ -41,7 +43,10 @@
 // A contraction of few tiles, an odd number (49 pixels by 192 filters: 3
 // tiles of 64), would leave one of two cores a tile more than the other:
 // its N tile is the largest smaller one, two vectors wide, that gives an
-// even number (6 tiles of 32; @odd_tiles).
+// even number (6 tiles of 32; @odd_tiles). More tiles of an odd number
+// (17 rows of 17 pixels, each one tile of all 192 filters: N widened) halve
+// N where the halves are whole register blocks: 34 tiles of 96
+// (@odd_rows_wide, Inception-v3's 1x7 convolutions).
 //
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s --check-prefix=SQUARES
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu=contraction-tile=0 -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS
@@ -62,8 +67,8 @@
 // SQUARES:         linalg.transpose ins({{.*}} : tensor<64x3x3x16xf32>) outs({{.*}} : tensor<3x3x16x64xf32>) permutation = [1, 2, 3, 0]
 // SQUARES:         linalg.conv_2d_nhwc_hwcf {{.*}} ins({{.*}} : tensor<1x9x9x16xf32>, tensor<3x3x16x64xf32>) outs({{.*}} : tensor<1x7x7x64xf32>)
 // NARROW-LABEL:  func.func @seven_rows
-// NARROW:        scf.forall ({{.*}}) = (0, 0, 0) to (7, 7, 128) step (1, 7, 128)
-// NARROW:          linalg.conv_2d_nhwc_fhwc {{.*}} outs({{.*}} : tensor<1x1x7x128xf32>)
+// NARROW:        scf.forall ({{.*}}) = (0, 0, 0) to (7, 7, 128) step (1, 7, 64)
+// NARROW:          linalg.conv_2d_nhwc_fhwc {{.*}} outs({{.*}} : tensor<1x1x7x64xf32>)
 // SQUARES-LABEL: func.func @some_rows
 // SQUARES:       linalg.transpose {{.*}} permutation = [1, 2, 3, 0]
 // SQUARES:       scf.forall ({{.*}}) = (0, 0, 0) to (28, 28, 128) step (7, 28, 64)
@@ -82,16 +87,18 @@
 // SQUARES:       scf.forall ({{.*}}) = (15, 0, 0) to (17, 17, 256) step (15, 17, 64)
 // SQUARES:         linalg.conv_2d_nhwc_hwcf {{.*}} outs({{.*}} : tensor<1x2x17x64xf32>)
 // SQUARES-LABEL: func.func @prime_rows_small
-// SQUARES:       scf.forall ({{.*}}) = (0, 0, 0) to (17, 17, 128) step (1, 17, 128)
+// SQUARES:       scf.forall ({{.*}}) = (0, 0, 0) to (17, 17, 128) step (1, 17, 64)
 // SQUARES-LABEL: func.func @qkv_heads
 // SQUARES:       scf.forall ({{.*}}) = (0, 0, 0) to (256, 3, 256) step (128, 1, 128)
 // SQUARES:         linalg.generic {{.*}} outs({{.*}} : tensor<1x128x1x1x128xf32>)
 // SQUARES-LABEL: func.func @odd_tiles
 // SQUARES:       scf.forall ({{.*}}) = (0, 0, 0) to (7, 7, 192) step (7, 7, 32)
+// SQUARES-LABEL: func.func @odd_rows_wide
+// SQUARES:       scf.forall ({{.*}}) = (0, 0, 0) to (17, 17, 192) step (1, 17, 96)
 // ROWS-LABEL:    func.func @matmul
 // ROWS:          scf.forall ({{.*}}) = (0) to (256) step (8)
 // EXACT: OK
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry odd_tiles -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry odd_tiles,odd_rows_wide -p "--fuse-ops" | FileCheck %s --check-prefix=NUM
 // NUM: fuse-diff: OK
 
 func.func @matmul(%a: tensor<1x256x64xf32>, %b: tensor<1x64x512xf32>) -> tensor<1x256x512xf32> {
@@ -341,4 +348,13 @@ func.func @odd_tiles(%x: tensor<1x7x7x64xf32>) -> tensor<1x7x7x192xf32> {
   %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x7x7x64xf32>, tensor<192x1x1x64xf32>, tensor<192xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x7x7x192xf32>
   %r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x7x7x192xf32>) -> tensor<1x7x7x192xf32>
   return %r : tensor<1x7x7x192xf32>
+}
+
+// -----
+
+func.func @odd_rows_wide(%x: tensor<1x17x17x32xf32>, %w: tensor<192x1x7x32xf32>, %b: tensor<192xf32>) -> tensor<1x17x17x192xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 0, 0, 3, 3>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x17x17x32xf32>, tensor<192x1x7x32xf32>, tensor<192xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x17x17x192xf32>
+  %r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x17x17x192xf32>) -> tensor<1x17x17x192xf32>
+  return %r : tensor<1x17x17x192xf32>
 }
