@@ -459,10 +459,12 @@ getTileSizes(OpBuilder &builder, TilingInterface op, const TilePolicy &policy,
           nTile = even;
       } else if (nTiles > 1 && nTiles < kOddTiles && nTiles % 2 != 0 &&
                  ranges[n] % nTile == 0 && nTile % (2 * kBlockWidth) == 0) {
-        // More tiles of an odd number still leave a core idle for one of
-        // them: Inception-v3's 17 x 17 stage, each 17-pixel row one tile of
-        // all of a convolution's 128 to 192 filters (N widened above), 1/17
-        // of the nest at two threads. N halves where the halves are whole
+        // More tiles of an odd number, or a few where N was widened, still
+        // leave a core idle for one of them: Inception-v3's 17 x 17 stage,
+        // each 17-pixel row one tile of all of a convolution's 128 to 192
+        // filters (N widened above), 1/17 of the nest at two threads;
+        // GPT-2's 16-token projections to 768 columns in 3 tiles of 256, a
+        // third. N halves where the halves are whole
         // register blocks: 34 tiles of 96 filters (not 160 filters into
         // 80, nor 32 into 16, whose blocks would be partly or wholly one
         // vector wide). Each tile reads its input rows once more, from L2.
