@@ -15,8 +15,7 @@
 // tile's filter slice stays in cache for all its pixels. Output rows
 // shorter than the side (7 pixels) take all rows of the image where they
 // fit in four sides (49 pixels by 64 filters), not a wider N (7 pixels by
-// 128 filters, halved to 64 for an even count of tiles:
-// widen-rows-first=false, NARROW); each tile then reads its
+// 128 filters: widen-rows-first=false, NARROW); each tile then reads its
 // own 64 filters, which it transposes itself (@seven_rows). Rows of 28
 // pixels, which do not all fit, take the most that do (7 rows, 196 pixels
 // by 64 filters, each padded window a static box; @some_rows), not one row
@@ -46,7 +45,8 @@
 // even number (6 tiles of 32; @odd_tiles). More tiles of an odd number
 // (17 rows of 17 pixels, each one tile of all 192 filters: N widened) halve
 // N where the halves are whole register blocks: 34 tiles of 96
-// (@odd_rows_wide, Inception-v3's 1x7 convolutions).
+// (@odd_rows_wide, Inception-v3's 1x7 convolutions; the CPU's
+// halve-odd-tiles).
 //
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s --check-prefix=SQUARES
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu=contraction-tile=0 -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS
@@ -67,8 +67,8 @@
 // SQUARES:         linalg.transpose ins({{.*}} : tensor<64x3x3x16xf32>) outs({{.*}} : tensor<3x3x16x64xf32>) permutation = [1, 2, 3, 0]
 // SQUARES:         linalg.conv_2d_nhwc_hwcf {{.*}} ins({{.*}} : tensor<1x9x9x16xf32>, tensor<3x3x16x64xf32>) outs({{.*}} : tensor<1x7x7x64xf32>)
 // NARROW-LABEL:  func.func @seven_rows
-// NARROW:        scf.forall ({{.*}}) = (0, 0, 0) to (7, 7, 128) step (1, 7, 64)
-// NARROW:          linalg.conv_2d_nhwc_fhwc {{.*}} outs({{.*}} : tensor<1x1x7x64xf32>)
+// NARROW:        scf.forall ({{.*}}) = (0, 0, 0) to (7, 7, 128) step (1, 7, 128)
+// NARROW:          linalg.conv_2d_nhwc_fhwc {{.*}} outs({{.*}} : tensor<1x1x7x128xf32>)
 // SQUARES-LABEL: func.func @some_rows
 // SQUARES:       linalg.transpose {{.*}} permutation = [1, 2, 3, 0]
 // SQUARES:       scf.forall ({{.*}}) = (0, 0, 0) to (28, 28, 128) step (7, 28, 64)

@@ -122,6 +122,13 @@ struct TilePolicy {
   /// reads its window there instead of copying it into a padded window of
   /// its own. false on the GPU: not yet timed there.
   bool padInProducers = false;
+  /// An odd count of fewer than 32 contraction tiles, or a few where N was
+  /// widened, halves N where the halves are whole register blocks, so that
+  /// two cores share the tiles evenly (Inception-v3's 17 x 17 stage: 17
+  /// one-row tiles of 192 filters, 9 to one core and 8 to the other, become
+  /// 34 of 96). false on the GPU: its blocks are many, and the change is
+  /// not yet timed there.
+  bool halveOddTiles = false;
 
   /// The CPU lowering: tiles of rows large enough to amortize the loop
   /// overhead and small enough for a core's cache; a matmul in squares of
@@ -159,7 +166,8 @@ struct TilePolicy {
                       /*wideSideFactor=*/2,
                       /*mergeSiblingReaders=*/true,
                       /*streamedWeightBytes=*/int64_t(2) << 20,
-                      /*padInProducers=*/true};
+                      /*padInProducers=*/true,
+                      /*halveOddTiles=*/true};
   }
   /// The GPU lowering: a tile is a block's work; contractions in 64x64
   /// squares, halved until every SM has a block.

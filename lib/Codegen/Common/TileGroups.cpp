@@ -581,7 +581,7 @@ struct FuseTileGroupsPass final
         partialTiles,        convolutionsAsMatmuls, contiguousFilters,
         widenRowsFirst,      windowTileElements,    weightRowTileElements,
         oneWeightRowTile,    wideSideFactor,        mergeSiblingReaders,
-        streamedWeightBytes, padInProducers};
+        streamedWeightBytes, padInProducers,        halveOddTiles};
     // Every body on linalg first: a group's result may then be written with
     // the halo its readers' pads need (PadInProducers.h).
     SmallVector<GroupOp> lowered;

@@ -436,7 +436,8 @@ getTileSizes(OpBuilder &builder, TilingInterface op, const TilePolicy &policy,
       // 48, whose blocks would be one vector wide), then of one. Each
       // output's reduction is the same in any N tile, so the values are
       // too; the tiles, not the thread count, decide. Not where N was
-      // widened past the side above (its tiles are few on purpose).
+      // widened past the side above (its tiles are few on purpose: those
+      // are halved below where the policy says so).
       auto tilesWith = [&](int64_t nSize) {
         int64_t tiles = numTiles(mTile, nSize);
         return tiles / outerTile;
@@ -457,18 +458,19 @@ getTileSizes(OpBuilder &builder, TilingInterface op, const TilePolicy &policy,
           even = evenWith(kVector);
         if (even)
           nTile = even;
-      } else if (nTiles > 1 && nTiles < kOddTiles && nTiles % 2 != 0 &&
-                 ranges[n] % nTile == 0 && nTile % (2 * kBlockWidth) == 0) {
+      } else if (policy.halveOddTiles && nTiles > 1 && nTiles < kOddTiles &&
+                 nTiles % 2 != 0 && ranges[n] % nTile == 0 &&
+                 nTile % (2 * kBlockWidth) == 0) {
         // More tiles of an odd number, or a few where N was widened, still
         // leave a core idle for one of them: Inception-v3's 17 x 17 stage,
         // each 17-pixel row one tile of all of a convolution's 128 to 192
         // filters (N widened above), 1/17 of the nest at two threads;
         // GPT-2's 16-token projections to 768 columns in 3 tiles of 256, a
-        // third. N halves where the halves are whole
-        // register blocks: 34 tiles of 96 filters (not 160 filters into
-        // 80, nor 32 into 16, whose blocks would be partly or wholly one
-        // vector wide). Each tile reads its input rows once more, from L2.
-        // Inception-v3 at two threads: 1.02-1.03x.
+        // third. N halves where the halves are whole register blocks: 34
+        // tiles of 96 filters (not 160 filters into 80, nor 32 into 16,
+        // whose blocks would be partly or wholly one vector wide). Each
+        // tile reads its input rows once more, from L2. Inception-v3 at two
+        // threads: 1.02-1.03x.
         nTile /= 2;
       }
       for (unsigned d : parallel)
@@ -586,15 +588,16 @@ getPoolTileSizes(OpBuilder &builder, GroupOp group, TilingInterface pool,
   if (input.getRank() != output.getRank() ||
       sizes.size() < size_t(input.getRank()))
     return std::nullopt;
+  // Dimension d of the pool's result and input is its loop d, as of the
+  // producer's result (the named NHWC and NCHW pools; writesLeadingLoops).
   SmallVector<OpFoldResult> poolSizes;
   for (int64_t d = 0; d < input.getRank(); ++d) {
     std::optional<int64_t> size = getConstantIntValue(sizes[d]);
-    int64_t extent = input.getDimSize(d);
-    int64_t window = extent / output.getDimSize(d);
-    if (!size)
+    if (!size || output.getDimSize(d) < 1)
       return std::nullopt;
+    int64_t window = input.getDimSize(d) / output.getDimSize(d);
     // The largest whole tile of whole windows up to the producer's (7 rows
-    // of 28 under a 2 x 2 pool: 4).
+    // of 28 under a 2 x 2 pool: 2 pooled rows, 4 rows).
     int64_t windows = *size == 0 ? output.getDimSize(d) : *size / window;
     while (windows > 0 && output.getDimSize(d) % windows != 0)
       --windows;

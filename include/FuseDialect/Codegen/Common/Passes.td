@@ -176,7 +176,12 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
            "A group's result that other groups pad (a convolution's or "
            "pool's window past the border) is written into a tensor with "
            "the halo already filled, which the pads' readers read instead "
-           "of a padded window per tile (the CPU's)">
+           "of a padded window per tile (the CPU's)">,
+    Option<"halveOddTiles", "halve-odd-tiles", "bool",
+           /*default=*/"::mlir::fuse::TilePolicy{}.halveOddTiles",
+           "An odd count of fewer than 32 contraction tiles (or a few where "
+           "N was widened) halves N where the halves are whole register "
+           "blocks, so that two cores share the tiles evenly (the CPU's)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
