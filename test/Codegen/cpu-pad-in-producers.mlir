@@ -13,13 +13,18 @@
 // its own is a pad like a convolution's (@explicit_pad). Left alone: a pad
 // with another value than the first of the same result (@two_values: the
 // pool keeps its pad), a result the function returns (@returned), and a
-// function argument (@argument). With pad-in-producers=false every pad
-// stays (OFF). The values are exactly those of the unfused program (EXACT).
+// function argument (@argument). A concat whose parts two groups write in
+// place, the first into a tensor.empty (U-Net's skip connection: the
+// convolution before a pool, and the upsampled map), is padded as one: the
+// first group inserts its part into the padded tensor's inside, so that
+// no copy of that part into the padded buffer is left outside the nests
+// (@skip_concat: NOCOPY finds no write of the whole 16x16x8 part). With pad-in-producers=false every pad stays (OFF). The
+// values are exactly those of the unfused program (EXACT).
 //
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu -mlir-print-ir-after=fuse-plan-buffers -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOCOPY
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-lower-to-cpu=pad-in-producers=false -mlir-print-ir-after=fuse-tile-groups -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF
-// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry conv_chain,shared,pool,explicit_pad,two_values,returned,argument -p "--fuse-ops" --lower="--fuse-lower-to-cpu=fma=false" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
+// RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry conv_chain,shared,pool,explicit_pad,two_values,returned,argument,skip_concat -p "--fuse-ops" --lower="--fuse-lower-to-cpu=fma=false" --rtol 0 --atol 0 | FileCheck %s --check-prefix=EXACT
 
 // EXACT: fuse-diff: OK
 
@@ -159,4 +164,30 @@ func.func @argument(%x: tensor<1x16x16x16xf32>, %w2: tensor<16x3x3x16xf32>, %b: 
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %c2 = tosa.conv2d %x, %w2, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x16x16x16xf32>, tensor<16x3x3x16xf32>, tensor<16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x16x16x16xf32>
   return %c2 : tensor<1x16x16x16xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @skip_concat
+//       CHECK:   %[[H:.*]] = tensor.insert_slice %{{.*}}[0, 1, 17, 0] [1, 16, 1, 16]
+//       CHECK:   %[[IN:.*]] = tensor.extract_slice %[[H]][0, 1, 1, 0] [1, 16, 16, 16]
+//       CHECK:   %[[A:.*]]:2 = fuse.group ins(%{{.*}}, %{{.*}}, %{{.*}}, %[[IN]] :
+//       CHECK:   %[[B:.*]] = fuse.group ins(%{{.*}}, %[[A]]#1 :
+//       CHECK:   tensor.insert_slice %[[B]] into %[[H]][0, 1, 1, 0] [1, 16, 16, 16]
+// NOCOPY-LABEL: func.func @skip_concat
+//   NOCOPY-NOT:   vector.transfer_write {{.*}} memref<1x16x16x8xf32, strided<[5184, 288, 16, 1], offset: 304>>
+//       NOCOPY:   return
+func.func @skip_concat(%x: tensor<1x16x16x8xf32>, %w1: tensor<8x3x3x8xf32>, %w2: tensor<8x1x1x8xf32>, %w3: tensor<8x3x3x16xf32>, %b: tensor<8xf32>) -> tensor<1x16x16x8xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %c1 = tosa.conv2d %x, %w1, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x16x16x8xf32>, tensor<8x3x3x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x16x16x8xf32>
+  %r1 = tosa.clamp %c1 {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x16x16x8xf32>) -> tensor<1x16x16x8xf32>
+  %p = tosa.max_pool2d %r1 {kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<1x16x16x8xf32>) -> tensor<1x8x8x8xf32>
+  %c2 = tosa.conv2d %p, %w2, %b, %zp, %zp {acc_type = f32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x8x8x8xf32>, tensor<8x1x1x8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x8x8xf32>
+  %scale = tosa.const_shape {values = dense<[4, 2, 4, 2]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %offset = tosa.const_shape {values = dense<-1> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %border = tosa.const_shape {values = dense<1> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %u = tosa.resize %c2, %scale, %offset, %border {mode = BILINEAR} : (tensor<1x8x8x8xf32>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x16x16x8xf32>
+  %cat = tosa.concat %r1, %u {axis = 3 : i32} : (tensor<1x16x16x8xf32>, tensor<1x16x16x8xf32>) -> tensor<1x16x16x16xf32>
+  %c3 = tosa.conv2d %cat, %w3, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x16x16x16xf32>, tensor<8x3x3x16xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x16x16x8xf32>
+  return %c3 : tensor<1x16x16x8xf32>
 }

@@ -115,12 +115,51 @@ struct InputPad {
   }
 };
 
+/// The groups that write `value` in place: `producer`, which yields it,
+/// and, where it yields parts inserted into one of its inputs (a concat
+/// whose other parts an earlier group wrote: concat elimination's form),
+/// that input's writer, and so on, while no one else reads the input.
+struct InPlaceChain {
+  /// The first group of the chain.
+  GroupOp first;
+  /// The tensor.empty in `first`'s body that the parts are inserted into
+  /// (an insert's destination operand), or null.
+  OpOperand *empty = nullptr;
+};
+
+InPlaceChain getInPlaceChain(GroupOp producer, Value value) {
+  while (true) {
+    OpOperand *operand = &producer.getYield()->getOpOperand(
+        cast<OpResult>(value).getResultNumber());
+    while (auto insert = operand->get().getDefiningOp<tensor::InsertSliceOp>())
+      operand = &insert.getDestMutable();
+    if (operand->get().getDefiningOp<tensor::EmptyOp>())
+      return {producer, operand};
+    auto arg = dyn_cast<BlockArgument>(operand->get());
+    if (!arg || arg.getOwner() != &producer.getBodyBlock())
+      return {producer};
+    Value input = producer.getInputs()[arg.getArgNumber()];
+    auto writer = input.getDefiningOp<GroupOp>();
+    if (!writer || writer->getBlock() != producer->getBlock() ||
+        !input.hasOneUse())
+      return {producer};
+    producer = writer;
+    value = input;
+  }
+}
+
 /// The padded tensor of `value` (a result of the group `producer`), of
 /// `shape`, with `value` at `low` and the halo around it of `padding`: the
-/// halo filled before `producer`, `value` inserted after it.
+/// halo filled before the chain of groups that writes `value` in place,
+/// `value` inserted after `producer`. Where the chain's first group inserts
+/// its parts into a tensor.empty, it inserts them into the padded tensor's
+/// inside instead: empty-tensor elimination, which takes the innermost
+/// insert first, would otherwise give the chain a buffer of its own and
+/// copy it into the padded one (U-Net's skip connections).
 Value buildPadded(RewriterBase &rewriter, GroupOp producer, Value value,
                   TypedAttr padding, ArrayRef<int64_t> low,
                   ArrayRef<int64_t> shape) {
+  InPlaceChain chain = getInPlaceChain(producer, value);
   auto type = cast<RankedTensorType>(value.getType());
   Location loc = value.getLoc();
   Type elementType = type.getElementType();
@@ -130,7 +169,7 @@ Value buildPadded(RewriterBase &rewriter, GroupOp producer, Value value,
   SmallVector<OpFoldResult> sizes =
       getAsIndexOpFoldResult(rewriter.getContext(), type.getShape());
 
-  rewriter.setInsertionPoint(producer);
+  rewriter.setInsertionPoint(chain.first);
   Value fillValue = arith::ConstantOp::create(rewriter, loc, padding);
   Value halo = tensor::EmptyOp::create(rewriter, loc, shape, elementType);
   forEachHaloSlab(
@@ -147,6 +186,12 @@ Value buildPadded(RewriterBase &rewriter, GroupOp producer, Value value,
         halo = tensor::InsertSliceOp::create(rewriter, loc, slab, halo,
                                              slabOffsets, slabSizes, ones);
       });
+  if (chain.empty) {
+    Value inside = tensor::ExtractSliceOp::create(rewriter, loc, type, halo,
+                                                  offsets, sizes, ones);
+    chain.first.getInputsMutable().append(inside);
+    chain.empty->set(chain.first.getBodyBlock().addArgument(type, loc));
+  }
   rewriter.setInsertionPointAfter(producer);
   return tensor::InsertSliceOp::create(rewriter, loc, value, halo, offsets,
                                        sizes, ones);
