@@ -147,21 +147,33 @@ CPU_FEATURES = [(m, m.lower().replace("_", "." if m.startswith("SSE") else "-"))
     "AMX_INT8")]
 
 
-_OUT_PARAMS = {}
+_HELP = {}
+
+
+def _help_text(fuse_opt):
+    """`fuse_opt --help`, once per binary."""
+    if fuse_opt not in _HELP:
+        try:
+            _HELP[fuse_opt] = subprocess.run([fuse_opt, "--help"], capture_output=True,
+                                             text=True, timeout=120).stdout
+        except (OSError, subprocess.SubprocessError):
+            _HELP[fuse_opt] = ""
+    return _HELP[fuse_opt]
 
 
 def takes_out_params(fuse_opt):
     """Whether `fuse_opt`'s CPU lowering has the `out-params` option. An
     older build (a bench's baseline) lacks it: its libraries' @model returns
     its results, which the runtime copies out."""
-    if fuse_opt not in _OUT_PARAMS:
-        try:
-            text = subprocess.run([fuse_opt, "--help"], capture_output=True, text=True,
-                                  timeout=120).stdout
-        except (OSError, subprocess.SubprocessError):
-            text = ""
-        _OUT_PARAMS[fuse_opt] = "--out-params " in text
-    return _OUT_PARAMS[fuse_opt]
+    return "--out-params " in _help_text(fuse_opt)
+
+
+def has_runtime_allocator(fuse_opt):
+    """Whether `fuse_opt`'s CPU lowering has the `runtime-allocator` option
+    (heap memory through the functions the runtime defines, its workspace
+    kept between calls: lib/Runtime/Workspace.cpp). An older build lacks
+    it: its libraries call malloc and free."""
+    return "--runtime-allocator " in _help_text(fuse_opt)
 
 
 def description_c(name, target, inputs, outputs, in_place):
@@ -470,6 +482,7 @@ def compile_library(model, output, target="cpu", weights="embedded", lower_optio
         in_place = target == "cpu" and takes_out_params(fuse_opt)
         if target == "cpu":
             options = (["out-params=true"] if in_place else []) + (
+                ["runtime-allocator=true"] if has_runtime_allocator(fuse_opt) else []) + (
                 [lower_options] if lower_options else [])
             lower = "--fuse-lower-to-cpu" + ("=" + " ".join(options) if options else "")
         else:

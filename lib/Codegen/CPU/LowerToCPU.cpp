@@ -19,6 +19,7 @@
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
@@ -35,9 +36,9 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/Passes.h"
-#include "mlir/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace mlir::fuse;
@@ -137,10 +138,11 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
   //    vector code), loops, then the LLVM dialect.
   if (options.approximateMath)
     pm.addPass(createFuseApproximateMathPass());
-  buildLoopsToLLVMPipeline(pm, options.parallel);
+  buildLoopsToLLVMPipeline(pm, options.parallel, options.runtimeAllocator);
 }
 
-void mlir::fuse::buildLoopsToLLVMPipeline(OpPassManager &pm, bool parallel) {
+void mlir::fuse::buildLoopsToLLVMPipeline(OpPassManager &pm, bool parallel,
+                                          bool runtimeAllocator) {
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   if (parallel) {
     // Tile loops to OpenMP worksharing loops; their alloca scopes (empty:
@@ -158,6 +160,13 @@ void mlir::fuse::buildLoopsToLLVMPipeline(OpPassManager &pm, bool parallel) {
   // Vector ops need their own lowering to 1-D LLVM vectors first
   // (broadcasts, transposes, shape casts); ordered FP reductions.
   pm.addPass(createConvertVectorToLLVMPass());
+  // Heap memory through functions the runtime defines (a workspace kept
+  // between calls) before convert-to-llvm lowers it to malloc and free.
+  if (runtimeAllocator) {
+    FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
+    memrefOptions.useGenericFunctions = true;
+    pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
+  }
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }

@@ -154,6 +154,16 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
       llvm::cl::desc("fuse-prefetch-streams: the right operand a register "
                      "block reads step by step prefetched 4 KB ahead"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> runtimeAllocator{
+      *this, "runtime-allocator",
+      llvm::cl::desc("Heap memory (memref.alloc, memref.dealloc) through "
+                     "upstream's generic functions _mlir_memref_to_llvm_alloc "
+                     "and _mlir_memref_to_llvm_free instead of malloc and "
+                     "free: the runtime fuse-compile links defines them, and "
+                     "keeps a thread's largest freed block for its next call "
+                     "(lib/Runtime/Workspace.cpp). Code lowered so runs only "
+                     "where they are defined"),
+      llvm::cl::init(false)};
 
   /// Refuses values out of range, naming the option (through `error`).
   LogicalResult validate(function_ref<LogicalResult(const Twine &)> error) const;
@@ -171,11 +181,12 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
 void buildLowerToCPUPipeline(OpPassManager &pm,
                              const LowerToCPUOptions &options);
 
-
 /// The end of the CPU lowering: structured ops to loops (`parallel`: tile
-/// loops to OpenMP), then the LLVM dialect. Shared with the CPU emulation of
-/// the GPU launches in the tests.
-void buildLoopsToLLVMPipeline(OpPassManager &pm, bool parallel);
+/// loops to OpenMP), then the LLVM dialect (`runtimeAllocator`: heap memory
+/// through upstream's generic allocation functions). Shared with the CPU
+/// emulation of the GPU launches in the tests.
+void buildLoopsToLLVMPipeline(OpPassManager &pm, bool parallel,
+                              bool runtimeAllocator = false);
 
 /// Registers `--fuse-lower-to-cpu`.
 void registerLowerToCPUPipeline();
