@@ -32,6 +32,12 @@
 // per call and no window is copied. The values are the same: the reader
 // sees the padded tensor it built before.
 //
+// Where the producer writes %x in place into another group's result (a
+// concat's parts, one group each: concat elimination's form), the halo is
+// filled before the first group of that chain, which inserts its part into
+// the padded tensor's inside instead of its tensor.empty: every part is
+// then written into the padded buffer, none copied there.
+//
 // All the pads of one value with one padding value share one buffer: its
 // halo is, per side and dimension, the largest of theirs, and a pad with a
 // smaller one reads its box of the buffer (Inception-v3's 1x7 and 7x1
