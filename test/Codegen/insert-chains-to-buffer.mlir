@@ -2,8 +2,9 @@
 // RUN: fuse-opt %s -split-input-file --fuse-insert-chains-to-buffer=min-length=4 | FileCheck %s --check-prefix=SHORT
 // RUN: fuse-opt %s -split-input-file --fuse-insert-chains-to-buffer=min-length=100 | FileCheck %s --check-prefix=PARTS
 // RUN: fuse-opt %s -split-input-file --fuse-insert-chains-to-buffer=min-length=100 --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" | FileCheck %s --check-prefix=INPLACE
-// RUN: %fuse-diff %s --entry read_part_after_insert -p "--fuse-insert-chains-to-buffer=min-length=100" | FileCheck %s --check-prefix=NUM
-// NUM: fuse-diff: OK 2 outputs, 40 values, max abs err 0, max rel err 0
+// RUN: fuse-opt %s -split-input-file --fuse-insert-chains-to-buffer=min-length=100 --eliminate-empty-tensors --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --cse --canonicalize | FileCheck %s --check-prefix=BUFFERS
+// RUN: %fuse-diff %s --entry read_part_after_insert,chain_in_outer_box -p "--fuse-insert-chains-to-buffer=min-length=100" | FileCheck %s --check-prefix=NUM
+// NUM: fuse-diff: OK 3 outputs, 76 values, max abs err 0, max rel err 0
 
 // A chain of inserts into an empty tensor: one buffer, each part
 // materialized into its view; the part computed in place reads its
@@ -137,4 +138,51 @@ func.func @read_part_after_insert(%x: tensor<8x4xf32>) -> (tensor<8x4xf32>, tens
     }
   }
   return %i1, %later : tensor<8x4xf32>, tensor<2x4xf32>
+}
+
+// -----
+
+// A short chain into a tensor.empty whose result is inserted whole into a
+// bigger tensor (a padded buffer) starts from that tensor's box, so that
+// bufferization writes every part there: only the input part is copied
+// (into the box), the computed part is written in place, and the outer
+// insert copies nothing (BUFFERS, as the pipeline bufferizes: one copy,
+// of %a).
+// PARTS-LABEL: func.func @chain_in_outer_box
+//       PARTS:   %[[H:.*]] = linalg.fill
+//       PARTS:   %[[BOX:.*]] = tensor.extract_slice %[[H]][1, 1] [4, 4] [1, 1]
+//       PARTS:   %[[P0:.*]] = tensor.insert_slice %arg0 into %[[BOX]][0, 0] [2, 4] [1, 1]
+//       PARTS:   %[[P1:.*]] = tensor.insert_slice %{{.*}} into %[[P0]][2, 0] [2, 4] [1, 1]
+//       PARTS:   tensor.insert_slice %[[P1]] into %[[H]][1, 1] [4, 4] [1, 1]
+// BUFFERS-LABEL: func.func @chain_in_outer_box
+//       BUFFERS:   memref.copy %arg0
+//   BUFFERS-NOT:   memref.copy
+//       BUFFERS:   return
+func.func @chain_in_outer_box(%a: tensor<2x4xf32>, %b: tensor<2x4xf32>, %f: f32) -> tensor<6x6xf32> {
+  %h0 = tensor.empty() : tensor<6x6xf32>
+  %h = linalg.fill ins(%f : f32) outs(%h0 : tensor<6x6xf32>) -> tensor<6x6xf32>
+  %e = tensor.empty() : tensor<4x4xf32>
+  %0 = tensor.insert_slice %a into %e[0, 0] [2, 4] [1, 1] : tensor<2x4xf32> into tensor<4x4xf32>
+  %d = tensor.extract_slice %0[2, 0] [2, 4] [1, 1] : tensor<4x4xf32> to tensor<2x4xf32>
+  %x = linalg.exp ins(%b : tensor<2x4xf32>) outs(%d : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %1 = tensor.insert_slice %x into %0[2, 0] [2, 4] [1, 1] : tensor<2x4xf32> into tensor<4x4xf32>
+  %2 = tensor.insert_slice %1 into %h[1, 1] [4, 4] [1, 1] : tensor<4x4xf32> into tensor<6x6xf32>
+  return %2 : tensor<6x6xf32>
+}
+
+// -----
+
+// Left alone: the bigger tensor is made after the chain (it does not
+// dominate the tensor.empty).
+// PARTS-LABEL: func.func @outer_box_after_chain
+//       PARTS:   %[[E:.*]] = tensor.empty() : tensor<4x4xf32>
+//       PARTS:   tensor.insert_slice %arg0 into %[[E]][0, 0] [2, 4] [1, 1]
+func.func @outer_box_after_chain(%a: tensor<2x4xf32>, %b: tensor<2x4xf32>, %f: f32) -> tensor<6x6xf32> {
+  %e = tensor.empty() : tensor<4x4xf32>
+  %0 = tensor.insert_slice %a into %e[0, 0] [2, 4] [1, 1] : tensor<2x4xf32> into tensor<4x4xf32>
+  %1 = tensor.insert_slice %b into %0[2, 0] [2, 4] [1, 1] : tensor<2x4xf32> into tensor<4x4xf32>
+  %h0 = tensor.empty() : tensor<6x6xf32>
+  %h = linalg.fill ins(%f : f32) outs(%h0 : tensor<6x6xf32>) -> tensor<6x6xf32>
+  %2 = tensor.insert_slice %1 into %h[1, 1] [4, 4] [1, 1] : tensor<4x4xf32> into tensor<6x6xf32>
+  return %2 : tensor<6x6xf32>
 }

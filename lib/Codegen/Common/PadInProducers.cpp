@@ -34,9 +34,9 @@
 //
 // Where the producer writes %x in place into another group's result (a
 // concat's parts, one group each: concat elimination's form), the halo is
-// filled before the first group of that chain, which inserts its part into
-// the padded tensor's inside instead of its tensor.empty: every part is
-// then written into the padded buffer, none copied there.
+// filled before the first group of that chain, so that every part can be
+// written into the padded buffer (fuse-insert-chains-to-buffer starts the
+// chain from the padded tensor's inside), none copied there.
 //
 // All the pads of one value with one padding value share one buffer: its
 // halo is, per side and dimension, the largest of theirs, and a pad with a
@@ -121,34 +121,25 @@ struct InputPad {
   }
 };
 
-/// The groups that write `value` in place: `producer`, which yields it,
-/// and, where it yields parts inserted into one of its inputs (a concat
-/// whose other parts an earlier group wrote: concat elimination's form),
-/// that input's writer, and so on, while no one else reads the input.
-struct InPlaceChain {
-  /// The first group of the chain.
-  GroupOp first;
-  /// The tensor.empty in `first`'s body that the parts are inserted into
-  /// (an insert's destination operand), or null.
-  OpOperand *empty = nullptr;
-};
-
-InPlaceChain getInPlaceChain(GroupOp producer, Value value) {
+/// The first group of the chain that writes `value` (a result of
+/// `producer`) in place: `producer`, or, where `producer` yields it as parts
+/// inserted into one of its inputs (a concat whose other parts an earlier
+/// group wrote: concat elimination's form), that input's writer, and so on,
+/// while no one else reads the input.
+GroupOp getFirstInPlaceWriter(GroupOp producer, Value value) {
   while (true) {
-    OpOperand *operand = &producer.getYield()->getOpOperand(
+    Value yielded = producer.getYield()->getOperand(
         cast<OpResult>(value).getResultNumber());
-    while (auto insert = operand->get().getDefiningOp<tensor::InsertSliceOp>())
-      operand = &insert.getDestMutable();
-    if (operand->get().getDefiningOp<tensor::EmptyOp>())
-      return {producer, operand};
-    auto arg = dyn_cast<BlockArgument>(operand->get());
+    while (auto insert = yielded.getDefiningOp<tensor::InsertSliceOp>())
+      yielded = insert.getDest();
+    auto arg = dyn_cast<BlockArgument>(yielded);
     if (!arg || arg.getOwner() != &producer.getBodyBlock())
-      return {producer};
+      return producer;
     Value input = producer.getInputs()[arg.getArgNumber()];
     auto writer = input.getDefiningOp<GroupOp>();
     if (!writer || writer->getBlock() != producer->getBlock() ||
         !input.hasOneUse())
-      return {producer};
+      return producer;
     producer = writer;
     value = input;
   }
@@ -157,15 +148,13 @@ InPlaceChain getInPlaceChain(GroupOp producer, Value value) {
 /// The padded tensor of `value` (a result of the group `producer`), of
 /// `shape`, with `value` at `low` and the halo around it of `padding`: the
 /// halo filled before the chain of groups that writes `value` in place,
-/// `value` inserted after `producer`. Where the chain's first group inserts
-/// its parts into a tensor.empty, it inserts them into the padded tensor's
-/// inside instead: empty-tensor elimination, which takes the innermost
-/// insert first, would otherwise give the chain a buffer of its own and
-/// copy it into the padded one (U-Net's skip connections).
+/// `value` inserted after `producer`. Made before the chain, the padded
+/// tensor dominates the tensor.empty its first group inserts its part
+/// into, which fuse-insert-chains-to-buffer then replaces with the padded
+/// tensor's inside: every part is written there, none copied.
 Value buildPadded(RewriterBase &rewriter, GroupOp producer, Value value,
                   TypedAttr padding, ArrayRef<int64_t> low,
                   ArrayRef<int64_t> shape) {
-  InPlaceChain chain = getInPlaceChain(producer, value);
   auto type = cast<RankedTensorType>(value.getType());
   Location loc = value.getLoc();
   Type elementType = type.getElementType();
@@ -175,7 +164,7 @@ Value buildPadded(RewriterBase &rewriter, GroupOp producer, Value value,
   SmallVector<OpFoldResult> sizes =
       getAsIndexOpFoldResult(rewriter.getContext(), type.getShape());
 
-  rewriter.setInsertionPoint(chain.first);
+  rewriter.setInsertionPoint(getFirstInPlaceWriter(producer, value));
   Value fillValue = arith::ConstantOp::create(rewriter, loc, padding);
   Value halo = tensor::EmptyOp::create(rewriter, loc, shape, elementType);
   forEachHaloSlab(
@@ -192,12 +181,6 @@ Value buildPadded(RewriterBase &rewriter, GroupOp producer, Value value,
         halo = tensor::InsertSliceOp::create(rewriter, loc, slab, halo,
                                              slabOffsets, slabSizes, ones);
       });
-  if (chain.empty) {
-    Value inside = tensor::ExtractSliceOp::create(rewriter, loc, type, halo,
-                                                  offsets, sizes, ones);
-    chain.first.getInputsMutable().append(inside);
-    chain.empty->set(chain.first.getBodyBlock().addArgument(type, loc));
-  }
   rewriter.setInsertionPointAfter(producer);
   return tensor::InsertSliceOp::create(rewriter, loc, value, halo, offsets,
                                        sizes, ones);

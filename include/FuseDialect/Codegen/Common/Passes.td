@@ -198,7 +198,8 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
 
 def FuseInsertChainsToBufferPass : Pass<"fuse-insert-chains-to-buffer"> {
   let summary = "Prepare chains of tensor.insert_slice for bufferization: "
-                "parts read through their chain, long chains as one buffer";
+                "parts read through their chain, long chains as one buffer, "
+                "chains inserted whole into a bigger tensor started there";
   let description = [{
     First, a part read after the chain of inserts it goes into (each
     inserting into the result of the previous one, at static boxes disjoint
@@ -238,6 +239,18 @@ def FuseInsertChainsToBufferPass : Pass<"fuse-insert-chains-to-buffer"> {
     bufferization.materialize_in_destination %b in restrict writable %s1
     %2 = bufferization.to_tensor %buf restrict writable
     ```
+
+    Last, a shorter chain that starts from a `tensor.empty` and whose
+    result is inserted whole into a bigger tensor (a padded buffer, which
+    `pad-in-producers` makes before the chain's first group) starts from
+    that tensor's box instead: the `tensor.empty` becomes a
+    `tensor.extract_slice` of the outer destination at the box the outer
+    insert writes, where that destination dominates it. Upstream's
+    empty-tensor elimination takes the innermost insert first and leaves
+    the first parts in the `tensor.empty`'s own buffer, which the outer
+    insert then copies: a group's nest split at a partial tile, or a
+    concat's parts written by several groups (U-Net's skip connections).
+    Outermost inserts first; in a function's body only.
   }];
   let options = [
     Option<"minLength", "min-length", "int64_t", /*default=*/"32",
