@@ -17,13 +17,18 @@
 // at most one such block per thread that ran a model (the ONNX Runtime
 // keeps an arena of its peak use the same way).
 //
-// Every block is malloc's, so free() may release one (the runtime frees a
-// result buffer the program returned with std::free), and a block's size
-// is malloc_usable_size's.
+// A block of 4 MB or more is aligned to 2 MB and advised to be backed by
+// transparent huge pages (madvise): Inception-v3 at one thread 0.99x the
+// time (thirty-fourth session), U-Net level.
+//
+// Every block is malloc's (malloc or aligned_alloc), so free() may release
+// one (the runtime frees a result buffer the program returned with
+// std::free), and a block's size is malloc_usable_size's.
 //
 //===----------------------------------------------------------------------===//
 
 #include <malloc.h>
+#include <sys/mman.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -34,6 +39,13 @@ namespace {
 /// Blocks smaller than this are malloc's to keep (its bins serve them
 /// without the kernel).
 constexpr size_t kMinKeptBytes = size_t(1) << 20;
+
+/// Blocks at least this large are aligned to huge pages and advised to be
+/// backed by them (where the kernel's transparent huge pages are
+/// `madvise`, as on Debian, nothing else gives a process huge pages): a
+/// 68 MB arena is 17,000 small pages, more than the core's TLB holds.
+constexpr size_t kHugePageBytes = size_t(2) << 20;
+constexpr size_t kMinHugeBytes = 2 * kHugePageBytes;
 
 /// A thread's kept block.
 struct KeptBlock {
@@ -63,7 +75,16 @@ extern "C" {
 void *_mlir_memref_to_llvm_alloc(size_t bytes) {
   if (void *block = takeKept(bytes, alignof(std::max_align_t)))
     return block;
-  return std::malloc(bytes);
+  if (bytes < kMinHugeBytes)
+    return std::malloc(bytes);
+  size_t rounded =
+      (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+  void *block = std::aligned_alloc(kHugePageBytes, rounded);
+  // Advice only: where the kernel has no transparent huge pages, or gives
+  // them to no one, the block keeps small pages.
+  if (block)
+    madvise(block, rounded, MADV_HUGEPAGE);
+  return block;
 }
 
 void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t bytes) {
