@@ -51,7 +51,11 @@ constexpr size_t kMinHugeBytes = 2 * kHugePageBytes;
 struct KeptBlock {
   void *block = nullptr;
   size_t bytes = 0;
-  ~KeptBlock() { std::free(block); }
+  ~KeptBlock() {
+    std::free(block);
+    block = nullptr;
+    bytes = 0;
+  }
 };
 
 thread_local KeptBlock kept;
@@ -77,6 +81,8 @@ void *_mlir_memref_to_llvm_alloc(size_t bytes) {
     return block;
   if (bytes < kMinHugeBytes)
     return std::malloc(bytes);
+  if (bytes > SIZE_MAX - kHugePageBytes)
+    return nullptr;
   size_t rounded =
       (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
   void *block = std::aligned_alloc(kHugePageBytes, rounded);
@@ -96,6 +102,8 @@ void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t bytes) {
   if (void *block = takeKept(bytes, alignment))
     return block;
   // aligned_alloc wants a size that is a multiple of the alignment.
+  if (bytes > SIZE_MAX - alignment)
+    return nullptr;
   size_t rounded = (bytes + alignment - 1) / alignment * alignment;
   return std::aligned_alloc(alignment, rounded);
 }

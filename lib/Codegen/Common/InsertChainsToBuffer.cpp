@@ -41,6 +41,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::fuse {
@@ -285,9 +286,11 @@ void startChainsInOuterBoxes(RewriterBase &rewriter, func::FuncOp func) {
         break;
       first = previous;
     }
+    // The outer destination is written in place only where nothing else
+    // reads it (not a constant, not a value read again later).
     auto empty = first.getDest().getDefiningOp<tensor::EmptyOp>();
-    if (!empty || empty.getType() != outer.getSourceType() ||
-        !getConstantBox(outer) ||
+    if (!empty || !getConstantBox(outer) || !outer.getDest().hasOneUse() ||
+        matchPattern(outer.getDest(), m_Constant()) ||
         !llvm::all_of(outer->getOperands().drop_front(), [&](Value operand) {
           return dominance.properlyDominates(operand, empty);
         }))

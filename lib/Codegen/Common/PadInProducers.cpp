@@ -122,25 +122,31 @@ struct InputPad {
 };
 
 /// The first group of the chain that writes `value` (a result of
-/// `producer`) in place: `producer`, or, where `producer` yields it as parts
-/// inserted into one of its inputs (a concat whose other parts an earlier
-/// group wrote: concat elimination's form), that input's writer, and so on,
-/// while no one else reads the input.
+/// `producer`) in place, where the chain starts from a tensor.empty:
+/// `producer` yields `value` as parts inserted into one of its inputs (a
+/// concat whose other parts an earlier group wrote: concat elimination's
+/// form), that input's writer likewise, and so on, while no one else reads
+/// the input, back to a group that inserts its parts into a tensor.empty of
+/// its own. `producer` itself otherwise: the padded tensor is then made
+/// right before it, and lives no longer than it must.
 GroupOp getFirstInPlaceWriter(GroupOp producer, Value value) {
+  GroupOp writer = producer;
   while (true) {
-    Value yielded = producer.getYield()->getOperand(
-        cast<OpResult>(value).getResultNumber());
+    Value yielded =
+        writer.getYield()->getOperand(cast<OpResult>(value).getResultNumber());
     while (auto insert = yielded.getDefiningOp<tensor::InsertSliceOp>())
       yielded = insert.getDest();
+    if (yielded.getDefiningOp<tensor::EmptyOp>())
+      return writer;
     auto arg = dyn_cast<BlockArgument>(yielded);
-    if (!arg || arg.getOwner() != &producer.getBodyBlock())
+    if (!arg || arg.getOwner() != &writer.getBodyBlock())
       return producer;
-    Value input = producer.getInputs()[arg.getArgNumber()];
-    auto writer = input.getDefiningOp<GroupOp>();
-    if (!writer || writer->getBlock() != producer->getBlock() ||
+    Value input = writer.getInputs()[arg.getArgNumber()];
+    auto previous = input.getDefiningOp<GroupOp>();
+    if (!previous || previous->getBlock() != writer->getBlock() ||
         !input.hasOneUse())
       return producer;
-    producer = writer;
+    writer = previous;
     value = input;
   }
 }
