@@ -23,9 +23,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "FuseDialect-runtime/ModelDescription.h"
+#include "HugePages.h"
 
 #include <dlfcn.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -218,24 +218,18 @@ __attribute__((constructor)) void recordLibraryPath() {
 }
 
 /// Asks the kernel for transparent huge pages under the weights' globals,
-/// before the first write faults them in: the contraction kernels stream
-/// weights of hundreds of MB, one TLB entry per 4 KB page otherwise, and
-/// where transparent huge pages are on only on request (`madvise`, the
-/// usual default) nothing else asks. Only the 2 MB-aligned part of their
-/// span is advised, which lies inside the library's zero-initialized
-/// segment; a kernel that refuses (no THP) changes nothing.
-void adviseHugePages() {
+/// before the first write faults them in (HugePages.h): their span lies
+/// inside the library's zero-initialized segment.
+void adviseWeightHugePages() {
   uintptr_t low = UINTPTR_MAX, high = 0;
   for (uint64_t i = 0; i < __fuse_weights_header.count; ++i) {
     auto address = reinterpret_cast<uintptr_t>(__fuse_weights[i].address);
     low = std::min(low, address);
     high = std::max<uintptr_t>(high, address + __fuse_weights[i].bytes);
   }
-  const uintptr_t huge = uintptr_t(2) << 20;
-  low = (low + huge - 1) & ~(huge - 1);
-  high &= ~(huge - 1);
   if (low < high)
-    (void)madvise(reinterpret_cast<void *>(low), high - low, MADV_HUGEPAGE);
+    fuse::runtime::adviseHugePages(reinterpret_cast<const void *>(low),
+                                   high - low);
 }
 
 /// The default weights file of the library at `library`: its extension
@@ -291,7 +285,7 @@ FuseStatus loadWeights(const char *path) {
   // (the table is in file order), so the weights are never in memory twice.
   uint64_t sum = 0, done = 0;
   if (ok) {
-    adviseHugePages();
+    adviseWeightHugePages();
     std::vector<unsigned char> chunk(1 << 20);
     uint64_t entry = 0;
     while (ok && done < header.data_bytes) {

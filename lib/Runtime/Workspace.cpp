@@ -27,8 +27,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HugePages.h"
+
 #include <malloc.h>
-#include <sys/mman.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -40,11 +41,11 @@ namespace {
 /// without the kernel).
 constexpr size_t kMinKeptBytes = size_t(1) << 20;
 
+using fuse::runtime::kHugePageBytes;
+
 /// Blocks at least this large are aligned to huge pages and advised to be
-/// backed by them (where the kernel's transparent huge pages are
-/// `madvise`, as on Debian, nothing else gives a process huge pages): a
-/// 68 MB arena is 17,000 small pages, more than the core's TLB holds.
-constexpr size_t kHugePageBytes = size_t(2) << 20;
+/// backed by them (HugePages.h): a 68 MB arena is 17,000 small pages, more
+/// than the core's TLB holds.
 constexpr size_t kMinHugeBytes = 2 * kHugePageBytes;
 
 /// A thread's kept block.
@@ -86,10 +87,8 @@ void *_mlir_memref_to_llvm_alloc(size_t bytes) {
   size_t rounded =
       (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
   void *block = std::aligned_alloc(kHugePageBytes, rounded);
-  // Advice only: where the kernel has no transparent huge pages, or gives
-  // them to no one, the block keeps small pages.
   if (block)
-    madvise(block, rounded, MADV_HUGEPAGE);
+    fuse::runtime::adviseHugePages(block, rounded);
   return block;
 }
 
