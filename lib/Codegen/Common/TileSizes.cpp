@@ -595,16 +595,20 @@ getPoolTileSizes(OpBuilder &builder, GroupOp group, TilingInterface pool,
     std::optional<int64_t> size = getConstantIntValue(sizes[d]);
     if (!size || output.getDimSize(d) < 1)
       return std::nullopt;
+    // A dimension the producer does not tile, the pool does not either.
+    if (*size == 0) {
+      poolSizes.push_back(builder.getIndexAttr(0));
+      continue;
+    }
     int64_t window = input.getDimSize(d) / output.getDimSize(d);
     // The largest whole tile of whole windows up to the producer's (7 rows
     // of 28 under a 2 x 2 pool: 2 pooled rows, 4 rows).
-    int64_t windows = *size == 0 ? output.getDimSize(d) : *size / window;
+    int64_t windows = *size / window;
     while (windows > 0 && output.getDimSize(d) % windows != 0)
       --windows;
     if (windows == 0)
       return std::nullopt;
-    poolSizes.push_back(builder.getIndexAttr(
-        windows == output.getDimSize(d) && *size == 0 ? 0 : windows));
+    poolSizes.push_back(builder.getIndexAttr(windows));
   }
   poolSizes.resize(poolOp.getNumLoops(), builder.getIndexAttr(0));
   return poolSizes;
