@@ -6,6 +6,9 @@
 // BAD: error: fuse-prefetch-streams: distance must be in [1, 1048576] bytes
 // RUN: not fuse-opt %s --fuse-prefetch-streams=min-stream-bytes=-1 2>&1 | FileCheck %s --check-prefix=BAD-MIN
 // BAD-MIN: error: fuse-prefetch-streams: min-stream-bytes must be in [0, 1048576]
+// RUN: not fuse-opt %s --fuse-prefetch-streams=max-panel-bytes=67108865 2>&1 | FileCheck %s --check-prefix=BAD-PANEL
+// BAD-PANEL: error: fuse-prefetch-streams: max-panel-bytes must be in [0, 67108864] bytes
+// RUN: fuse-opt %s --fuse-ops --fuse-lower-to-cpu="block-rows=8 block-cols=32 prefetch-epilogues=false prefetch-streams=false" -mlir-print-ir-after=fuse-plan-buffers -mlir-disable-threading -o /dev/null 2>&1 | sed -n '/^func.func @column/,/^}/p' | fuse-opt --fuse-prefetch-streams=max-panel-bytes=32768 | FileCheck %s --check-prefix=PANEL
 // RUN: fuse-opt %s --fuse-ops --fuse-lower-to-cpu="block-rows=8 block-cols=32 prefetch-epilogues=false prefetch-streams=false" -mlir-print-ir-after=fuse-plan-buffers -mlir-disable-threading -o /dev/null 2>&1 | sed -n '/^func.func @short/,/^}/p' | fuse-opt --fuse-prefetch-streams=min-stream-bytes=0 | FileCheck %s --check-prefix=ALL
 // RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry gemv,column,conv -p "--fuse-ops" --exact --ref-lower=--fuse-lower-to-cpu=prefetch-streams=false | FileCheck %s --check-prefix=NUM
 
@@ -20,7 +23,11 @@
 //
 // @column: the same with a weight 1024 floats wide: each step moves 4 KB,
 // so every step's lines fall in the same L1 sets, and 16 steps of them
-// would evict the lines in use: no prefetches.
+// would evict the lines in use. Each step asks instead for the same row of
+// the next 64-column panel (the loop around the block's that moves the
+// read: its column one step later, at most 960, the buffer's last panel):
+// by that panel's turn its 64 KB are in L2 (CHECK). Not where a panel is
+// more than max-panel-bytes (PANEL, 32 KB).
 //
 // @conv: a 3x3 convolution over 256 channels, blocks of 8 pixels x 32
 // filters: the channel loop (256 steps, 128 bytes of the filter each)
@@ -46,9 +53,22 @@
 //  CHECK-NEXT:     vector.transfer_read %arg1[%c0, %[[K]], %[[N]]]{{.*}} vector<64xf32>
 
 // CHECK-LABEL: func.func @column
+//       CHECK:   scf.for %[[N:.*]] = %c0 to %c256 step %c64 {
 //       CHECK:   scf.for %[[K:.*]] = %c0 to %c256 step %c1 iter_args(%{{.*}}) -> (vector<4x64xf32>)
-//   CHECK-NOT:     memref.prefetch {{.*}}, read
-//       CHECK:     vector.transfer_read %arg1[%c0, %[[K]], %{{.*}}]{{.*}} vector<64xf32>
+//       CHECK:     %[[COL:.*]] = affine.apply {{.*}}[%{{.*}}, %[[N]]]
+//       CHECK:     %[[NEXTN:.*]] = arith.addi %[[N]], %c64{{.*}} : index
+//       CHECK:     %[[NEXT:.*]] = affine.apply {{.*}}[%{{.*}}, %[[NEXTN]]]
+//       CHECK:     %[[LAST:.*]] = arith.minsi %[[NEXT]], %c960{{.*}} : index
+//       CHECK:     %[[AT:.*]] = arith.maxsi %[[LAST]], %c0{{.*}} : index
+//  CHECK-NEXT:     memref.prefetch %arg1[%c0, %[[K]], %[[AT]]], read, locality<3>, data
+//       CHECK:     memref.prefetch %arg1[%c0, %[[K]], %{{.*}}], read, locality<3>, data
+//       CHECK:     memref.prefetch %arg1[%c0, %[[K]], %{{.*}}], read, locality<3>, data
+//       CHECK:     memref.prefetch %arg1[%c0, %[[K]], %{{.*}}], read, locality<3>, data
+//  CHECK-NEXT:     vector.transfer_read %arg1[%c0, %[[K]], %[[COL]]]{{.*}} vector<64xf32>
+
+// PANEL-LABEL: func.func @column
+//   PANEL-NOT:   memref.prefetch %arg1
+//       PANEL:   return
 
 // CHECK-LABEL: func.func @conv
 //       CHECK:   scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}}) -> (vector<8x32xf32>) {

@@ -37,10 +37,18 @@
 // last step at most, so every address is one the loop reads). The
 // lines are asked for in the step's own loads' place in the schedule, so
 // there are as many prefetches a step as lines read; a line in the cache
-// already costs a load slot, no memory traffic. Not for a stream whose
-// step moves by a multiple of 4 KB, whose lines all fall in the same L1
-// sets; not in a loop whose whole stream is at most `min-stream-bytes`,
-// which L1 keeps for the next row of blocks.
+// already costs a load slot, no memory traffic. Not in a loop whose
+// whole stream is at most `min-stream-bytes`, which L1 keeps for the next
+// row of blocks.
+//
+// A stream whose step moves by a multiple of 4 KB (a column panel of a
+// run-time B whose rows are a multiple of 1024 floats) puts all its lines
+// in the same L1 sets: a window of steps ahead would evict the lines in
+// use. Each of its rows is on another page, where the hardware
+// prefetchers never go. For it the pass asks, at each step, for the same
+// row of the next panel (one step later of the loop around that moves
+// the read, clamped into the buffer): lines in other L1 sets, in L2 by
+// the next panel's turn, where a panel is at most `max-panel-bytes`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,6 +82,8 @@ constexpr int64_t kLineBytes = 64;
 constexpr int64_t kMaxRows = 1024;
 /// The largest stream `distance` accepted, in bytes: far beyond L1.
 constexpr int64_t kMaxDistance = int64_t(1) << 20;
+/// The largest `max-panel-bytes` accepted: more than any core's L2.
+constexpr int64_t kMaxPanelBytes = int64_t(1) << 26;
 /// The largest vector a transfer may move to be prefetched, in bytes: far
 /// more than a register block's (at most 64 rows of 64 floats); each of
 /// its lines becomes a prefetch.
@@ -340,15 +350,103 @@ bool movesByWholeL1SetPeriods(VectorTransferOpInterface read,
   return move != 0 && move % kL1SetPeriod == 0;
 }
 
+/// The ops inside `outer` that `read`'s indices are computed from, in
+/// order, where one of them (or an index itself) uses `outer`'s induction
+/// variable and all are pure ops without regions; nullopt otherwise, and
+/// where the read's buffer is defined inside `outer`.
+std::optional<SetVector<Operation *>>
+getPanelSlice(scf::ForOp outer, VectorTransferOpInterface read) {
+  if (Operation *def = read.getBase().getDefiningOp();
+      def && outer->isProperAncestor(def))
+    return std::nullopt;
+  Value iv = outer.getInductionVar();
+  BackwardSliceOptions options;
+  options.inclusive = true;
+  options.filter = [&](Operation *op) { return outer->isProperAncestor(op); };
+  SetVector<Operation *> slice;
+  bool usesIv = llvm::is_contained(read.getIndices(), iv);
+  for (Value index : read.getIndices()) {
+    Operation *def = index.getDefiningOp();
+    if (def && outer->isProperAncestor(def) &&
+        failed(getBackwardSlice(def, &slice, options)))
+      return std::nullopt;
+  }
+  for (Operation *op : slice) {
+    if (op->getNumRegions() != 0 || !isPure(op))
+      return std::nullopt;
+    usesIv |= llvm::is_contained(op->getOperands(), iv);
+  }
+  if (!usesIv)
+    return std::nullopt;
+  return slice;
+}
+
+/// Prefetches, at each step of `loop`, the lines `read` (a stream that
+/// moves by whole L1 set periods) will touch at the same step of the next
+/// panel: one step later of the nearest `scf.for` around `loop` that moves
+/// it, each index kept inside the buffer (the next panel of the last is the
+/// next tile's first, or the buffer's last columns). Nothing where no loop
+/// directly around `loop` moves it, or where a panel (the read's bytes
+/// times `loop`'s constant trip count) is more than `maxPanelBytes`.
+void prefetchNextPanel(OpBuilder &builder, scf::ForOp loop,
+                       VectorTransferOpInterface read, int64_t maxPanelBytes) {
+  std::optional<APInt> trips = loop.getStaticTripCount();
+  int64_t bytes;
+  if (!trips || trips->getActiveBits() > 62 ||
+      llvm::MulOverflow(int64_t(trips->getZExtValue()),
+                        read.getVectorType().getNumElements() *
+                            getElementBytes(read),
+                        bytes) ||
+      bytes > maxPanelBytes)
+    return;
+  std::optional<SetVector<Operation *>> slice;
+  scf::ForOp outer = loop;
+  while (!slice && (outer = dyn_cast<scf::ForOp>(outer->getParentOp())))
+    slice = getPanelSlice(outer, read);
+  if (!slice)
+    return;
+
+  Location loc = read.getLoc();
+  builder.setInsertionPoint(read);
+  IRMapping mapping;
+  mapping.map(outer.getInductionVar(),
+              builder.createOrFold<arith::AddIOp>(loc, outer.getInductionVar(),
+                                                  outer.getStep()));
+  for (Operation *op : *slice)
+    builder.clone(*op, mapping);
+  // Clamped to [0, size - extent] in each dimension: every address is
+  // inside the buffer.
+  ArrayRef<int64_t> shape = read.getVectorType().getShape();
+  int64_t rank = read.getIndices().size(), vectorRank = shape.size();
+  SmallVector<Value> indices;
+  for (auto [d, index] : llvm::enumerate(read.getIndices())) {
+    Value moved = mapping.lookupOrDefault(index);
+    if (moved == index) {
+      indices.push_back(index); // the read's own
+      continue;
+    }
+    int64_t extent =
+        int64_t(d) >= rank - vectorRank ? shape[d - (rank - vectorRank)] : 1;
+    Value size = builder.createOrFold<memref::DimOp>(loc, read.getBase(), d);
+    Value highest = builder.createOrFold<arith::SubIOp>(
+        loc, size, arith::ConstantIndexOp::create(builder, loc, extent));
+    Value ahead = builder.createOrFold<arith::MinSIOp>(loc, moved, highest);
+    indices.push_back(builder.createOrFold<arith::MaxSIOp>(
+        loc, ahead, arith::ConstantIndexOp::create(builder, loc, 0)));
+  }
+  prefetchLines(builder, read, indices);
+}
+
 /// Prefetches, in `loop`'s body, the lines its streamed reads touch
 /// `distance` bytes of those reads ahead (see the file comment).
 void prefetchStreams(OpBuilder &builder, scf::ForOp loop, int64_t distance,
-                     int64_t minStreamBytes) {
+                     int64_t minStreamBytes, int64_t maxPanelBytes) {
   struct Stream {
     VectorTransferOpInterface read;
     SmallVector<SetVector<Operation *>> slices;
   };
   SmallVector<Stream> streams;
+  SmallVector<VectorTransferOpInterface> panels;
   int64_t bytesPerStep = 0;
   for (Operation &op : *loop.getBody()) {
     VectorTransferOpInterface read = getPrefetchable(&op);
@@ -374,7 +472,11 @@ void prefetchStreams(OpBuilder &builder, scf::ForOp loop, int64_t distance,
         read.getVectorType().getNumElements() * getElementBytes(read);
     if (!movesByWholeL1SetPeriods(read, stream.slices, loop))
       streams.push_back(std::move(stream));
+    else
+      panels.push_back(read);
   }
+  for (VectorTransferOpInterface read : panels)
+    prefetchNextPanel(builder, loop, read, maxPanelBytes);
   if (streams.empty())
     return;
   int64_t steps = llvm::divideCeil(distance, bytesPerStep);
@@ -440,7 +542,10 @@ struct FusePrefetchStreamsPass final
                                           " bytes")) ||
         failed(fuse::checkPassOptionRange(getOperation(), getArgument(),
                                           "min-stream-bytes", minStreamBytes, 0,
-                                          kMaxDistance)))
+                                          kMaxDistance)) ||
+        failed(fuse::checkPassOptionRange(getOperation(), getArgument(),
+                                          "max-panel-bytes", maxPanelBytes, 0,
+                                          kMaxPanelBytes, " bytes")))
       return signalPassFailure();
     // Each loop for its own reads: a window loop around a channel loop
     // reads nothing directly, the channel loop does.
@@ -451,7 +556,7 @@ struct FusePrefetchStreamsPass final
     });
     OpBuilder builder(&getContext());
     for (scf::ForOp loop : loops)
-      prefetchStreams(builder, loop, distance, minStreamBytes);
+      prefetchStreams(builder, loop, distance, minStreamBytes, maxPanelBytes);
   }
 };
 

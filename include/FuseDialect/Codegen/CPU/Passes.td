@@ -363,12 +363,16 @@ def FusePrefetchStreamsPass
     at the indices those reads have `distance` bytes of them later: the
     step `ceil(distance / bytes read a step)` steps ahead, the loop's last
     step at most. The hardware prefetchers alone keep too few lines in
-    flight for a weight that does not stay in L2. Not for a read whose
-    step moves its address by a multiple of 4 KB (all its lines in the
-    same L1 sets), and not in a loop of constant bounds whose streamed
-    reads take at most `min-stream-bytes` in all, or no more steps than
-    the distance; a read of more than 1 MB is no stream. Values are
-    unchanged.
+    flight for a weight that does not stay in L2. A read whose step
+    moves its address by a multiple of 4 KB (all its lines in the same L1
+    sets: a column panel of a matrix whose rows are multiples of 1024
+    floats) gets, instead, one prefetch per line of the same step of the
+    next panel: its indices one step later of the nearest `scf.for`
+    around the loop that moves them, clamped into the buffer, where a
+    panel is at most `max-panel-bytes`. No prefetches `distance` ahead
+    in a loop of constant bounds whose streamed reads take at most
+    `min-stream-bytes` in all, or of no more steps than the distance; a
+    read of more than 1 MB is no stream. Values are unchanged.
   }];
   let options = [
     Option<"distance", "distance", "int64_t", /*default=*/"4096",
@@ -379,6 +383,12 @@ def FusePrefetchStreamsPass
            "A loop of constant bounds whose streamed reads take at most "
            "this many bytes in all gets no prefetches: L1 keeps them for "
            "the next row of blocks (0 to 1048576; others are refused)">,
+    Option<"maxPanelBytes", "max-panel-bytes", "int64_t",
+           /*default=*/"262144",
+           "A stream whose step moves by a multiple of 4 KB has the next "
+           "panel's lines prefetched only where a panel (its bytes over "
+           "the loop's constant trip count) is at most this many bytes, "
+           "so that L2 holds both (0 to 67108864; others are refused)">,
   ];
   let dependentDialects = ["::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect"];
