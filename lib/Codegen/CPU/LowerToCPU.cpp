@@ -115,6 +115,11 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
   //    function's temporaries instead share one buffer by liveness.
   if (options.planBuffers)
     pm.addNestedPass<func::FuncOp>(createFusePlanBuffersPass());
+  //    A transposed chunk of short rows (an NCHW image's 16 pixels by its
+  //    3 channels, in a first convolution's tile) written as one flat
+  //    vector where its rows lie end to end.
+  if (options.tileGroups && options.vectorize)
+    pm.addNestedPass<func::FuncOp>(createFuseFlattenNarrowRowsPass());
   //    A register block's epilogue reads and stores asked for before its
   //    reduction loop, so that their misses overlap the multiplies.
   if (options.tileGroups && options.vectorize && options.prefetchEpilogues)

@@ -414,38 +414,92 @@ static unsigned getInputRowLoop(linalg::LinalgOp op) {
   return cast<AffineDimExpr>(map.getResults().back()).getPosition();
 }
 
-/// Chunk sizes for an elementwise `op` that reads its one input transposed
-/// (the input's innermost dimension is not the innermost loop, whose result
-/// it writes at the identity): kTransposeBlock x kTransposeBlock over the
-/// two loops (the rest 1), so that a chunk reads contiguous rows of the
-/// input and transposes them in registers (vector.transpose, lowered as
-/// shuffles by isBlockTranspose's caller) instead of gathering every vector
-/// of its result lane by lane (a run-time filter's transpose: about 1 ns a
-/// value). Empty where `op` is no such transpose of 32-bit values or the
-/// ranges do not divide.
-static SmallVector<int64_t> getTransposeChunkSizes(linalg::LinalgOp op) {
-  constexpr int64_t lanes = kTransposeBlock;
+/// The loops of an elementwise `op` that reads its one input transposed:
+/// the input's innermost dimension (`read`) is not the innermost loop
+/// (`inner`), whose result it writes at the identity, with static ranges.
+struct TransposeLoops {
+  unsigned read, inner;
+  SmallVector<int64_t> ranges;
+};
+
+/// `op`'s TransposeLoops where it is such a transpose of 32-bit values.
+static std::optional<TransposeLoops> getTransposeLoops(linalg::LinalgOp op) {
   if (op.getNumLoops() < 2 || op.getNumLoops() != op.getNumParallelLoops() ||
       op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
       !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
-    return {};
+    return std::nullopt;
   OpOperand *input = op.getDpsInputOperand(0);
   AffineMap map = op.getMatchingIndexingMap(input);
   Type element = getElementTypeOrSelf(input->get().getType());
   if (!map.isPermutation() || !element.isIntOrFloat() ||
       element.getIntOrFloatBitWidth() != 32 ||
       getElementTypeOrSelf(op.getDpsInits()[0].getType()) != element)
+    return std::nullopt;
+  TransposeLoops loops{getInputRowLoop(op), op.getNumLoops() - 1,
+                       op.getStaticLoopRanges()};
+  if (loops.read == loops.inner ||
+      ShapedType::isDynamic(loops.ranges[loops.read]) ||
+      ShapedType::isDynamic(loops.ranges[loops.inner]))
+    return std::nullopt;
+  return loops;
+}
+
+/// Whether the rows `op` writes are shorter than a block while it reads
+/// at least a block along its input's rows: an image's few channels moved
+/// innermost (a model's NCHW input to NHWC, fused into every tile of the
+/// first convolution).
+static bool isNarrowTranspose(const TransposeLoops &loops) {
+  return loops.ranges[loops.inner] < kTransposeBlock &&
+         loops.ranges[loops.read] >= kTransposeBlock;
+}
+
+/// Chunk sizes for a transposing `op` (getTransposeLoops), so that a chunk
+/// reads contiguous rows of the input and transposes them in registers
+/// (vector.transpose) instead of gathering every vector of its result lane
+/// by lane (a run-time filter's transpose: about 1 ns a value):
+/// - kTransposeBlock x kTransposeBlock over the two loops (the rest 1),
+///   lowered as shuffles by isBlockTranspose's caller;
+/// - for a narrow transpose (isNarrowTranspose), kTransposeBlock input
+///   elements by the whole row it writes: that many contiguous elements of
+///   each of the few input rows, written as one contiguous run (the
+///   image's 16 pixels by 3 channels: 3 loads, 48 values stored).
+/// Empty where `op` is no such transpose or the ranges do not divide
+/// (splitAtWholeBlocks cuts a narrow transpose's rest off first).
+static SmallVector<int64_t> getTransposeChunkSizes(linalg::LinalgOp op) {
+  constexpr int64_t lanes = kTransposeBlock;
+  std::optional<TransposeLoops> loops = getTransposeLoops(op);
+  if (!loops || loops->ranges[loops->read] % lanes != 0)
     return {};
-  unsigned inner = op.getNumLoops() - 1;
-  unsigned read = getInputRowLoop(op);
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (read == inner || ShapedType::isDynamic(ranges[read]) ||
-      ShapedType::isDynamic(ranges[inner]) || ranges[read] % lanes != 0 ||
-      ranges[inner] % lanes != 0)
+  SmallVector<int64_t> chunks(loops->ranges.size(), 1);
+  chunks[loops->read] = lanes;
+  if (loops->ranges[loops->inner] % lanes == 0)
+    chunks[loops->inner] = lanes;
+  else if (isNarrowTranspose(*loops))
+    chunks[loops->inner] = loops->ranges[loops->inner];
+  else
     return {};
-  SmallVector<int64_t> chunks(ranges.size(), 1);
-  chunks[read] = chunks[inner] = lanes;
   return chunks;
+}
+
+/// `op` cut along the loop of its input's rows after the last whole block,
+/// where it is a narrow transpose whose range there does not divide by
+/// kTransposeBlock (a stride-2 convolution's tile reads 2n + 1 columns):
+/// the part of whole blocks and the rest (upstream `linalg::splitOp`);
+/// `op` alone otherwise.
+static SmallVector<linalg::LinalgOp, 2>
+splitAtWholeBlocks(RewriterBase &rewriter, linalg::LinalgOp op) {
+  std::optional<TransposeLoops> loops = getTransposeLoops(op);
+  if (!loops || !isNarrowTranspose(*loops) ||
+      loops->ranges[loops->read] % kTransposeBlock == 0)
+    return {op};
+  int64_t whole =
+      loops->ranges[loops->read] / kTransposeBlock * kTransposeBlock;
+  rewriter.setInsertionPoint(op);
+  auto [blocks, rest] =
+      linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()),
+                      loops->read, rewriter.getIndexAttr(whole));
+  return {cast<linalg::LinalgOp>(blocks.getOperation()),
+          cast<linalg::LinalgOp>(rest.getOperation())};
 }
 
 /// The loops of transposing `op` (getTransposeChunkSizes) in order with the
@@ -926,15 +980,25 @@ struct FuseVectorizeTilesPass final
         if (!op->getParentOfType<scf::ForallOp>() ||
             blocked.contains(op.getOperation()))
           return;
-        if (isVectorizable(op, maxVectorElements))
-          candidates.push_back(op);
-        else if (chunkElements > 1 && isVectorizableKind(op) &&
-                 getNumPoints(op) > maxVectorElements)
+        // A narrow transpose in chunks whatever its size.
+        std::optional<TransposeLoops> transpose = getTransposeLoops(op);
+        bool narrow = transpose && isNarrowTranspose(*transpose);
+        if (chunkElements > 1 && isVectorizableKind(op) &&
+            (narrow || getNumPoints(op) > maxVectorElements))
           large.push_back(op);
+        else if (isVectorizable(op, maxVectorElements))
+          candidates.push_back(op);
       });
     });
-    for (linalg::LinalgOp op : large) {
+    SmallVector<linalg::LinalgOp> parts;
+    for (linalg::LinalgOp op : large)
+      llvm::append_range(parts, splitAtWholeBlocks(rewriter, op));
+    for (linalg::LinalgOp op : parts) {
       SmallVector<int64_t> chunks = getTransposeChunkSizes(op), interchange;
+      if (chunks.empty() && isVectorizable(op, maxVectorElements)) {
+        candidates.push_back(op); // a narrow transpose's rest, whole
+        continue;
+      }
       if (!chunks.empty())
         interchange = getReadOrder(op);
       else

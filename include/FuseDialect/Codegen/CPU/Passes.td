@@ -313,6 +313,28 @@ def FuseThreadTilesPass : Pass<"fuse-thread-tiles"> {
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
+def FuseFlattenNarrowRowsPass
+    : Pass<"fuse-flatten-narrow-rows", "::mlir::func::FuncOp"> {
+  let summary = "Write a transposed vector of short rows as one flat "
+                "vector, its transpose as one shuffle";
+  let description = [{
+    Runs on buffers, after bufferization and before the vector transfers
+    are lowered. An unmasked, in-bounds, minor-identity
+    `vector.transfer_write` to a memref of a `vector.transpose` result
+    whose rows (the vector's innermost dimension) are shorter than 64
+    bytes, of at most 64 elements (a narrow transpose's chunk from
+    fuse-vectorize-tiles: 16 pixels of an NCHW image by its 3 channels),
+    is written as one 1-D vector to a collapsed view of its buffer
+    (upstream's flatten patterns: `memref.collapse_shape`,
+    `vector.shape_cast`) where the rows it writes are contiguous in the
+    buffer, and is left as it is otherwise. The transpose before such a
+    write becomes one `vector.shuffle` of the flat vector (upstream's
+    Shuffle1D lowering). Values are unchanged.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def FusePrefetchEpiloguesPass
     : Pass<"fuse-prefetch-epilogues", "::mlir::func::FuncOp"> {
   let summary = "Prefetch what a register block's epilogue reads and "
