@@ -518,6 +518,10 @@ int64_t getPanelReadDivisor(vector::TransferReadOp read,
   if (width <= 1 || type.getShape().back() % width != 0)
     return 0;
   int64_t divisor = getKnownDivisor(read.getIndices().back());
+  // Index 0 (a tile's first block, the rest of a partial tile read from its
+  // start) is at the start of every panel: any multiple of the width.
+  if (divisor == 0)
+    divisor = type.getShape().back();
   return divisor % width == 0 ? divisor : 0;
 }
 
