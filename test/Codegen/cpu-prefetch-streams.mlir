@@ -8,7 +8,9 @@
 // BAD-MIN: error: fuse-prefetch-streams: min-stream-bytes must be in [0, 1048576]
 // RUN: not fuse-opt %s --fuse-prefetch-streams=max-panel-bytes=67108865 2>&1 | FileCheck %s --check-prefix=BAD-PANEL
 // BAD-PANEL: error: fuse-prefetch-streams: max-panel-bytes must be in [0, 67108864] bytes
-// RUN: fuse-opt %s --fuse-ops --fuse-lower-to-cpu="block-rows=8 block-cols=32 prefetch-epilogues=false prefetch-streams=false" -mlir-print-ir-after=fuse-plan-buffers -mlir-disable-threading -o /dev/null 2>&1 | sed -n '/^func.func @column/,/^}/p' | fuse-opt --fuse-prefetch-streams=max-panel-bytes=32768 | FileCheck %s --check-prefix=PANEL
+// RUN: fuse-opt %s --fuse-ops --fuse-lower-to-cpu="block-rows=8 block-cols=32 prefetch-epilogues=false prefetch-streams=false" -mlir-print-ir-after=fuse-plan-buffers -mlir-disable-threading -o /dev/null 2>&1 | sed -n '/^func.func @column/,/^}/p' > %t.column.mlir
+// RUN: fuse-opt %t.column.mlir --fuse-prefetch-streams=max-panel-bytes=32768 | FileCheck %s --check-prefix=PANEL
+// RUN: fuse-opt %t.column.mlir --fuse-prefetch-streams=max-panel-bytes=65536 | FileCheck %s --check-prefix=PANEL-AT
 // RUN: fuse-opt %s --fuse-ops --fuse-lower-to-cpu="block-rows=8 block-cols=32 prefetch-epilogues=false prefetch-streams=false" -mlir-print-ir-after=fuse-plan-buffers -mlir-disable-threading -o /dev/null 2>&1 | sed -n '/^func.func @short/,/^}/p' | fuse-opt --fuse-prefetch-streams=min-stream-bytes=0 | FileCheck %s --check-prefix=ALL
 // RUN: %python %fuse_src/utils/fuse-diff %s --fuse-opt %fuse_opt --entry gemv,column,conv -p "--fuse-ops" --exact --ref-lower=--fuse-lower-to-cpu=prefetch-streams=false | FileCheck %s --check-prefix=NUM
 
@@ -27,7 +29,8 @@
 // the next 64-column panel (the loop around the block's that moves the
 // read: its column one step later, at most 960, the buffer's last panel):
 // by that panel's turn its 64 KB are in L2 (CHECK). Not where a panel is
-// more than max-panel-bytes (PANEL, 32 KB).
+// more than max-panel-bytes (PANEL, 32 KB); at it, yes (PANEL-AT, 64 KB,
+// the pass alone on the same buffers).
 //
 // @conv: a 3x3 convolution over 256 channels, blocks of 8 pixels x 32
 // filters: the channel loop (256 steps, 128 bytes of the filter each)
@@ -69,6 +72,8 @@
 // PANEL-LABEL: func.func @column
 //   PANEL-NOT:   memref.prefetch %arg1
 //       PANEL:   return
+// PANEL-AT-LABEL: func.func @column
+//  PANEL-AT-COUNT-4: memref.prefetch %arg1
 
 // CHECK-LABEL: func.func @conv
 //       CHECK:   scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}}) -> (vector<8x32xf32>) {

@@ -3,7 +3,8 @@
 // taken), a dynamic row stride (not known contiguous: left), i1 elements
 // (not whole bytes: left), a write that may run out of bounds (left), a
 // transpose written twice (both taken, one shuffle), a dynamic offset
-// (taken).
+// (taken), a write at a dynamic row (taken: its flat index is an
+// `affine.apply` of the row, a dialect the pass declares).
 // RUN: fuse-opt %s --fuse-flatten-narrow-rows | FileCheck %s
 
 // CHECK-LABEL: func.func @dyn
@@ -24,6 +25,9 @@
 //       CHECK:   vector<48xf32>, memref<48xf32>
 // CHECK-LABEL: func.func @offset
 //       CHECK:   vector<48xf32>, memref<48xf32, strided<[1], offset: ?>>
+// CHECK-LABEL: func.func @row
+//       CHECK:   %[[AT:.*]] = affine.apply
+//       CHECK:   vector.transfer_write %{{.*}}, %{{.*}}[%[[AT]]] {{.*}} : vector<48xf32>, memref<?xf32>
 
 func.func @dyn(%m: memref<?x3xf32>, %v: vector<3x16xf32>) {
   %c0 = arith.constant 0 : index
@@ -59,5 +63,11 @@ func.func @offset(%m: memref<16x3xf32, strided<[3, 1], offset: ?>>, %v: vector<3
   %c0 = arith.constant 0 : index
   %t = vector.transpose %v, [1, 0] : vector<3x16xf32> to vector<16x3xf32>
   vector.transfer_write %t, %m[%c0, %c0] {in_bounds = [true, true]} : vector<16x3xf32>, memref<16x3xf32, strided<[3, 1], offset: ?>>
+  return
+}
+func.func @row(%m: memref<?x3xf32>, %v: vector<3x16xf32>, %i: index) {
+  %c0 = arith.constant 0 : index
+  %t = vector.transpose %v, [1, 0] : vector<3x16xf32> to vector<16x3xf32>
+  vector.transfer_write %t, %m[%i, %c0] {in_bounds = [true, true]} : vector<16x3xf32>, memref<?x3xf32>
   return
 }

@@ -124,8 +124,9 @@ void mlir::fuse::buildLowerToCPUPipeline(OpPassManager &pm,
   //    reduction loop, so that their misses overlap the multiplies.
   if (options.tileGroups && options.vectorize && options.prefetchEpilogues)
     pm.addNestedPass<func::FuncOp>(createFusePrefetchEpiloguesPass());
-  //    The right operand each block step reads, asked for 4 KB ahead, so
-  //    that a weight streamed from L3 or memory keeps the loads fed.
+  //    The right operand each block step reads, asked for 4 KB ahead (or,
+  //    for a run-time B's column panel, the next panel), so that a weight
+  //    streamed from L3 or memory keeps the loads fed.
   if (options.tileGroups && options.vectorize && options.prefetchStreams)
     pm.addNestedPass<func::FuncOp>(createFusePrefetchStreamsPass());
 

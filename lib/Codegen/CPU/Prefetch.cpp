@@ -37,18 +37,20 @@
 // last step at most, so every address is one the loop reads). The
 // lines are asked for in the step's own loads' place in the schedule, so
 // there are as many prefetches a step as lines read; a line in the cache
-// already costs a load slot, no memory traffic. Not in a loop whose
-// whole stream is at most `min-stream-bytes`, which L1 keeps for the next
-// row of blocks.
+// already costs a load slot, no memory traffic. None `distance` ahead in a
+// loop whose whole stream is at most `min-stream-bytes`, which L1 keeps for
+// the next row of blocks.
 //
 // A stream whose step moves by a multiple of 4 KB (a column panel of a
 // run-time B whose rows are a multiple of 1024 floats) puts all its lines
 // in the same L1 sets: a window of steps ahead would evict the lines in
 // use. Each of its rows is on another page, where the hardware
 // prefetchers never go. For it the pass asks, at each step, for the same
-// row of the next panel (one step later of the loop around that moves
-// the read, clamped into the buffer): lines in other L1 sets, in L2 by
-// the next panel's turn, where a panel is at most `max-panel-bytes`.
+// row of the next panel (one step later of the loop around whose
+// induction variable moves the read's column and nothing else, clamped
+// into the buffer): lines in other L1 sets, in L2 by the next panel's
+// turn, where the panels of all such reads of the loop are at most
+// `max-panel-bytes` together.
 //
 //===----------------------------------------------------------------------===//
 
@@ -351,9 +353,10 @@ bool movesByWholeL1SetPeriods(VectorTransferOpInterface read,
 }
 
 /// The ops inside `outer` that `read`'s indices are computed from, in
-/// order, where one of them (or an index itself) uses `outer`'s induction
-/// variable and all are pure ops without regions; nullopt otherwise, and
-/// where the read's buffer is defined inside `outer`.
+/// order, where `outer`'s induction variable moves the innermost index (the
+/// read's column: the next panel) and no other, through pure ops without
+/// regions; nullopt otherwise, and where the read's buffer is defined
+/// inside `outer`.
 std::optional<SetVector<Operation *>>
 getPanelSlice(scf::ForOp outer, VectorTransferOpInterface read) {
   if (Operation *def = read.getBase().getDefiningOp();
@@ -364,41 +367,37 @@ getPanelSlice(scf::ForOp outer, VectorTransferOpInterface read) {
   options.inclusive = true;
   options.filter = [&](Operation *op) { return outer->isProperAncestor(op); };
   SetVector<Operation *> slice;
-  bool usesIv = llvm::is_contained(read.getIndices(), iv);
-  for (Value index : read.getIndices()) {
+  ValueRange indices = read.getIndices();
+  for (auto [d, index] : llvm::enumerate(indices)) {
+    SetVector<Operation *> own;
     Operation *def = index.getDefiningOp();
     if (def && outer->isProperAncestor(def) &&
-        failed(getBackwardSlice(def, &slice, options)))
+        failed(getBackwardSlice(def, &own, options)))
       return std::nullopt;
+    bool moves = index == iv;
+    for (Operation *op : own) {
+      if (op->getNumRegions() != 0 || !isPure(op))
+        return std::nullopt;
+      moves |= llvm::is_contained(op->getOperands(), iv);
+    }
+    if (moves != (d + 1 == indices.size()))
+      return std::nullopt; // the column must move, and only the column
+    // Appended index by index: an op's operands from inside `outer` come
+    // before it (in its own slice, or in an earlier index's).
+    slice.insert(own.begin(), own.end());
   }
-  for (Operation *op : slice) {
-    if (op->getNumRegions() != 0 || !isPure(op))
-      return std::nullopt;
-    usesIv |= llvm::is_contained(op->getOperands(), iv);
-  }
-  if (!usesIv)
-    return std::nullopt;
   return slice;
 }
 
 /// Prefetches, at each step of `loop`, the lines `read` (a stream that
 /// moves by whole L1 set periods) will touch at the same step of the next
-/// panel: one step later of the nearest `scf.for` around `loop` that moves
-/// it, each index kept inside the buffer (the next panel of the last is the
+/// panel: one step later of the nearest `scf.for` around `loop` whose
+/// induction variable moves the read's column (and nothing else), each
+/// moved index kept inside the buffer (the next panel of the last is the
 /// next tile's first, or the buffer's last columns). Nothing where no loop
-/// directly around `loop` moves it, or where a panel (the read's bytes
-/// times `loop`'s constant trip count) is more than `maxPanelBytes`.
+/// directly around `loop` moves it so.
 void prefetchNextPanel(OpBuilder &builder, scf::ForOp loop,
-                       VectorTransferOpInterface read, int64_t maxPanelBytes) {
-  std::optional<APInt> trips = loop.getStaticTripCount();
-  int64_t bytes;
-  if (!trips || trips->getActiveBits() > 62 ||
-      llvm::MulOverflow(int64_t(trips->getZExtValue()),
-                        read.getVectorType().getNumElements() *
-                            getElementBytes(read),
-                        bytes) ||
-      bytes > maxPanelBytes)
-    return;
+                       VectorTransferOpInterface read) {
   std::optional<SetVector<Operation *>> slice;
   scf::ForOp outer = loop;
   while (!slice && (outer = dyn_cast<scf::ForOp>(outer->getParentOp())))
@@ -475,8 +474,23 @@ void prefetchStreams(OpBuilder &builder, scf::ForOp loop, int64_t distance,
     else
       panels.push_back(read);
   }
-  for (VectorTransferOpInterface read : panels)
-    prefetchNextPanel(builder, loop, read, maxPanelBytes);
+  // The next panel of every such read must fit in L2 beside the current
+  // ones: all of them, over the loop's constant trip count.
+  std::optional<APInt> trips = loop.getStaticTripCount();
+  int64_t panelBytes = 0;
+  bool fits = trips && trips->getActiveBits() <= 62;
+  for (VectorTransferOpInterface read : panels) {
+    int64_t bytes;
+    fits = fits &&
+           !llvm::MulOverflow(int64_t(trips->getZExtValue()),
+                              read.getVectorType().getNumElements() *
+                                  getElementBytes(read),
+                              bytes) &&
+           !llvm::AddOverflow(panelBytes, bytes, panelBytes);
+  }
+  if (fits && panelBytes <= maxPanelBytes)
+    for (VectorTransferOpInterface read : panels)
+      prefetchNextPanel(builder, loop, read);
   if (streams.empty())
     return;
   int64_t steps = llvm::divideCeil(distance, bytesPerStep);

@@ -18,16 +18,20 @@
 // combined once at the end (upstream partial-reduction tiling), so the loop
 // body is plain elementwise vector code. An op that reads its input
 // transposed is cut into 16 x 16 blocks instead, each transposed in
-// registers (shuffles), not gathered lane by lane.
+// registers (shuffles), not gathered lane by lane; one whose result rows
+// are shorter than 16 (an NCHW image's 3 channels moved innermost) into
+// chunks of 16 input elements by the whole row, after splitting off the
+// input columns past the last whole 16 (fuse-flatten-narrow-rows then
+// writes each chunk as one flat vector).
 //
 // Contractions and convolutions are cut into register blocks (rows by two
 // vector registers of f32 of the host) whose reduction (window) loops run
 // innermost around loop-carried vector accumulators; each step is a rank-1
 // update, one fused multiply-add with `fma` (RegisterBlocks.cpp: columns,
-// reduction chunks, the epilogue on the accumulators). Before that, a matmul tile's
-// B whose rows are not contiguous is copied into a contiguous tile (`pack`),
-// and a depthwise convolution loses its unit channel multiplier, so that
-// its blocks read rows of channels. Two lowering patterns keep a block's
+// reduction chunks, the epilogue on the accumulators). Before that, a matmul
+// tile's B whose rows are not contiguous is copied into a contiguous tile
+// (`pack`), and a depthwise convolution loses its unit channel multiplier, so
+// that its blocks read rows of channels. Two lowering patterns keep a block's
 // reads vector loads: a column of A splat row by row, a filter row
 // broadcast to every pixel. Boundary tiles with dynamic sizes stay scalar.
 //
@@ -498,8 +502,13 @@ splitAtWholeBlocks(RewriterBase &rewriter, linalg::LinalgOp op) {
   auto [blocks, rest] =
       linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()),
                       loops->read, rewriter.getIndexAttr(whole));
-  return {cast<linalg::LinalgOp>(blocks.getOperation()),
-          cast<linalg::LinalgOp>(rest.getOperation())};
+  auto first = dyn_cast_if_present<linalg::LinalgOp>(
+      blocks ? blocks.getOperation() : nullptr);
+  auto second = dyn_cast_if_present<linalg::LinalgOp>(rest ? rest.getOperation()
+                                                           : nullptr);
+  if (!first || !second)
+    return {op}; // not split (the split point is inside the range)
+  return {first, second};
 }
 
 /// The loops of transposing `op` (getTransposeChunkSizes) in order with the
@@ -980,9 +989,12 @@ struct FuseVectorizeTilesPass final
         if (!op->getParentOfType<scf::ForallOp>() ||
             blocked.contains(op.getOperation()))
           return;
-        // A narrow transpose in chunks whatever its size.
+        // A narrow transpose in chunks whatever its size, where a chunk is
+        // a vector the pass may build.
         std::optional<TransposeLoops> transpose = getTransposeLoops(op);
-        bool narrow = transpose && isNarrowTranspose(*transpose);
+        bool narrow = transpose && isNarrowTranspose(*transpose) &&
+                      kTransposeBlock * transpose->ranges[transpose->inner] <=
+                          maxVectorElements;
         if (chunkElements > 1 && isVectorizableKind(op) &&
             (narrow || getNumPoints(op) > maxVectorElements))
           large.push_back(op);
@@ -995,6 +1007,8 @@ struct FuseVectorizeTilesPass final
       llvm::append_range(parts, splitAtWholeBlocks(rewriter, op));
     for (linalg::LinalgOp op : parts) {
       SmallVector<int64_t> chunks = getTransposeChunkSizes(op), interchange;
+      if (computeProduct(chunks) > maxVectorElements)
+        chunks.clear(); // blocks larger than the vectors the pass builds
       if (chunks.empty() && isVectorizable(op, maxVectorElements)) {
         candidates.push_back(op); // a narrow transpose's rest, whole
         continue;

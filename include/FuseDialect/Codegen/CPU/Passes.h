@@ -3,6 +3,8 @@
 #ifndef FUSEDIALECT_CODEGEN_CPU_PASSES_H
 #define FUSEDIALECT_CODEGEN_CPU_PASSES_H
 
+#include "FuseDialect/Target/TilePolicy.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -10,7 +12,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "FuseDialect/Target/TilePolicy.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::fuse {

@@ -328,10 +328,13 @@ def FuseFlattenNarrowRowsPass
     (upstream's flatten patterns: `memref.collapse_shape`,
     `vector.shape_cast`) where the rows it writes are contiguous in the
     buffer, and is left as it is otherwise. The transpose before such a
-    write becomes one `vector.shuffle` of the flat vector (upstream's
-    Shuffle1D lowering). Values are unchanged.
+    write (two dimensions of more than one element) becomes one
+    `vector.shuffle` of the flat vector (upstream's Shuffle1D lowering).
+    Values are unchanged.
   }];
-  let dependentDialects = ["::mlir::memref::MemRefDialect",
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
                            "::mlir::vector::VectorDialect"];
 }
 
@@ -390,8 +393,9 @@ def FusePrefetchStreamsPass
     sets: a column panel of a matrix whose rows are multiples of 1024
     floats) gets, instead, one prefetch per line of the same step of the
     next panel: its indices one step later of the nearest `scf.for`
-    around the loop that moves them, clamped into the buffer, where a
-    panel is at most `max-panel-bytes`. No prefetches `distance` ahead
+    around the loop that moves its column and no other index, clamped
+    into the buffer, where the panels of all such reads of the loop (their
+    bytes over its constant trip count) are at most `max-panel-bytes`. No prefetches `distance` ahead
     in a loop of constant bounds whose streamed reads take at most
     `min-stream-bytes` in all, or of no more steps than the distance; a
     read of more than 1 MB is no stream. Values are unchanged.
@@ -403,14 +407,15 @@ def FusePrefetchStreamsPass
     Option<"minStreamBytes", "min-stream-bytes", "int64_t",
            /*default=*/"16384",
            "A loop of constant bounds whose streamed reads take at most "
-           "this many bytes in all gets no prefetches: L1 keeps them for "
+           "this many bytes in all gets no prefetches ahead: L1 keeps them for "
            "the next row of blocks (0 to 1048576; others are refused)">,
     Option<"maxPanelBytes", "max-panel-bytes", "int64_t",
            /*default=*/"262144",
-           "A stream whose step moves by a multiple of 4 KB has the next "
-           "panel's lines prefetched only where a panel (its bytes over "
-           "the loop's constant trip count) is at most this many bytes, "
-           "so that L2 holds both (0 to 67108864; others are refused)">,
+           "Streams whose step moves by a multiple of 4 KB have the next "
+           "panel's lines prefetched only where their panels (their bytes "
+           "over the loop's constant trip count, all together) are at "
+           "most this many bytes, so that L2 holds both (0 to 67108864; "
+           "others are refused)">,
   ];
   let dependentDialects = ["::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect"];
