@@ -3,7 +3,9 @@
 // a SIGFPE in fuse-prefetch-streams, and 2^58 prefetches being built in
 // fuse-prefetch-epilogues, before) and one of 4 MB are left alone (over
 // 1 MB a transfer is not prefetched line by line); a stride of 2^62
-// elements (its step's bytes overflow) is not taken for a 4 KB move.
+// elements (its step's bytes overflow) is not taken for a 4 KB move; a
+// reduction loop over i32 (its steps ahead would mix i32 and index
+// arithmetic: an invalid arith.muli, before) is left alone.
 // RUN: fuse-opt %s -split-input-file --fuse-prefetch-streams | FileCheck %s
 // RUN: fuse-opt %s -split-input-file --fuse-prefetch-epilogues | FileCheck %s --check-prefix=EPI
 
@@ -76,4 +78,25 @@ func.func @huge_epilogue(%m: memref<?xf32>, %o: memref<?xf32>, %n: index) {
   %v = vector.transfer_read %m[%c0], %p {in_bounds = [true]} : memref<?xf32>, vector<4611686018427387904xf32>
   vector.transfer_write %v, %o[%c0] {in_bounds = [true]} : vector<4611686018427387904xf32>, memref<?xf32>
   return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @i32_loop
+//   CHECK-NOT:   memref.prefetch
+//       CHECK:   return
+func.func @i32_loop(%b: memref<4096x64xf32>, %a: vector<64xf32>) -> vector<64xf32> {
+  %c0 = arith.constant 0 : index
+  %lb = arith.constant 0 : i32
+  %ub = arith.constant 4096 : i32
+  %st = arith.constant 1 : i32
+  %pad = arith.constant 0.0 : f32
+  %init = arith.constant dense<0.0> : vector<64xf32>
+  %r = scf.for %k = %lb to %ub step %st iter_args(%acc = %init) -> (vector<64xf32>) : i32 {
+    %i = arith.index_cast %k : i32 to index
+    %v = vector.transfer_read %b[%i, %c0], %pad {in_bounds = [true]} : memref<4096x64xf32>, vector<64xf32>
+    %f = math.fma %v, %a, %acc : vector<64xf32>
+    scf.yield %f : vector<64xf32>
+  }
+  return %r : vector<64xf32>
 }

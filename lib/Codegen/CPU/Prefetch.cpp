@@ -564,8 +564,10 @@ struct FusePrefetchStreamsPass final
     // Each loop for its own reads: a window loop around a channel loop
     // reads nothing directly, the channel loop does.
     SmallVector<scf::ForOp> loops;
+    // An index-typed induction variable only: the steps ahead are index
+    // arithmetic (a loop over i32 is left alone).
     getOperation()->walk([&](scf::ForOp loop) {
-      if (isBlockReduction(loop))
+      if (isBlockReduction(loop) && loop.getInductionVar().getType().isIndex())
         loops.push_back(loop);
     });
     OpBuilder builder(&getContext());
