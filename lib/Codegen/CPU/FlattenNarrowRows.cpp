@@ -12,13 +12,16 @@
 //   1. Writes taken: an unmasked, in-bounds, minor-identity
 //      `vector.transfer_write` of a `vector.transpose` result to a memref,
 //      whose rows (the vector's innermost dimension) are shorter than a
-//      64-byte cache line, of at most kMaxElements elements in all.
+//      64-byte cache line, of at most kMaxElements elements in all, with
+//      exactly two dimensions of more than one element. (With more, the
+//      flat shape cast of the transpose, lowered later, gave wrong values:
+//      test/Regression/random-10.mlir; not root-caused.)
 //   2. Each as a write of a 1-D vector to a collapsed view of its buffer
 //      (upstream's flatten patterns: `memref.collapse_shape` and
 //      `vector.shape_cast`), only where the rows it writes are contiguous
 //      in the buffer; left as it is otherwise (a write into one part of a
 //      wider concat's channels).
-//   3. A transpose of two non-unit dimensions, of at most kMaxElements,
+//   3. A transpose of two such dimensions, of at most kMaxElements,
 //      whose every use is such a flat write's shape cast, as one
 //      `vector.shuffle` of the flat vector (upstream's Shuffle1D
 //      lowering): on AVX-512, 16 pixels by 3 channels are 3 loads, 6
@@ -53,6 +56,13 @@ constexpr int64_t kRowBytes = 64;
 /// of a flat vector costs as much as moving its elements one by one).
 constexpr int64_t kMaxElements = 64;
 
+/// Whether `type` has exactly two dimensions of more than one element (a
+/// transpose of it is one shuffle of the flat vector).
+bool hasTwoDimensions(VectorType type) {
+  return llvm::count_if(type.getShape(),
+                        [](int64_t size) { return size != 1; }) == 2;
+}
+
 /// Whether `write` stores a transposed vector as narrow rows (step 1).
 bool isNarrowTransposedWrite(vector::TransferWriteOp write) {
   VectorType vector = write.getVectorType();
@@ -66,7 +76,8 @@ bool isNarrowTransposedWrite(vector::TransferWriteOp write) {
     return false;
   int64_t rowBytes =
       vector.getShape().back() * vector.getElementTypeBitWidth() / 8;
-  return rowBytes < kRowBytes && vector.getNumElements() <= kMaxElements;
+  return rowBytes < kRowBytes && vector.getNumElements() <= kMaxElements &&
+         hasTwoDimensions(vector);
 }
 
 struct FuseFlattenNarrowRowsPass final
@@ -98,9 +109,7 @@ struct FuseFlattenNarrowRowsPass final
         return write && isa<MemRefType>(write.getBase().getType());
       };
       VectorType type = transpose.getResultVectorType();
-      if (type.getNumElements() <= kMaxElements &&
-          llvm::count_if(type.getShape(),
-                         [](int64_t size) { return size != 1; }) == 2 &&
+      if (type.getNumElements() <= kMaxElements && hasTwoDimensions(type) &&
           !transpose->use_empty() &&
           llvm::all_of(transpose->getUsers(), [&](Operation *user) {
             return isa<vector::ShapeCastOp>(user) &&
