@@ -13,7 +13,7 @@
 //      `vector.transfer_write` of a `vector.transpose` result to a memref,
 //      whose rows (the vector's innermost dimension) are shorter than a
 //      64-byte cache line, of at most kMaxElements elements in all, with
-//      exactly two dimensions of more than one element. (With more, the
+//      at most two dimensions of more than one element. (With more, the
 //      flat shape cast of the transpose, lowered later, gave wrong values:
 //      test/Regression/random-10.mlir; not root-caused.)
 //   2. Each as a write of a 1-D vector to a collapsed view of its buffer
@@ -56,11 +56,11 @@ constexpr int64_t kRowBytes = 64;
 /// of a flat vector costs as much as moving its elements one by one).
 constexpr int64_t kMaxElements = 64;
 
-/// Whether `type` has exactly two dimensions of more than one element (a
-/// transpose of it is one shuffle of the flat vector).
-bool hasTwoDimensions(VectorType type) {
+/// How many dimensions of `type` have more than one element (a transpose
+/// of two such is one shuffle of the flat vector; of one, a shape cast).
+int64_t getNumWideDimensions(VectorType type) {
   return llvm::count_if(type.getShape(),
-                        [](int64_t size) { return size != 1; }) == 2;
+                        [](int64_t size) { return size != 1; });
 }
 
 /// Whether `write` stores a transposed vector as narrow rows (step 1).
@@ -77,7 +77,7 @@ bool isNarrowTransposedWrite(vector::TransferWriteOp write) {
   int64_t rowBytes =
       vector.getShape().back() * vector.getElementTypeBitWidth() / 8;
   return rowBytes < kRowBytes && vector.getNumElements() <= kMaxElements &&
-         hasTwoDimensions(vector);
+         getNumWideDimensions(vector) <= 2;
 }
 
 struct FuseFlattenNarrowRowsPass final
@@ -109,8 +109,8 @@ struct FuseFlattenNarrowRowsPass final
         return write && isa<MemRefType>(write.getBase().getType());
       };
       VectorType type = transpose.getResultVectorType();
-      if (type.getNumElements() <= kMaxElements && hasTwoDimensions(type) &&
-          !transpose->use_empty() &&
+      if (type.getNumElements() <= kMaxElements &&
+          getNumWideDimensions(type) == 2 && !transpose->use_empty() &&
           llvm::all_of(transpose->getUsers(), [&](Operation *user) {
             return isa<vector::ShapeCastOp>(user) &&
                    llvm::all_of(user->getUsers(), isFlatWrite);

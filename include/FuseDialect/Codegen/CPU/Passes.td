@@ -322,7 +322,7 @@ def FuseFlattenNarrowRowsPass
     are lowered. An unmasked, in-bounds, minor-identity
     `vector.transfer_write` to a memref of a `vector.transpose` result
     whose rows (the vector's innermost dimension) are shorter than 64
-    bytes, of at most 64 elements, with exactly two dimensions of more
+    bytes, of at most 64 elements, with at most two dimensions of more
     than one element (a narrow transpose's chunk from
     fuse-vectorize-tiles: 16 pixels of an NCHW image by its 3 channels),
     is written as one 1-D vector to a collapsed view of its buffer
