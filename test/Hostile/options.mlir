@@ -19,6 +19,8 @@
 // RUN: not fuse-opt %s --fuse-vectorize-tiles=l2-bytes=-1 2>&1 | FileCheck %s --check-prefix=PASSL2
 // RUN: not fuse-opt %s --fuse-tile-groups=min-tile-elements=-3 2>&1 | FileCheck %s --check-prefix=PASSTILE
 // RUN: not fuse-opt %s --fuse-tile-groups=wide-side-factor=0 2>&1 | FileCheck %s --check-prefix=PASSTILE
+// RUN: not fuse-opt %s --fuse-tile-groups=transpose-block=65 2>&1 | FileCheck %s --check-prefix=PASSTILE
+// RUN: not fuse-opt %s --fuse-tile-groups=transpose-block=-1 2>&1 | FileCheck %s --check-prefix=PASSTILE
 // RUN: not fuse-opt %s --fuse-algebraic-simplify=max-iterations=0 2>&1 | FileCheck %s --check-prefix=ITER
 // RUN: not fuse-opt %s --fuse-distribute-tiles=block-size=0 2>&1 | FileCheck %s --check-prefix=PASSBLOCK
 // RUN: not fuse-opt %s --fuse-insert-chains-to-buffer=min-length=-1 2>&1 | FileCheck %s --check-prefix=CHAIN
@@ -40,7 +42,7 @@
 // L2: error: 'fuse-lower-to-cpu': option 'l2-bytes' must be in [0, 1099511627776]
 // NOL2: l2-bytes
 // PASSL2: error: fuse-vectorize-tiles: {{.*}}reduction-chunk and l2-bytes at least 0
-// PASSTILE: error: fuse-tile-groups: min-tile-elements, contraction-tiles and wide-side-factor must be at least 1
+// PASSTILE: error: fuse-tile-groups: min-tile-elements, contraction-tiles and wide-side-factor must be at least 1, {{.*}} transpose-block from 0 to 64
 // ITER: error: fuse-algebraic-simplify: max-iterations must be at least 1
 // PASSBLOCK: error: fuse-distribute-tiles: block-size must be in [1, 1024], not 0
 // CHAIN: error: fuse-insert-chains-to-buffer: min-length must be at least 1, not -1

@@ -129,6 +129,19 @@ struct TilePolicy {
   /// 34 of 96). false on the GPU: its blocks are many, and the change is
   /// not yet timed there.
   bool halveOddTiles = false;
+  /// A root that reads an input transposed (that input's rows run along
+  /// another loop than its result's rows: an NCHW tensor written NHWC, a
+  /// matrix transposed) is tiled along the loop of that input's rows in a
+  /// multiple of this many, up to kTransposeTileRows, so that its tiles
+  /// move blocks of this many rows by as many columns, each row of a block
+  /// a contiguous run (fuse-vectorize-tiles transposes such blocks in
+  /// registers), instead of a few values of each input row: a 1024 x 1024
+  /// transpose was tiled 4 output rows by 1024, which read 16 bytes of
+  /// every input row and gathered them value by value. 0: tiled as any
+  /// other root (the GPU's: not yet timed there).
+  int64_t transposeBlock = 0;
+  /// The most rows of its input a transposing root's tile takes.
+  static constexpr int64_t kTransposeTileRows = 64;
 
   /// The CPU lowering: tiles of rows large enough to amortize the loop
   /// overhead and small enough for a core's cache; a matmul in squares of
@@ -167,7 +180,8 @@ struct TilePolicy {
                       /*mergeSiblingReaders=*/true,
                       /*streamedWeightBytes=*/int64_t(2) << 20,
                       /*padInProducers=*/true,
-                      /*halveOddTiles=*/true};
+                      /*halveOddTiles=*/true,
+                      /*transposeBlock=*/16};
   }
   /// The GPU lowering: a tile is a block's work; contractions in 64x64
   /// squares, halved until every SM has a block.

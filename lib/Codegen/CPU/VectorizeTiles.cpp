@@ -59,6 +59,8 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
+#include "llvm/ADT/SmallBitVector.h"
+
 namespace mlir::fuse {
 #define GEN_PASS_DEF_FUSEVECTORIZETILESPASS
 #include "FuseDialect/Codegen/CPU/Passes.h.inc"
@@ -411,20 +413,49 @@ SmallVector<int64_t> getChunkSizes(linalg::LinalgOp op, int64_t chunkElements,
 /// two vectors); other sizes it lowers element by element.
 static constexpr int64_t kTransposeBlock = 16;
 
-/// The loop of the innermost dimension of `op`'s first input, whose map is
-/// a permutation.
-static unsigned getInputRowLoop(linalg::LinalgOp op) {
+/// The loop of the innermost dimension of more than one element of `op`'s
+/// first input, whose map reads every loop of more than one point once and
+/// unit dimensions at 0 (getTransposeLoops); none where every one is a unit.
+static std::optional<unsigned> getInputRowLoop(linalg::LinalgOp op) {
   AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
-  return cast<AffineDimExpr>(map.getResults().back()).getPosition();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  for (AffineExpr result : llvm::reverse(map.getResults()))
+    if (auto dim = dyn_cast<AffineDimExpr>(result))
+      if (ranges[dim.getPosition()] != 1)
+        return dim.getPosition();
+  return std::nullopt;
 }
 
 /// The loops of an elementwise `op` that reads its one input transposed:
-/// the input's innermost dimension (`read`) is not the innermost loop
-/// (`inner`), whose result it writes at the identity, with static ranges.
+/// the loop of the input's innermost dimension of more than one element
+/// (`read`) is not the innermost loop of more than one point (`inner`),
+/// whose result it writes at the identity, with static ranges.
 struct TransposeLoops {
   unsigned read, inner;
   SmallVector<int64_t> ranges;
 };
+
+/// Whether `map` reads every loop of more than one point (of `ranges`)
+/// once and any other dimension at 0: a permutation up to unit dimensions
+/// (an NCHW image read as (0, d3, d1, d2) by its NHWC tile).
+static bool isPermutationUpToUnits(AffineMap map, ArrayRef<int64_t> ranges) {
+  llvm::SmallBitVector seen(ranges.size());
+  for (AffineExpr result : map.getResults()) {
+    if (auto dim = dyn_cast<AffineDimExpr>(result)) {
+      if (seen.test(dim.getPosition()))
+        return false;
+      seen.set(dim.getPosition());
+      continue;
+    }
+    auto constant = dyn_cast<AffineConstantExpr>(result);
+    if (!constant || constant.getValue() != 0)
+      return false;
+  }
+  for (auto [i, range] : llvm::enumerate(ranges))
+    if (range != 1 && !seen.test(i))
+      return false;
+  return true;
+}
 
 /// `op`'s TransposeLoops where it is such a transpose of 32-bit values.
 static std::optional<TransposeLoops> getTransposeLoops(linalg::LinalgOp op) {
@@ -435,17 +466,23 @@ static std::optional<TransposeLoops> getTransposeLoops(linalg::LinalgOp op) {
   OpOperand *input = op.getDpsInputOperand(0);
   AffineMap map = op.getMatchingIndexingMap(input);
   Type element = getElementTypeOrSelf(input->get().getType());
-  if (!map.isPermutation() || !element.isIntOrFloat() ||
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (!isPermutationUpToUnits(map, ranges) || !element.isIntOrFloat() ||
       element.getIntOrFloatBitWidth() != 32 ||
       getElementTypeOrSelf(op.getDpsInits()[0].getType()) != element)
     return std::nullopt;
-  TransposeLoops loops{getInputRowLoop(op), op.getNumLoops() - 1,
-                       op.getStaticLoopRanges()};
-  if (loops.read == loops.inner ||
-      ShapedType::isDynamic(loops.ranges[loops.read]) ||
-      ShapedType::isDynamic(loops.ranges[loops.inner]))
+  std::optional<unsigned> read = getInputRowLoop(op);
+  std::optional<unsigned> inner;
+  for (unsigned i = op.getNumLoops(); i-- > 0;)
+    if (ranges[i] != 1) {
+      inner = i;
+      break;
+    }
+  if (!read || !inner || *read == *inner ||
+      ShapedType::isDynamic(ranges[*read]) ||
+      ShapedType::isDynamic(ranges[*inner]))
     return std::nullopt;
-  return loops;
+  return TransposeLoops{*read, *inner, ranges};
 }
 
 /// Whether the rows `op` writes are shorter than a block while it reads
@@ -468,7 +505,7 @@ static bool isNarrowTranspose(const TransposeLoops &loops) {
 ///   each of the few input rows, written as one contiguous run (the
 ///   image's 16 pixels by 3 channels: 3 loads, 48 values stored).
 /// Empty where `op` is no such transpose or the ranges do not divide
-/// (splitAtWholeBlocks cuts a narrow transpose's rest off first).
+/// (splitAtWholeBlocks cuts the rests off first).
 static SmallVector<int64_t> getTransposeChunkSizes(linalg::LinalgOp op) {
   constexpr int64_t lanes = kTransposeBlock;
   std::optional<TransposeLoops> loops = getTransposeLoops(op);
@@ -485,23 +522,20 @@ static SmallVector<int64_t> getTransposeChunkSizes(linalg::LinalgOp op) {
   return chunks;
 }
 
-/// `op` cut along the loop of its input's rows after the last whole block,
-/// where it is a narrow transpose whose range there does not divide by
-/// kTransposeBlock (a stride-2 convolution's tile reads 2n + 1 columns):
-/// the part of whole blocks and the rest (upstream `linalg::splitOp`);
-/// `op` alone otherwise.
+/// `op` cut along `loop` after the last whole kTransposeBlock (upstream
+/// `linalg::splitOp`): the part of whole blocks and the rest, or `op`
+/// alone where the range has no rest or no whole block.
 static SmallVector<linalg::LinalgOp, 2>
-splitAtWholeBlocks(RewriterBase &rewriter, linalg::LinalgOp op) {
-  std::optional<TransposeLoops> loops = getTransposeLoops(op);
-  if (!loops || !isNarrowTranspose(*loops) ||
-      loops->ranges[loops->read] % kTransposeBlock == 0)
+splitAfterWholeBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
+                      unsigned loop) {
+  int64_t range = op.getStaticLoopRanges()[loop];
+  if (ShapedType::isDynamic(range) || range < kTransposeBlock ||
+      range % kTransposeBlock == 0)
     return {op};
-  int64_t whole =
-      loops->ranges[loops->read] / kTransposeBlock * kTransposeBlock;
   rewriter.setInsertionPoint(op);
-  auto [blocks, rest] =
-      linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()),
-                      loops->read, rewriter.getIndexAttr(whole));
+  auto [blocks, rest] = linalg::splitOp(
+      rewriter, cast<TilingInterface>(op.getOperation()), loop,
+      rewriter.getIndexAttr(range / kTransposeBlock * kTransposeBlock));
   auto first = dyn_cast_if_present<linalg::LinalgOp>(
       blocks ? blocks.getOperation() : nullptr);
   auto second = dyn_cast_if_present<linalg::LinalgOp>(rest ? rest.getOperation()
@@ -509,6 +543,28 @@ splitAtWholeBlocks(RewriterBase &rewriter, linalg::LinalgOp op) {
   if (!first || !second)
     return {op}; // not split (the split point is inside the range)
   return {first, second};
+}
+
+/// A transpose (getTransposeLoops) cut so that its first part has whole
+/// kTransposeBlock blocks along the loop of its input's rows (a stride-2
+/// convolution's tile reads 2n + 1 columns; a tile of 56 of an image's
+/// rows) and, unless it is narrow, along its result's rows too (197
+/// tokens: 192 and 5): getTransposeChunkSizes takes that part in blocks,
+/// the rests (less than a block along one loop) are vectorized as any op.
+/// `op` alone where it is no transpose or its ranges divide.
+static SmallVector<linalg::LinalgOp> splitAtWholeBlocks(RewriterBase &rewriter,
+                                                        linalg::LinalgOp op) {
+  std::optional<TransposeLoops> loops = getTransposeLoops(op);
+  if (!loops)
+    return {op};
+  SmallVector<linalg::LinalgOp> parts;
+  for (linalg::LinalgOp part : splitAfterWholeBlocks(rewriter, op, loops->read))
+    if (isNarrowTranspose(*loops))
+      parts.push_back(part);
+    else
+      llvm::append_range(parts,
+                         splitAfterWholeBlocks(rewriter, part, loops->inner));
+  return parts;
 }
 
 /// The loops of transposing `op` (getTransposeChunkSizes) in order with the
@@ -519,7 +575,7 @@ splitAtWholeBlocks(RewriterBase &rewriter, linalg::LinalgOp op) {
 /// time: 0.88 -> 0.6 ms, one thread). The writes take the strides instead,
 /// which the store buffers absorb.
 static SmallVector<int64_t> getReadOrder(linalg::LinalgOp op) {
-  int64_t read = getInputRowLoop(op);
+  int64_t read = *getInputRowLoop(op);
   SmallVector<int64_t> order;
   for (int64_t d = 0, e = op.getNumLoops(); d < e; ++d)
     if (d != read)

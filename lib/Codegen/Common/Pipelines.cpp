@@ -51,6 +51,7 @@ void mlir::fuse::buildTileGroupsPipeline(OpPassManager &pm,
   tileOptions.streamedWeightBytes = policy->streamedWeightBytes;
   tileOptions.padInProducers = policy->padInProducers;
   tileOptions.halveOddTiles = policy->halveOddTiles;
+  tileOptions.transposeBlock = policy->transposeBlock;
   pm.addPass(createFuseTileGroupsPass(tileOptions));
   // No CSE from here to bufferization: merged nests write their results
   // into distinct empty tensors, which CSE would make one buffer.

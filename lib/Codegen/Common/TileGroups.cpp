@@ -563,12 +563,14 @@ struct FuseTileGroupsPass final
   void runOnOperation() override {
     if (minTileElements < 1 || contractionTile < 0 || contractionTiles < 1 ||
         windowTileElements < 0 || weightRowTileElements < 0 ||
-        streamedWeightBytes < 0 || wideSideFactor < 1) {
+        streamedWeightBytes < 0 || wideSideFactor < 1 || transposeBlock < 0 ||
+        transposeBlock > TilePolicy::kTransposeTileRows) {
       emitError(getOperation()->getLoc())
           << "fuse-tile-groups: min-tile-elements, contraction-tiles and "
              "wide-side-factor must be at least 1, "
              "contraction-tile, window-tile-elements, "
-             "weight-row-tile-elements and streamed-weight-bytes at least 0";
+             "weight-row-tile-elements and streamed-weight-bytes at least 0, "
+             "transpose-block from 0 to 64";
       return signalPassFailure();
     }
     if (failed(verifyInputSizes(getOperation())))
@@ -581,7 +583,8 @@ struct FuseTileGroupsPass final
         partialTiles,        convolutionsAsMatmuls, contiguousFilters,
         widenRowsFirst,      windowTileElements,    weightRowTileElements,
         oneWeightRowTile,    wideSideFactor,        mergeSiblingReaders,
-        streamedWeightBytes, padInProducers,        halveOddTiles};
+        streamedWeightBytes, padInProducers,        halveOddTiles,
+        transposeBlock};
     // Every body on linalg first: a group's result may then be written with
     // the halo its readers' pads need (PadInProducers.h).
     SmallVector<GroupOp> lowered;

@@ -13,6 +13,7 @@
 #include "FuseDialect/Utils/ShapeUtils.h"
 #include "TileGroups.h"
 
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <limits>
@@ -228,6 +229,66 @@ static bool isLanesLoop(linalg::LinalgOp op, unsigned i) {
   return dim && dim.getPosition() == i;
 }
 
+/// The loop along which `op` reads the rows of an input it transposes (and
+/// the loop of its result's rows, `lanes`): an
+/// input of 32-bit elements that every loop of more than one point indexes
+/// once (unit dimensions may be read at 0), whose innermost dimension of
+/// more than one element another loop indexes than the innermost such
+/// dimension of `op`'s one result (an NCHW image written NHWC: the loop of
+/// W). None for an op with a reduction, or whose inputs are read in its
+/// result's order (up to unit dimensions: a pooled 1x1x1xC written
+/// 1xCx1x1) or broadcast.
+struct TransposedRows {
+  unsigned read, lanes;
+};
+static std::optional<TransposedRows>
+getTransposedReadLoop(linalg::LinalgOp op) {
+  if (op.getNumReductionLoops() != 0 || op.getNumDpsInits() != 1)
+    return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  // The loop of `map`'s innermost result over more than one point.
+  auto innermostLoop = [&](AffineMap map) -> std::optional<unsigned> {
+    for (AffineExpr result : llvm::reverse(map.getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(result);
+      if (!dim)
+        return std::nullopt;
+      if (ranges[dim.getPosition()] != 1)
+        return dim.getPosition();
+    }
+    return std::nullopt;
+  };
+  std::optional<unsigned> lanes =
+      innermostLoop(op.getMatchingIndexingMap(op.getDpsInitOperand(0)));
+  if (!lanes)
+    return std::nullopt;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    Type element = getElementTypeOrSelf(input->get().getType());
+    if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() != 32)
+      continue;
+    // Each loop of more than one point exactly once, the rest at 0.
+    llvm::SmallBitVector seen(ranges.size());
+    bool moves = true;
+    for (AffineExpr result : map.getResults()) {
+      if (auto dim = dyn_cast<AffineDimExpr>(result)) {
+        moves &= !seen.test(dim.getPosition());
+        seen.set(dim.getPosition());
+      } else {
+        moves &= isa<AffineConstantExpr>(result) &&
+                 cast<AffineConstantExpr>(result).getValue() == 0;
+      }
+    }
+    for (auto [i, range] : llvm::enumerate(ranges))
+      moves &= range == 1 || seen.test(i);
+    if (!moves)
+      continue;
+    std::optional<unsigned> row = innermostLoop(map);
+    if (row && *row != *lanes)
+      return TransposedRows{*row, *lanes};
+  }
+  return std::nullopt;
+}
+
 /// Tile sizes: the outer parallel loops are tiled by 1, outermost first,
 /// until the loops inside hold at most `minTileElements` results; the last
 /// loop tiled then takes as many iterations as fit (a divisor of its range,
@@ -239,7 +300,11 @@ static bool isLanesLoop(linalg::LinalgOp op, unsigned i) {
 /// tiled ones is an M loop too (a convolution's output rows), which reads
 /// the same slice of the N-side operand (widenRowsFirst); `streamedFilter`:
 /// that operand (all of its reduction by all of N) has at least
-/// streamedWeightBytes.
+/// streamedWeightBytes. A root that reads an input transposed
+/// (getTransposedReadLoop) first takes a tile along the loop of that
+/// input's rows of a multiple of `policy.transposeBlock`, up to
+/// kTransposeTileRows (the whole range where it is no more), the other
+/// loops then tiled as above around it.
 static SmallVector<OpFoldResult>
 getTileSizes(OpBuilder &builder, TilingInterface op, const TilePolicy &policy,
              bool keepRows, bool contraction, bool outerRowsShareOperand,
@@ -489,21 +554,59 @@ getTileSizes(OpBuilder &builder, TilingInterface op, const TilePolicy &policy,
     sizes.assign(iterators.size(), builder.getIndexAttr(0));
   }
   bool tiled = false;
+  std::optional<TransposedRows> transposed =
+      policy.transposeBlock > 0 && !contraction
+          ? getTransposedReadLoop(linalgOp)
+          : std::nullopt;
+  if (transposed &&
+      (iterators[transposed->read] != utils::IteratorType::parallel ||
+       ShapedType::isDynamic(ranges[transposed->read]) ||
+       ranges[transposed->read] < policy.transposeBlock))
+    transposed.reset();
+  // A transposing root's tile along the loops of rows (read and written):
+  // the whole range up to `limit`, else a divisor of whole blocks or, with
+  // partialTiles where the largest is under half the limit (112 of an
+  // image's rows: 16), the limit's whole blocks, the last tile partial (64
+  // and 48).
+  auto blocksAtMost = [&](int64_t range, int64_t limit) {
+    int64_t block = policy.transposeBlock;
+    if (range <= limit)
+      return range;
+    int64_t size = getLargestDivisorOf(range, limit, block);
+    if (policy.partialTiles && 2 * size < limit)
+      return limit / block * block;
+    return size ? size : getLargestDivisor(range, limit);
+  };
+  if (transposed) {
+    int64_t range = ranges[transposed->read];
+    int64_t size = blocksAtMost(range, TilePolicy::kTransposeTileRows);
+    tileElements = tileElements / range * size;
+    if (size != range) {
+      sizes[transposed->read] = builder.getIndexAttr(size);
+      tiled = true;
+    }
+  }
   for (auto [i, it] : llvm::enumerate(iterators)) {
     // Unit loops stay untiled: a trip count of one adds a loop dimension
     // that makes otherwise equal nests unmergeable.
-    if (it != utils::IteratorType::parallel || ShapedType::isDynamic(ranges[i]) ||
-        ranges[i] == 1)
+    if (it != utils::IteratorType::parallel ||
+        ShapedType::isDynamic(ranges[i]) || ranges[i] == 1 ||
+        (transposed && i == transposed->read))
       continue;
     if (tileElements <= minTileElements)
       break;
     int64_t inner = tileElements / std::max<int64_t>(1, ranges[i]);
     // The last loop tiled takes as many of its iterations as fit, so that
     // a tile is several rows, not one (fewer, larger tiles: less halo
-    // recomputed around convolutions, less per-tile overhead).
-    int64_t size = inner <= minTileElements
-                       ? rowTileAtMost(ranges[i], minTileElements / inner)
-                       : 1;
+    // recomputed around convolutions, less per-tile overhead); a
+    // transposing root's rows in whole blocks where it can.
+    int64_t limit = minTileElements / std::max<int64_t>(1, inner);
+    int64_t size = 1;
+    if (inner <= minTileElements)
+      size =
+          transposed && i == transposed->lanes && limit >= policy.transposeBlock
+              ? blocksAtMost(ranges[i], limit)
+              : rowTileAtMost(ranges[i], limit);
     sizes[i] = builder.getIndexAttr(size);
     tileElements = inner * size;
     tiled |= ranges[i] > size;

@@ -181,7 +181,13 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
            /*default=*/"::mlir::fuse::TilePolicy{}.halveOddTiles",
            "An odd count of fewer than 32 contraction tiles (or a few where "
            "N was widened) halves N where the halves are whole register "
-           "blocks, so that two cores share the tiles evenly (the CPU's)">
+           "blocks, so that two cores share the tiles evenly (the CPU's)">,
+    Option<"transposeBlock", "transpose-block", "int64_t",
+           /*default=*/"::mlir::fuse::TilePolicy{}.transposeBlock",
+           "A root that reads an input transposed is tiled along the loop "
+           "of that input's rows in a multiple of this many (up to 64), so "
+           "that a tile moves whole blocks of rows (the CPU's: 16, an "
+           "AVX-512 register of f32); 0: as any other root">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
