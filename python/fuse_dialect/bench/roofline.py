@@ -284,15 +284,34 @@ def seconds_per_call(fn, calls):
     return (time.perf_counter() - start) / calls
 
 
-def main(argv):
+def median_seconds(columns, rounds, calls):
+    """{name: median seconds per call} of `columns` ((name, fn) pairs), each
+    timed `rounds` times over `calls` calls, the columns interleaved, after
+    one call each per round."""
+    times = {c: [] for c, _ in columns}
+    for _ in range(rounds):
+        for c, fn in columns:
+            fn()
+            times[c].append(seconds_per_call(fn, calls))
+    return {c: statistics.median(v) for c, v in times.items()}
+
+
+def rerun_keeping_freed_memory(module, argv):
+    """Runs `module` again in a process whose glibc malloc keeps freed
+    memory, the allocator settings every column of bench/peers.py runs
+    under, unless this one already has them."""
     if "GLIBC_TUNABLES" not in os.environ:
-        # Again, with the allocator settings every column runs under.
         env = toolchain.keep_freed_memory(toolchain.module_env())
-        os.execve(sys.executable, toolchain.module_command(
-            "fuse_dialect.bench.roofline") + argv[1:], env)
-    ap = argparse.ArgumentParser(prog="roofline.py")
+        os.execve(sys.executable, toolchain.module_command(module) + argv[1:], env)
+
+
+def timing_arguments(prog, rounds, argv):
+    """`argv` parsed with the options the one-thread kernel benches share
+    (--calls, --rounds with `rounds` its default, --baseline, --cases) and
+    --lower-options."""
+    ap = argparse.ArgumentParser(prog=prog)
     ap.add_argument("--calls", type=int, default=10)
-    ap.add_argument("--rounds", type=int, default=1,
+    ap.add_argument("--rounds", type=int, default=rounds,
                     help="time every column this many times, interleaved, "
                          "and report medians")
     ap.add_argument("--lower-options", default="",
@@ -301,10 +320,16 @@ def main(argv):
                     help="another fuse-opt (an older build) timed in the "
                          "same run, interleaved, as a 'before' column")
     ap.add_argument("--cases", default="", metavar="REGEX",
-                    help="only the kernels whose name matches")
+                    help="only the rows whose name matches")
     args = ap.parse_args(argv[1:])
     if args.calls < 1 or args.rounds < 1:
         ap.error("--calls and --rounds must be at least 1")
+    return args
+
+
+def main(argv):
+    rerun_keeping_freed_memory("fuse_dialect.bench.roofline", argv)
+    args = timing_arguments("roofline.py", 1, argv)
     import numpy as np
     fma, bw = peak()
     print("One core: f32 FMA peak %.1f GFLOP/s (measured), triad %.1f GB/s\n"
@@ -343,12 +368,7 @@ def main(argv):
                 out = np.asarray(ours(*inputs), dtype=np.float64).reshape(ref.shape)
                 err = "%.1e" % (np.max(np.abs(out - ref)) /
                                 max(np.max(np.abs(ref)), 1e-30))
-            times = {c: [] for c, _ in columns}
-            for _ in range(args.rounds):
-                for c, fn in columns:
-                    fn()
-                    times[c].append(seconds_per_call(fn, args.calls))
-            med = {c: statistics.median(v) for c, v in times.items()}
+            med = median_seconds(columns, args.rounds, args.calls)
             row = "| %s | %.2f | %.2f | %.1f | %.1f%% |" % (
                 name, flops * 1e-9, med["ours"] * 1e3, flops / med["ours"] * 1e-9,
                 100.0 * flops / med["ours"] * 1e-9 / fma)

@@ -12,19 +12,18 @@ interleaved in one run, medians; with --baseline, an older fuse-opt's
 library too. Prints our time, the bytes moved (read and written) per second
 against the core's triad bandwidth (bench/roofline/peak.c), and the ratios
 (> 1: we are faster). Every output is checked against numpy's. Usage:
-bench/transposes.py [--calls N] [--rounds N] [--baseline OLD_FUSE_OPT]
-[--cases REGEX]. docs/Performance.md holds the latest table.
+bench/transposes.py [--calls N] [--rounds N] [--lower-options OPTS]
+[--baseline OLD_FUSE_OPT] [--cases REGEX]. docs/Performance.md holds the
+latest table.
 """
 
-import argparse
 import os
 import re
-import statistics
 import sys
 import tempfile
 
-from .. import toolchain
-from .roofline import compile_ours, inputs_of, peak, seconds_per_call
+from .roofline import (compile_ours, inputs_of, median_seconds, peak,
+                       rerun_keeping_freed_memory, timing_arguments)
 
 # (name, input shape, permutation)
 CASES = [
@@ -64,24 +63,8 @@ def torch_move(x, perm):
 
 
 def main(argv):
-    if "GLIBC_TUNABLES" not in os.environ:
-        # Again, with the allocator settings every column runs under.
-        env = toolchain.keep_freed_memory(toolchain.module_env())
-        os.execve(sys.executable, toolchain.module_command(
-            "fuse_dialect.bench.transposes") + argv[1:], env)
-    ap = argparse.ArgumentParser(prog="transposes.py")
-    ap.add_argument("--calls", type=int, default=10)
-    ap.add_argument("--rounds", type=int, default=5,
-                    help="time every column this many times, interleaved, "
-                         "and report medians")
-    ap.add_argument("--baseline", metavar="FUSE_OPT",
-                    help="another fuse-opt (an older build) timed in the "
-                         "same run, interleaved, as a 'before' column")
-    ap.add_argument("--cases", default="", metavar="REGEX",
-                    help="only the shapes whose name matches")
-    args = ap.parse_args(argv[1:])
-    if args.calls < 1 or args.rounds < 1:
-        ap.error("--calls and --rounds must be at least 1")
+    rerun_keeping_freed_memory("fuse_dialect.bench.transposes", argv)
+    args = timing_arguments("transposes.py", 5, argv)
     import numpy as np
     _, bw = peak()
     print("One core: triad %.1f GB/s\n" % bw)
@@ -95,10 +78,12 @@ def main(argv):
             if not re.search(args.cases, name):
                 continue
             text = model_text(shape, perm)
-            ours = compile_ours(text, os.path.join(work, "ours%d" % i), "")
+            ours = compile_ours(text, os.path.join(work, "ours%d" % i),
+                                args.lower_options)
             ours.set_threads(1)
-            before = (compile_ours(text, os.path.join(work, "base%d" % i), "",
-                                   args.baseline) if args.baseline else None)
+            before = (compile_ours(text, os.path.join(work, "base%d" % i),
+                                   args.lower_options, args.baseline)
+                      if args.baseline else None)
             if before:
                 before.set_threads(1)
             inputs = inputs_of(ours)
@@ -110,12 +95,7 @@ def main(argv):
                 columns.append(("torch", theirs))
             want = np.maximum(np.transpose(inputs[0], perm), 0)
             exact = np.array_equal(np.asarray(ours(*inputs)).reshape(want.shape), want)
-            times = {c: [] for c, _ in columns}
-            for _ in range(args.rounds):
-                for c, fn in columns:
-                    fn()
-                    times[c].append(seconds_per_call(fn, args.calls))
-            med = {c: statistics.median(v) for c, v in times.items()}
+            med = median_seconds(columns, args.rounds, args.calls)
             moved = 2.0 * inputs[0].nbytes
             row = "| %s | %.1f | %.3f | %.1f | %.1f%% |" % (
                 name, moved * 1e-6, med["ours"] * 1e3, moved / med["ours"] * 1e-9,
