@@ -240,6 +240,31 @@ def compile_ours(text, work, lower_options, fuse_opt=None):
     return runtime.Model(library)
 
 
+def ours_and_baseline(text, work, index, args):
+    """Our library of `text` and, with --baseline, the older build's (None
+    without), both set to one thread."""
+    ours = compile_ours(text, os.path.join(work, "ours%d" % index),
+                        args.lower_options)
+    ours.set_threads(1)
+    before = None
+    if args.baseline:
+        before = compile_ours(text, os.path.join(work, "base%d" % index),
+                              args.lower_options, args.baseline)
+        before.set_threads(1)
+    return ours, before
+
+
+def columns_of(ours, before, theirs, inputs):
+    """The (name, fn) columns a row times: ours, the baseline's where there
+    is one, PyTorch's where torch imports."""
+    columns = [("ours", lambda: ours(*inputs))]
+    if before:
+        columns.append(("before", lambda: before(*inputs)))
+    if theirs:
+        columns.append(("torch", theirs))
+    return columns
+
+
 def inputs_of(model):
     """Fixed pseudo-random arguments in [-1, 1) for `model`."""
     import numpy as np
@@ -345,21 +370,10 @@ def main(argv):
             if not re.search(args.cases, name):
                 continue
             text, flops, weight = make()
-            ours = compile_ours(text, os.path.join(work, "ours%d" % i),
-                                args.lower_options)
-            ours.set_threads(1)
-            before = (compile_ours(text, os.path.join(work, "base%d" % i),
-                                   args.lower_options, args.baseline)
-                      if args.baseline else None)
-            if before:
-                before.set_threads(1)
+            ours, before = ours_and_baseline(text, work, i, args)
             inputs = inputs_of(ours)
             theirs = torch_op(spec, inputs, weight)
-            columns = [("ours", lambda: ours(*inputs))]
-            if before:
-                columns.append(("before", lambda: before(*inputs)))
-            if theirs:
-                columns.append(("torch", theirs))
+            columns = columns_of(ours, before, theirs, inputs)
             # Every output against PyTorch's (or the baseline's).
             err = "n/a"
             reference = theirs() if theirs else (before(*inputs) if before else None)

@@ -22,8 +22,9 @@ import re
 import sys
 import tempfile
 
-from .roofline import (compile_ours, inputs_of, median_seconds, peak,
-                       rerun_keeping_freed_memory, timing_arguments)
+from .roofline import (columns_of, inputs_of, median_seconds,
+                       ours_and_baseline, peak, rerun_keeping_freed_memory,
+                       timing_arguments)
 
 # (name, input shape, permutation)
 CASES = [
@@ -78,21 +79,10 @@ def main(argv):
             if not re.search(args.cases, name):
                 continue
             text = model_text(shape, perm)
-            ours = compile_ours(text, os.path.join(work, "ours%d" % i),
-                                args.lower_options)
-            ours.set_threads(1)
-            before = (compile_ours(text, os.path.join(work, "base%d" % i),
-                                   args.lower_options, args.baseline)
-                      if args.baseline else None)
-            if before:
-                before.set_threads(1)
+            ours, before = ours_and_baseline(text, work, i, args)
             inputs = inputs_of(ours)
             theirs = torch_move(inputs[0], perm)
-            columns = [("ours", lambda: ours(*inputs))]
-            if before:
-                columns.append(("before", lambda: before(*inputs)))
-            if theirs:
-                columns.append(("torch", theirs))
+            columns = columns_of(ours, before, theirs, inputs)
             want = np.maximum(np.transpose(inputs[0], perm), 0)
             exact = np.array_equal(np.asarray(ours(*inputs)).reshape(want.shape), want)
             med = median_seconds(columns, args.rounds, args.calls)
