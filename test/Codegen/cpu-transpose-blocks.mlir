@@ -21,9 +21,10 @@
 //   dimension) is innermost: successive blocks read the next 64 bytes of
 //   the same 16 rows. Unit dimensions read at 0 (the image's batch) are no
 //   obstacle. @rest: 500 columns in tiles of 64, the last 52: 48 in blocks
-//   and 4 gathered; @heads: ViT's 197 tokens by 12 heads of 64 written
-//   heads first and tokens innermost, 192 tokens in blocks and the last 5
-//   gathered.
+//   and the last 4 as a narrow transpose (each chunk 4 input rows of 16);
+//   @heads: ViT's 197 tokens by 12 heads of 64 written heads first and
+//   tokens innermost, 192 tokens in blocks and the last 5 as a narrow
+//   transpose.
 // Values bit for bit against the unfused program (EXACT).
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-tile-groups="min-tile-elements=4096 transpose-block=16" | FileCheck %s --check-prefix=TILES
 // RUN: fuse-opt %s --split-input-file --fuse-ops --fuse-tile-groups="min-tile-elements=4096 transpose-block=0" | FileCheck %s --check-prefix=OFF

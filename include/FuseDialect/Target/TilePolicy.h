@@ -19,6 +19,12 @@
 
 namespace mlir::fuse {
 
+/// The side of the blocks the CPU lowering transposes in registers
+/// (fuse-vectorize-tiles): upstream lowers a transpose of 16 x 16 32-bit
+/// values as 64 shuffles (on AVX2 each row is two vectors), other sizes
+/// element by element. The CPU's TilePolicy::transposeBlock.
+inline constexpr int64_t kTransposeBlock = 16;
+
 /// How a group's root is tiled (fuse-tile-groups).
 struct TilePolicy {
   /// The smallest side `contractionTiles` halves a contraction tile to.
@@ -131,14 +137,16 @@ struct TilePolicy {
   bool halveOddTiles = false;
   /// A root that reads an input transposed (that input's rows run along
   /// another loop than its result's rows: an NCHW tensor written NHWC, a
-  /// matrix transposed) is tiled along the loop of that input's rows in a
-  /// multiple of this many, up to kTransposeTileRows, so that its tiles
-  /// move blocks of this many rows by as many columns, each row of a block
-  /// a contiguous run (fuse-vectorize-tiles transposes such blocks in
-  /// registers), instead of a few values of each input row: a 1024 x 1024
-  /// transpose was tiled 4 output rows by 1024, which read 16 bytes of
-  /// every input row and gathered them value by value. 0: tiled as any
-  /// other root (the GPU's: not yet timed there).
+  /// matrix transposed) is tiled along the loop of that input's rows first,
+  /// whole up to kTransposeTileRows, else in whole blocks of this many
+  /// (TileSizes.cpp, getTileSizes), so that its tiles move blocks of this
+  /// many rows by as many columns, each row of a block a contiguous run,
+  /// instead of a few values of each input row: a 1024 x 1024 transpose
+  /// was tiled 4 output rows by 1024, which read 16 bytes of every input
+  /// row and gathered them value by value. The CPU's is kTransposeBlock,
+  /// the blocks fuse-vectorize-tiles transposes in registers (other values
+  /// give tiles it cuts into its blocks and rests). 0: tiled as any other
+  /// root (the GPU's: not yet timed there).
   int64_t transposeBlock = 0;
   /// The most rows of its input a transposing root's tile takes.
   static constexpr int64_t kTransposeTileRows = 64;
@@ -181,7 +189,7 @@ struct TilePolicy {
                       /*streamedWeightBytes=*/int64_t(2) << 20,
                       /*padInProducers=*/true,
                       /*halveOddTiles=*/true,
-                      /*transposeBlock=*/16};
+                      /*transposeBlock=*/kTransposeBlock};
   }
   /// The GPU lowering: a tile is a block's work; contractions in 64x64
   /// squares, halved until every SM has a block.

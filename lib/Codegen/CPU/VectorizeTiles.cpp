@@ -41,6 +41,7 @@
 
 #include "FuseDialect/Codegen/CPU/Passes.h"
 #include "FuseDialect/IR/FuseOps.h"
+#include "FuseDialect/Target/TilePolicy.h"
 #include "FuseDialect/Utils/ShapeUtils.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
@@ -408,11 +409,6 @@ SmallVector<int64_t> getChunkSizes(linalg::LinalgOp op, int64_t chunkElements,
   return chunks;
 }
 
-/// The side of the blocks a transposing op is cut into: upstream lowers a
-/// transpose of 16 x 16 32-bit values as 64 shuffles (on AVX2 each row is
-/// two vectors); other sizes it lowers element by element.
-static constexpr int64_t kTransposeBlock = 16;
-
 /// The loop of the innermost dimension of more than one element of `op`'s
 /// first input, whose map reads every loop of more than one point once and
 /// unit dimensions at 0 (getTransposeLoops); none where every one is a unit.
@@ -549,8 +545,11 @@ splitAfterWholeBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
 /// kTransposeBlock blocks along the loop of its input's rows (a stride-2
 /// convolution's tile reads 2n + 1 columns; a tile of 56 of an image's
 /// rows) and, unless it is narrow, along its result's rows too (197
-/// tokens: 192 and 5): getTransposeChunkSizes takes that part in blocks,
-/// the rests (less than a block along one loop) are vectorized as any op.
+/// tokens: 192 and 5): getTransposeChunkSizes takes that part in blocks.
+/// The rest along the result's rows, whole blocks of input rows by fewer
+/// than a block, is a narrow transpose (isNarrowTranspose: chunks of a
+/// block of each of its few input rows); the rest along the input's rows
+/// is vectorized as any op.
 /// `op` alone where it is no transpose or its ranges divide.
 static SmallVector<linalg::LinalgOp> splitAtWholeBlocks(RewriterBase &rewriter,
                                                         linalg::LinalgOp op) {

@@ -246,9 +246,12 @@ getTransposedReadLoop(linalg::LinalgOp op) {
   if (op.getNumReductionLoops() != 0 || op.getNumDpsInits() != 1)
     return std::nullopt;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  // The loop of `map`'s innermost result over more than one point.
+  // The loop of `map`'s innermost result over more than one point, past
+  // unit dimensions read at 0.
   auto innermostLoop = [&](AffineMap map) -> std::optional<unsigned> {
     for (AffineExpr result : llvm::reverse(map.getResults())) {
+      if (isa<AffineConstantExpr>(result))
+        continue;
       auto dim = dyn_cast<AffineDimExpr>(result);
       if (!dim)
         return std::nullopt;
@@ -564,26 +567,31 @@ getTileSizes(OpBuilder &builder, TilingInterface op, const TilePolicy &policy,
        ranges[transposed->read] < policy.transposeBlock))
     transposed.reset();
   // A transposing root's tile along the loops of rows (read and written):
-  // the whole range up to `limit`, else a divisor of whole blocks or, with
-  // partialTiles where the largest is under half the limit (112 of an
-  // image's rows: 16), the limit's whole blocks, the last tile partial (64
-  // and 48).
-  auto blocksAtMost = [&](int64_t range, int64_t limit) {
+  // the whole range up to `limit`; else the largest divisor of whole
+  // blocks, or with partialTiles where that is under half the limit (112
+  // of an image's rows: 16) the limit's whole blocks, the last tile
+  // partial (64 and 48); 0 where there is no divisor of whole blocks and
+  // no partial tiles (the loop is then tiled as any root's).
+  auto blocksAtMost = [&](int64_t range, int64_t limit) -> int64_t {
     int64_t block = policy.transposeBlock;
     if (range <= limit)
       return range;
     int64_t size = getLargestDivisorOf(range, limit, block);
     if (policy.partialTiles && 2 * size < limit)
       return limit / block * block;
-    return size ? size : getLargestDivisor(range, limit);
+    return size;
   };
   if (transposed) {
     int64_t range = ranges[transposed->read];
     int64_t size = blocksAtMost(range, TilePolicy::kTransposeTileRows);
-    tileElements = tileElements / range * size;
-    if (size != range) {
-      sizes[transposed->read] = builder.getIndexAttr(size);
-      tiled = true;
+    if (size == 0) {
+      transposed.reset();
+    } else {
+      tileElements = tileElements / range * size;
+      if (size != range) {
+        sizes[transposed->read] = builder.getIndexAttr(size);
+        tiled = true;
+      }
     }
   }
   for (auto [i, it] : llvm::enumerate(iterators)) {
@@ -602,11 +610,13 @@ getTileSizes(OpBuilder &builder, TilingInterface op, const TilePolicy &policy,
     // transposing root's rows in whole blocks where it can.
     int64_t limit = minTileElements / std::max<int64_t>(1, inner);
     int64_t size = 1;
-    if (inner <= minTileElements)
-      size =
-          transposed && i == transposed->lanes && limit >= policy.transposeBlock
-              ? blocksAtMost(ranges[i], limit)
-              : rowTileAtMost(ranges[i], limit);
+    if (inner <= minTileElements) {
+      if (transposed && i == transposed->lanes &&
+          limit >= policy.transposeBlock)
+        size = blocksAtMost(ranges[i], limit);
+      if (size <= 1)
+        size = rowTileAtMost(ranges[i], limit);
+    }
     sizes[i] = builder.getIndexAttr(size);
     tileElements = inner * size;
     tiled |= ranges[i] > size;

@@ -17,7 +17,6 @@ bench/transposes.py [--calls N] [--rounds N] [--lower-options OPTS]
 latest table.
 """
 
-import os
 import re
 import sys
 import tempfile

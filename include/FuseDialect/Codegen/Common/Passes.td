@@ -185,9 +185,10 @@ def FuseTileGroupsPass : Pass<"fuse-tile-groups"> {
     Option<"transposeBlock", "transpose-block", "int64_t",
            /*default=*/"::mlir::fuse::TilePolicy{}.transposeBlock",
            "A root that reads an input transposed is tiled along the loop "
-           "of that input's rows in a multiple of this many (up to 64), so "
-           "that a tile moves whole blocks of rows (the CPU's: 16, an "
-           "AVX-512 register of f32); 0: as any other root">
+           "of that input's rows first, whole up to 64, else in whole "
+           "blocks of this many, so that a tile moves whole blocks of rows "
+           "(the CPU's: 16, the blocks fuse-vectorize-tiles transposes in "
+           "registers); 0: as any other root">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
