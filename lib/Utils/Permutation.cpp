@@ -2,6 +2,8 @@
 
 #include "FuseDialect/Utils/Permutation.h"
 
+#include "llvm/ADT/SmallBitVector.h"
+
 #include <cstring>
 #include <vector>
 
@@ -133,6 +135,40 @@ bool mlir::fuse::isPermutationCopy(linalg::GenericOp op) {
   auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
   return yield.getNumOperands() == 1 &&
          yield.getOperand(0) == op.getBody()->getArgument(0);
+}
+
+bool mlir::fuse::isPermutationUpToUnits(AffineMap map,
+                                        ArrayRef<int64_t> ranges) {
+  llvm::SmallBitVector seen(ranges.size());
+  for (AffineExpr result : map.getResults()) {
+    if (auto dim = dyn_cast<AffineDimExpr>(result)) {
+      if (seen.test(dim.getPosition()))
+        return false;
+      seen.set(dim.getPosition());
+      continue;
+    }
+    auto constant = dyn_cast<AffineConstantExpr>(result);
+    if (!constant || constant.getValue() != 0)
+      return false;
+  }
+  for (auto [i, range] : llvm::enumerate(ranges))
+    if (range != 1 && !seen.test(i))
+      return false;
+  return true;
+}
+
+std::optional<unsigned>
+mlir::fuse::getInnermostWideLoop(AffineMap map, ArrayRef<int64_t> ranges) {
+  for (AffineExpr result : llvm::reverse(map.getResults())) {
+    if (isa<AffineConstantExpr>(result))
+      continue;
+    auto dim = dyn_cast<AffineDimExpr>(result);
+    if (!dim)
+      return std::nullopt;
+    if (ranges[dim.getPosition()] != 1)
+      return dim.getPosition();
+  }
+  return std::nullopt;
 }
 
 bool mlir::fuse::isTranspose(Operation *op) {

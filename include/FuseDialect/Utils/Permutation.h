@@ -86,6 +86,20 @@ bool isRankPreservingElementwise(Operation *op);
 /// read through a permutation (a transpose; a plain copy if the two agree).
 bool isPermutationCopy(linalg::GenericOp op);
 
+/// Whether `map` reads every loop of more than one point (of `ranges`, an
+/// op's static loop ranges) once and any other dimension at 0: a
+/// permutation up to unit dimensions (an NCHW image read as
+/// (0, d3, d1, d2) by its NHWC tile).
+bool isPermutationUpToUnits(AffineMap map, ArrayRef<int64_t> ranges);
+
+/// The loop of `map`'s innermost result over more than one point (of
+/// `ranges`), past results read at a constant (unit dimensions read at 0):
+/// the loop along which an operand so read has its rows. None where every
+/// loop it reads is a unit, or where a result is neither a loop nor a
+/// constant.
+std::optional<unsigned> getInnermostWideLoop(AffineMap map,
+                                             ArrayRef<int64_t> ranges);
+
 /// An op that only moves data through a non-identity permutation:
 /// `tosa.transpose`, `linalg.transpose`, or a permutation copy whose maps
 /// differ.

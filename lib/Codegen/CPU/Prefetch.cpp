@@ -68,6 +68,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <limits>
+
 namespace mlir::fuse {
 #define GEN_PASS_DEF_FUSEPREFETCHEPILOGUESPASS
 #define GEN_PASS_DEF_FUSEPREFETCHSTREAMSPASS
@@ -437,6 +439,19 @@ void prefetchNextPanel(OpBuilder &builder, scf::ForOp loop,
 }
 
 /// Prefetches, in `loop`'s body, the lines its streamed reads touch
+/// The steps of `loop` where its bounds and step are constants, the step
+/// positive (0 where it never runs); nullopt otherwise.
+std::optional<uint64_t> getConstantTripCount(scf::ForOp loop) {
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
+                         ub = getConstantIntValue(loop.getUpperBound()),
+                         stride = getConstantIntValue(loop.getStep());
+  if (!lb || !ub || !stride || *stride <= 0)
+    return std::nullopt;
+  if (*ub <= *lb)
+    return 0;
+  return llvm::divideCeil(uint64_t(*ub) - uint64_t(*lb), uint64_t(*stride));
+}
+
 /// `distance` bytes of those reads ahead (see the file comment).
 void prefetchStreams(OpBuilder &builder, scf::ForOp loop, int64_t distance,
                      int64_t minStreamBytes, int64_t maxPanelBytes) {
@@ -476,13 +491,13 @@ void prefetchStreams(OpBuilder &builder, scf::ForOp loop, int64_t distance,
   }
   // The next panel of every such read must fit in L2 beside the current
   // ones: all of them, over the loop's constant trip count.
-  std::optional<APInt> trips = loop.getStaticTripCount();
+  std::optional<uint64_t> trips = getConstantTripCount(loop);
   int64_t panelBytes = 0;
-  bool fits = trips && trips->getActiveBits() <= 62;
+  bool fits = trips && *trips <= uint64_t(std::numeric_limits<int64_t>::max());
   for (VectorTransferOpInterface read : panels) {
     int64_t bytes;
     fits = fits &&
-           !llvm::MulOverflow(int64_t(trips->getZExtValue()),
+           !llvm::MulOverflow(int64_t(*trips),
                               read.getVectorType().getNumElements() *
                                   getElementBytes(read),
                               bytes) &&
@@ -499,18 +514,9 @@ void prefetchStreams(OpBuilder &builder, scf::ForOp loop, int64_t distance,
   // first: its prefetches would cost a load slot each for nothing. So
   // would those of a loop of no more steps than the distance, which only
   // ask for its last step again and again.
-  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
-                         ub = getConstantIntValue(loop.getUpperBound()),
-                         stride = getConstantIntValue(loop.getStep());
-  if (lb && ub && stride && *stride > 0) {
-    if (*ub <= *lb)
-      return; // no step at all
-    uint64_t trips =
-        llvm::divideCeil(uint64_t(*ub) - uint64_t(*lb), uint64_t(*stride));
-    if (trips <= uint64_t(steps) ||
-        trips <= uint64_t(minStreamBytes / bytesPerStep))
-      return;
-  }
+  if (trips && (*trips == 0 || *trips <= uint64_t(steps) ||
+                *trips <= uint64_t(minStreamBytes / bytesPerStep)))
+    return;
 
   // ahead = min(iv + steps * step, the loop's last step).
   Location loc = loop.getLoc();

@@ -42,6 +42,7 @@
 #include "FuseDialect/Codegen/CPU/Passes.h"
 #include "FuseDialect/IR/FuseOps.h"
 #include "FuseDialect/Target/TilePolicy.h"
+#include "FuseDialect/Utils/Permutation.h"
 #include "FuseDialect/Utils/ShapeUtils.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
@@ -59,8 +60,6 @@
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
-
-#include "llvm/ADT/SmallBitVector.h"
 
 namespace mlir::fuse {
 #define GEN_PASS_DEF_FUSEVECTORIZETILESPASS
@@ -410,16 +409,12 @@ SmallVector<int64_t> getChunkSizes(linalg::LinalgOp op, int64_t chunkElements,
 }
 
 /// The loop of the innermost dimension of more than one element of `op`'s
-/// first input, whose map reads every loop of more than one point once and
-/// unit dimensions at 0 (getTransposeLoops); none where every one is a unit.
+/// first input (getTransposeLoops: read through a permutation up to unit
+/// dimensions); none where every one is a unit.
 static std::optional<unsigned> getInputRowLoop(linalg::LinalgOp op) {
-  AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  for (AffineExpr result : llvm::reverse(map.getResults()))
-    if (auto dim = dyn_cast<AffineDimExpr>(result))
-      if (ranges[dim.getPosition()] != 1)
-        return dim.getPosition();
-  return std::nullopt;
+  return getInnermostWideLoop(
+      op.getMatchingIndexingMap(op.getDpsInputOperand(0)),
+      op.getStaticLoopRanges());
 }
 
 /// The loops of an elementwise `op` that reads its one input transposed:
@@ -430,28 +425,6 @@ struct TransposeLoops {
   unsigned read, inner;
   SmallVector<int64_t> ranges;
 };
-
-/// Whether `map` reads every loop of more than one point (of `ranges`)
-/// once and any other dimension at 0: a permutation up to unit dimensions
-/// (an NCHW image read as (0, d3, d1, d2) by its NHWC tile).
-static bool isPermutationUpToUnits(AffineMap map, ArrayRef<int64_t> ranges) {
-  llvm::SmallBitVector seen(ranges.size());
-  for (AffineExpr result : map.getResults()) {
-    if (auto dim = dyn_cast<AffineDimExpr>(result)) {
-      if (seen.test(dim.getPosition()))
-        return false;
-      seen.set(dim.getPosition());
-      continue;
-    }
-    auto constant = dyn_cast<AffineConstantExpr>(result);
-    if (!constant || constant.getValue() != 0)
-      return false;
-  }
-  for (auto [i, range] : llvm::enumerate(ranges))
-    if (range != 1 && !seen.test(i))
-      return false;
-  return true;
-}
 
 /// `op`'s TransposeLoops where it is such a transpose of 32-bit values.
 static std::optional<TransposeLoops> getTransposeLoops(linalg::LinalgOp op) {
@@ -468,12 +441,8 @@ static std::optional<TransposeLoops> getTransposeLoops(linalg::LinalgOp op) {
       getElementTypeOrSelf(op.getDpsInits()[0].getType()) != element)
     return std::nullopt;
   std::optional<unsigned> read = getInputRowLoop(op);
-  std::optional<unsigned> inner;
-  for (unsigned i = op.getNumLoops(); i-- > 0;)
-    if (ranges[i] != 1) {
-      inner = i;
-      break;
-    }
+  std::optional<unsigned> inner = getInnermostWideLoop(
+      op.getMatchingIndexingMap(op.getDpsInitOperand(0)), ranges);
   if (!read || !inner || *read == *inner ||
       ShapedType::isDynamic(ranges[*read]) ||
       ShapedType::isDynamic(ranges[*inner]))

@@ -10,10 +10,10 @@
 
 #include "FuseDialect/Transforms/VerifyInput.h"
 #include "FuseDialect/Utils/ContractionLoops.h"
+#include "FuseDialect/Utils/Permutation.h"
 #include "FuseDialect/Utils/ShapeUtils.h"
 #include "TileGroups.h"
 
-#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <limits>
@@ -246,46 +246,17 @@ getTransposedReadLoop(linalg::LinalgOp op) {
   if (op.getNumReductionLoops() != 0 || op.getNumDpsInits() != 1)
     return std::nullopt;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  // The loop of `map`'s innermost result over more than one point, past
-  // unit dimensions read at 0.
-  auto innermostLoop = [&](AffineMap map) -> std::optional<unsigned> {
-    for (AffineExpr result : llvm::reverse(map.getResults())) {
-      if (isa<AffineConstantExpr>(result))
-        continue;
-      auto dim = dyn_cast<AffineDimExpr>(result);
-      if (!dim)
-        return std::nullopt;
-      if (ranges[dim.getPosition()] != 1)
-        return dim.getPosition();
-    }
-    return std::nullopt;
-  };
-  std::optional<unsigned> lanes =
-      innermostLoop(op.getMatchingIndexingMap(op.getDpsInitOperand(0)));
+  std::optional<unsigned> lanes = getInnermostWideLoop(
+      op.getMatchingIndexingMap(op.getDpsInitOperand(0)), ranges);
   if (!lanes)
     return std::nullopt;
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = op.getMatchingIndexingMap(input);
     Type element = getElementTypeOrSelf(input->get().getType());
-    if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() != 32)
+    if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() != 32 ||
+        !isPermutationUpToUnits(map, ranges))
       continue;
-    // Each loop of more than one point exactly once, the rest at 0.
-    llvm::SmallBitVector seen(ranges.size());
-    bool moves = true;
-    for (AffineExpr result : map.getResults()) {
-      if (auto dim = dyn_cast<AffineDimExpr>(result)) {
-        moves &= !seen.test(dim.getPosition());
-        seen.set(dim.getPosition());
-      } else {
-        moves &= isa<AffineConstantExpr>(result) &&
-                 cast<AffineConstantExpr>(result).getValue() == 0;
-      }
-    }
-    for (auto [i, range] : llvm::enumerate(ranges))
-      moves &= range == 1 || seen.test(i);
-    if (!moves)
-      continue;
-    std::optional<unsigned> row = innermostLoop(map);
+    std::optional<unsigned> row = getInnermostWideLoop(map, ranges);
     if (row && *row != *lanes)
       return TransposedRows{*row, *lanes};
   }
