@@ -59,6 +59,11 @@ void mlir::fuse::buildFuseOpsPipeline(OpPassManager &pm,
   //    moved into the weights (ShuffleNetV2's last unit).
   if (options.layout)
     pm.addNestedPass<func::FuncOp>(createFusePermuteWeightsPass());
+  //    3x3 convolutions by Winograd's F(2x2, 3x3), with their folded
+  //    filters; before horizontal fusion, which merges the 1x1 GEMMs of
+  //    convolutions sharing an input.
+  if (options.winograd)
+    pm.addNestedPass<func::FuncOp>(createFuseWinogradPass());
   // 5. Horizontal fusion: same-input convs/matmuls become one wider op.
   pm.addNestedPass<func::FuncOp>(createFuseHorizontalPass());
   // 6. Concats become inserts that their producers' kernels do in place.

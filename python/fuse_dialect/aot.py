@@ -176,6 +176,20 @@ def has_runtime_allocator(fuse_opt):
     return "--runtime-allocator " in _help_text(fuse_opt)
 
 
+def fuse_ops_options(fuse_opt, target, options):
+    """The `--fuse-ops` argument: the caller's `options`, and on the CPU
+    Winograd's F(2x2, 3x3) for 3x3 convolutions where they do not name it
+    (measured faster on every ResNet and VGG shape; docs/Performance.md)
+    and `fuse_opt` has it; an older build (a bench's baseline) has only
+    direct convolutions, which `winograd=false` then asks for."""
+    options = (options or "").split()
+    if "--winograd " not in _help_text(fuse_opt):
+        options = [o for o in options if o != "winograd=false"]
+    elif target == "cpu" and not any(o.startswith("winograd=") for o in options):
+        options.insert(0, "winograd=true")
+    return "--fuse-ops" + ("=" + " ".join(options) if options else "")
+
+
 def description_c(name, target, inputs, outputs, in_place):
     """The C source of `__fuse_model` (ModelDescription.h); `in_place`: the
     outputs are @model's arguments after the inputs (out-params), else its
@@ -414,10 +428,14 @@ def install(pairs):
 
 
 def compile_library(model, output, target="cpu", weights="embedded", lower_options="",
-                    cpu="native", chip="sm_90", fuse_opt=None, log=None, dims=None):
+                    cpu="native", chip="sm_90", fuse_opt=None, log=None, dims=None,
+                    fuse_options=""):
     """Compiles `model` (.onnx or .mlir) into the shared library `output`
     (and, with weights="external", its weights file `weights_path(output)`);
-    `dims` sizes an ONNX model's symbolic input dimensions ({"batch": 8}).
+    `dims` sizes an ONNX model's symbolic input dimensions ({"batch": 8});
+    `fuse_options` adds `--fuse-ops` options (space-separated key=value).
+    On the CPU, 3x3 convolutions run as Winograd's F(2x2, 3x3)
+    (`winograd=true`, see fuse_ops_options) unless it says otherwise.
     Returns (inputs, outputs) as [Boundary]. Writes nothing else but
     temporary files, removed on return."""
     if target not in TARGETS:
@@ -474,7 +492,8 @@ def compile_library(model, output, target="cpu", weights="embedded", lower_optio
         say("fusing")
         fused = os.path.join(work, "fused.mlir")
         # No integer division traps on any input value, then the fusion.
-        run_tool([fuse_opt, model, "--fuse-safe-integer-division", "--fuse-ops", "-o", fused],
+        run_tool([fuse_opt, model, "--fuse-safe-integer-division",
+                  fuse_ops_options(fuse_opt, target, fuse_options), "-o", fused],
                  "fuse-opt --fuse-ops")
         # On the CPU the outputs are @model's arguments after the inputs
         # (out-params: results computed in the caller's buffers); on a GPU

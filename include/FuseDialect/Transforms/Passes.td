@@ -254,6 +254,35 @@ def FuseFoldConvAffinePass : Pass<"fuse-fold-conv-affine"> {
   }];
 }
 
+def FuseWinogradPass : Pass<"fuse-winograd"> {
+  let summary = "3x3 convolutions of stride 1 by Winograd's F(2x2, 3x3): "
+                "input transform, 16 GEMMs, output transform";
+  let description = [{
+    A `tosa.conv2d` of f32, 3x3, stride 1, dilation 1, any padding, static
+    shapes, a constant filter, zero zero points and at least
+    `min-channels` (32) input and output channels becomes Winograd's minimal filtering F(2x2, 3x3) in
+    TOSA ops: the padded input's 4 x 4 windows (slices of a view of row
+    and column pairs) transformed by B^T d B (adds and subtracts), 16 1x1
+    convolutions of the tile grid with the transformed filters G g G^T
+    (computed at compile time in double, rounded once), and A^T M A (adds
+    and subtracts) put back into rows and columns, sliced to the output's
+    size, plus the bias. 2.25 times fewer multiplies; the GEMMs run at the
+    1x1 convolutions' speed.
+
+    Values change: the sums are regrouped and the transformed filter is
+    rounded. Against a double-precision convolution the largest error
+    measured on ResNet's and VGG's shapes is at or below the direct
+    convolution's (docs/Performance.md). Off by default in `--fuse-ops`
+    (`winograd=true`); the CPU library compiler turns it on.
+  }];
+  let options = [
+    Option<"minChannels", "min-channels", "int64_t", /*default=*/"32",
+           "Fewest input and output channels of a rewritten convolution "
+           "(narrower GEMMs do not pay for the transforms)">
+  ];
+  let dependentDialects = ["::mlir::tosa::TosaDialect"];
+}
+
 def FuseHorizontalPass : Pass<"fuse-horizontal"> {
   let summary = "Merge same-input, same-kind convolutions and matmuls into one wider op";
   let description = [{

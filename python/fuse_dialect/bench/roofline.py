@@ -28,7 +28,8 @@ time over ours (> 1: we are faster), and our output's max relative error
 against PyTorch's. Every column runs with glibc's malloc keeping freed
 memory, as in bench/peers.py (toolchain.keep_freed_memory): a result's pages
 are not faulted in again on every call. Usage: bench/roofline.py [--calls N]
-[--rounds N] [--lower-options OPTS] [--baseline OLD_FUSE_OPT] (an older
+[--rounds N] [--lower-options OPTS] [--fuse-options OPTS] (default
+winograd=false: the direct kernels) [--baseline OLD_FUSE_OPT] (an older
 build timed in the same run, interleaved: a before/after column) [--cases
 REGEX] (only the kernels whose name matches).
 docs/Performance.md holds the latest table.
@@ -227,7 +228,7 @@ def peak():
     return float(out["fma_gflops"]), float(out["triad_gbs"])
 
 
-def compile_ours(text, work, lower_options, fuse_opt=None):
+def compile_ours(text, work, lower_options, fuse_opt=None, fuse_options=""):
     """`text`'s @model compiled ahead of time into a shared library
     (fuse_dialect.aot: --fuse-ops, --fuse-lower-to-cpu, opt and llc for the
     host CPU), as a user's program runs it."""
@@ -236,7 +237,8 @@ def compile_ours(text, work, lower_options, fuse_opt=None):
     with open(path, "w") as f:
         f.write("module {\n" + text + "}\n")
     library = os.path.join(work, "model.so")
-    aot.compile_library(path, library, lower_options=lower_options, fuse_opt=fuse_opt)
+    aot.compile_library(path, library, lower_options=lower_options, fuse_opt=fuse_opt,
+                        fuse_options=fuse_options)
     return runtime.Model(library)
 
 
@@ -244,12 +246,12 @@ def ours_and_baseline(text, work, index, args):
     """Our library of `text` and, with --baseline, the older build's (None
     without), both set to one thread."""
     ours = compile_ours(text, os.path.join(work, "ours%d" % index),
-                        args.lower_options)
+                        args.lower_options, fuse_options=args.fuse_options)
     ours.set_threads(1)
     before = None
     if args.baseline:
         before = compile_ours(text, os.path.join(work, "base%d" % index),
-                              args.lower_options, args.baseline)
+                              args.lower_options, args.baseline, args.fuse_options)
         before.set_threads(1)
     return ours, before
 
@@ -341,6 +343,12 @@ def timing_arguments(prog, rounds, argv):
                          "and report medians")
     ap.add_argument("--lower-options", default="",
                     help="more --fuse-lower-to-cpu options")
+    ap.add_argument("--fuse-options", default="winograd=false",
+                    help="--fuse-ops options (default winograd=false: the "
+                         "3x3 rows time the direct convolution's kernel "
+                         "against the FMA peak; winograd=true times what "
+                         "the library compiler ships, whose GFLOP/s count "
+                         "the direct convolution's multiplies)")
     ap.add_argument("--baseline", metavar="FUSE_OPT",
                     help="another fuse-opt (an older build) timed in the "
                          "same run, interleaved, as a 'before' column")

@@ -2,7 +2,7 @@
 
 usage: fuse-compile MODEL.onnx|MODEL.mlir -o model.so [--target cpu|cuda]
                     [--weights embedded|external] [--lower-options OPTS]
-                    [--cpu native] [--chip sm_90] [--dim NAME=SIZE]...
+                    [--fuse-options OPTS] [--cpu native] [--chip sm_90] [--dim NAME=SIZE]...
                     [--fuse-opt PATH]
        fuse-compile MODEL.mlir --bundle -o DIR [--unfused] [--tf32] ...
 
@@ -15,7 +15,8 @@ driver. The weights are in the library's read-only data, or with
 `--weights=external` in `model.weights` beside it (read once per process
 when a session is created). `--lower-options` adds options of
 `--fuse-lower-to-cpu` / `--fuse-lower-to-nvvm` (space-separated
-key=value). `--dim batch=8` compiles an ONNX model whose inputs have
+key=value), `--fuse-options` options of `--fuse-ops` (on the CPU,
+`winograd=false` keeps 3x3 convolutions direct). `--dim batch=8` compiles an ONNX model whose inputs have
 symbolic dimensions (dim_params) at that size (one library per size).
 `fuse_dialect.load("model.so")` runs it from Python; fuse-bench times it.
 
@@ -260,6 +261,9 @@ def main(argv):
                     help="f32 matmuls on tensor cores, inputs rounded to TF32")
     ap.add_argument("--lower-options", dest="lower_options", default="",
                     help="more --fuse-lower-to-cpu / --fuse-lower-to-nvvm options, key=value ...")
+    ap.add_argument("--fuse-options", dest="fuse_options", default="",
+                    help="more --fuse-ops options, key=value ... (winograd=false: "
+                    "3x3 convolutions direct on the CPU)")
     ap.add_argument("--fuse-opt", dest="fuse_opt",
                     default=toolchain.fuse_opt())
     args = ap.parse_args(argv[1:])
@@ -270,7 +274,7 @@ def main(argv):
                 args.model, args.out, args.target, args.weights, args.lower_options,
                 args.cpu, args.chip, args.fuse_opt,
                 log=lambda msg: print("fuse-compile: " + msg, file=sys.stderr, flush=True),
-                dims=dims)
+                dims=dims, fuse_options=args.fuse_options)
         except aot.CompileError as e:
             sys.stderr.write("fuse-compile: %s\n" % e)
             return 1
