@@ -2,7 +2,7 @@
 // RUN: fuse-opt %s --fuse-winograd | FileCheck %s --check-prefix=NARROW
 // RUN: fuse-opt %s --fuse-ops="winograd=true" | FileCheck %s --check-prefix=NARROW
 // RUN: not fuse-opt %s --fuse-winograd="min-channels=0" 2>&1 | FileCheck %s --check-prefix=BAD
-// RUN: %fuse-diff %s --entry same,odd,valid_uneven,strided,one_by_three,filter_argument -p "--fuse-winograd=min-channels=1" --rtol 1e-5 --atol 1e-5 | FileCheck %s --check-prefix=NUM
+// RUN: %fuse-diff %s --entry same,odd,valid_uneven,strided,one_by_three,filter_argument,after_pointwise,after_eligible -p "--fuse-winograd=min-channels=1" --rtol 1e-5 --atol 1e-5 | FileCheck %s --check-prefix=NUM
 // RUN: %fuse-diff %s --entry same,odd,valid_uneven -p "--fuse-winograd=min-channels=1 --fuse-ops" --rtol 1e-5 --atol 1e-5 | FileCheck %s --check-prefix=NUM3
 
 // fuse-winograd: a 3x3 convolution of stride 1 with a constant filter
@@ -52,6 +52,24 @@
 //       CHECK:   tosa.conv2d
 //   CHECK-NOT:   tosa.conv2d
 
+// A convolution whose input is a contraction's result that stays direct
+// (a 1x1 convolution and its ReLU, a ResNet bottleneck) stays direct: the
+// planner would fuse that contraction into the input transform's group and
+// compute it again at every window overlap. After a rewritten one (a chain
+// of 3x3 convolutions) it is rewritten too.
+// CHECK-LABEL: func.func @after_pointwise
+//       CHECK:   tosa.conv2d {{.*}} -> tensor<1x6x6x2xf32>
+//       CHECK:   tosa.clamp
+//   CHECK-NOT:   tosa.pad
+//       CHECK:   tosa.conv2d {{.*}} -> tensor<1x6x6x3xf32>
+//   CHECK-NOT:   tosa.conv2d
+//       CHECK:   return
+// CHECK-LABEL: func.func @after_eligible
+// CHECK-COUNT-16:   tosa.conv2d {{.*}} -> tensor<1x3x3x2xf32>
+//       CHECK:   tosa.clamp
+// CHECK-COUNT-16:   tosa.conv2d {{.*}} -> tensor<1x3x3x3xf32>
+//       CHECK:   return
+
 // With the default threshold (and through --fuse-ops), these narrow
 // convolutions stay direct.
 // NARROW-LABEL: func.func @same
@@ -64,7 +82,7 @@
 
 // Every function against the unfused program: regrouped sums, within
 // 1e-5 of it.
-// NUM: fuse-diff: OK 6 outputs
+// NUM: fuse-diff: OK 8 outputs
 // NUM3: fuse-diff: OK 3 outputs
 
 func.func @same(%x: tensor<2x6x6x2xf32>) -> tensor<2x6x6x3xf32> {
@@ -112,4 +130,30 @@ func.func @filter_argument(%x: tensor<1x6x6x2xf32>, %w: tensor<2x3x3x2xf32>) -> 
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %y = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x6x6x2xf32>, tensor<2x3x3x2xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x6x6x2xf32>
   return %y : tensor<1x6x6x2xf32>
+}
+
+func.func @after_pointwise(%x: tensor<1x6x6x2xf32>) -> tensor<1x6x6x3xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %a_w = "tosa.const"() <{values = dense<[[[[-0.743, -0.001]]], [[[ 0.203, -0.943]]]]> : tensor<2x1x1x2xf32>}> : () -> tensor<2x1x1x2xf32>
+  %a_b = "tosa.const"() <{values = dense<[-0.704,  0.856]> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %a = tosa.conv2d %x, %a_w, %a_b, %zp, %zp {acc_type = f32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x6x6x2xf32>, tensor<2x1x1x2xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x6x6x2xf32>
+  %a_r = tosa.clamp %a {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x6x6x2xf32>) -> tensor<1x6x6x2xf32>
+  %c_w = "tosa.const"() <{values = dense<[[[[-0.859, -0.740],   [ 0.897,  0.244],   [-0.262,  0.023]],  [[ 0.326, -0.449],   [-0.724,  0.576],   [ 0.341,  0.025]],  [[ 0.633,  0.098],   [ 0.962, -0.591],   [ 0.107, -0.033]]], [[[-0.293,  0.183],   [-0.529,  0.604],   [ 0.735, -0.742]],  [[-0.066, -0.446],   [-0.834,  0.792],   [-0.140, -0.705]],  [[ 0.347, -0.596],   [ 0.803, -0.566],   [-0.934, -0.598]]], [[[-0.309, -0.062],   [ 0.812,  0.395],   [-0.321, -0.966]],  [[-0.680,  0.993],   [-0.081,  0.382],   [-0.891, -0.932]],  [[ 0.692,  0.176],   [-0.383, -0.365],   [-0.822, -0.655]]]]> : tensor<3x3x3x2xf32>}> : () -> tensor<3x3x3x2xf32>
+  %c_b = "tosa.const"() <{values = dense<[-0.951,  0.678, -0.067]> : tensor<3xf32>}> : () -> tensor<3xf32>
+  %c = tosa.conv2d %a_r, %c_w, %c_b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x6x6x2xf32>, tensor<3x3x3x2xf32>, tensor<3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x6x6x3xf32>
+  %c_r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x6x6x3xf32>) -> tensor<1x6x6x3xf32>
+  return %c_r : tensor<1x6x6x3xf32>
+}
+
+func.func @after_eligible(%x: tensor<1x6x6x2xf32>) -> tensor<1x6x6x3xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %a_w = "tosa.const"() <{values = dense<[[[[-0.746,  0.478],   [-0.609, -0.876],   [ 0.197,  0.792]],  [[-0.946,  0.610],   [-0.620, -0.814],   [-0.964, -0.414]],  [[ 0.454, -0.014],   [ 0.706, -0.566],   [-0.370, -0.484]]], [[[ 0.957,  0.882],   [-0.319, -0.128],   [-0.371,  0.493]],  [[-0.920, -0.865],   [-0.192, -0.510],   [ 0.690,  0.484]],  [[ 0.092,  0.323],   [ 0.385,  0.562],   [ 0.855, -0.701]]]]> : tensor<2x3x3x2xf32>}> : () -> tensor<2x3x3x2xf32>
+  %a_b = "tosa.const"() <{values = dense<[ 0.252, -0.713]> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %a = tosa.conv2d %x, %a_w, %a_b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x6x6x2xf32>, tensor<2x3x3x2xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x6x6x2xf32>
+  %a_r = tosa.clamp %a {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x6x6x2xf32>) -> tensor<1x6x6x2xf32>
+  %c_w = "tosa.const"() <{values = dense<[[[[-0.114,  0.573],   [ 0.789,  0.518],   [-0.929, -0.281]],  [[-0.674,  0.998],   [-0.712, -0.511],   [-0.286, -0.878]],  [[ 0.741,  0.273],   [-0.681, -0.003],   [-0.843,  0.222]]], [[[-0.537, -0.923],   [-0.770,  0.111],   [ 0.274, -0.350]],  [[ 0.287, -0.296],   [-0.739, -0.370],   [-0.209,  0.825]],  [[-0.769, -0.828],   [ 0.123,  0.927],   [ 0.815,  0.400]]], [[[-0.866,  0.613],   [ 0.367, -0.712],   [-0.070, -0.901]],  [[ 0.604,  0.437],   [ 0.609,  0.521],   [-0.465,  0.579]],  [[-0.502, -0.724],   [-0.219, -0.004],   [-0.428,  0.212]]]]> : tensor<3x3x3x2xf32>}> : () -> tensor<3x3x3x2xf32>
+  %c_b = "tosa.const"() <{values = dense<[ 0.205, -0.520,  0.245]> : tensor<3xf32>}> : () -> tensor<3xf32>
+  %c = tosa.conv2d %a_r, %c_w, %c_b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x6x6x2xf32>, tensor<3x3x3x2xf32>, tensor<3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x6x6x3xf32>
+  %c_r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x6x6x3xf32>) -> tensor<1x6x6x3xf32>
+  return %c_r : tensor<1x6x6x3xf32>
 }
