@@ -260,7 +260,10 @@ def FuseWinogradPass : Pass<"fuse-winograd"> {
   let description = [{
     A `tosa.conv2d` of f32, 3x3, stride 1, dilation 1, any padding, static
     shapes, a constant filter, zero zero points and at least
-    `min-channels` (32) input and output channels becomes Winograd's minimal filtering F(2x2, 3x3) in
+    `min-channels` (32) input and output channels, whose input is not the
+    result of a contraction that stays direct (a 1x1 convolution and its
+    ReLU: the planner would fuse it into the input transform's group and
+    compute it again at every window overlap), becomes Winograd's minimal filtering F(2x2, 3x3) in
     TOSA ops: the padded input's 4 x 4 windows (slices of a view of row
     and column pairs) transformed by B^T d B (adds and subtracts), 16 1x1
     convolutions of the tile grid with the transformed filters G g G^T

@@ -29,6 +29,9 @@ compiled into a model library and run three times, on seeded inputs, with
 the samples of argument 0 reversed, and with sample 0 changed: every
 result must be reversed alike, and every other sample of every result
 unchanged. A graph the proof accepts that mixes samples fails.
+--winograd runs fuse-winograd (min-channels=1: the graphs' convolutions
+are narrow) before --fuse-ops, so that every 3x3 convolution of stride 1
+is checked as Winograd's F(2x2, 3x3).
 --parallel-threads N compares instead the OpenMP CPU lowering at N threads
 (three runs) with the one-thread lowering of the same fused program: they
 must agree exactly.
@@ -247,6 +250,9 @@ def main():
     ap.add_argument("--save-dir", default=None,
                     help="write minimized failures here as lit tests")
     ap.add_argument("--no-minimize", action="store_true")
+    ap.add_argument("--winograd", action="store_true",
+                    help="fuse-winograd (min-channels=1) before --fuse-ops: every "
+                         "3x3 convolution of stride 1 as Winograd's F(2x2, 3x3)")
     ap.add_argument("--mixed-precision", action="store_true",
                     help="graphs with f16/bf16 islands, compared within 1e-2")
     ap.add_argument("--large", action="store_true",
@@ -285,6 +291,7 @@ def main():
     if args.batch_proof:
         return batch_proof(list(seeds), args)
     counts = {"ok": 0, "mismatch": 0, "error": 0, "idempotence": 0, "inexact": 0}
+    pipeline = "--fuse-winograd=min-channels=1 --fuse-ops" if args.winograd else "--fuse-ops"
 
     def check_batch(batch):
         """Several graphs in one module (one compile and run for all); a
@@ -292,9 +299,11 @@ def main():
         if len(batch) > 1:
             text = "\n".join(generate(s).replace("func.func @model(", "func.func @g%d(" % s, 1)
                               for s in batch)
-            if check(text, args.fuse_opt, args.timeout, entry="all")[0] == "ok":
+            if check(text, args.fuse_opt, args.timeout, entry="all",
+                     pipeline=pipeline)[0] == "ok":
                 return [(s, ("ok", "")) for s in batch]
-        return [(s, check(generate(s), args.fuse_opt, args.timeout)) for s in batch]
+        return [(s, check(generate(s), args.fuse_opt, args.timeout, pipeline=pipeline))
+                for s in batch]
 
     batches = [list(seeds[i:i + args.batch]) for i in range(0, len(seeds), args.batch)]
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
