@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FuseDialect/Transforms/Passes.h"
+#include "FuseDialect/Utils/Constants.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Matchers.h"
@@ -23,6 +24,7 @@ namespace mlir::fuse {
 } // namespace mlir::fuse
 
 using namespace mlir;
+using namespace mlir::fuse;
 
 namespace {
 
@@ -48,15 +50,6 @@ std::optional<SmallVector<double>> getChannelConstant(Value value,
   for (auto [i, v] : llvm::enumerate(attr.getValues<APFloat>()))
     values[i] = v.convertToDouble();
   return values;
-}
-
-bool isZeroConstant(Value value) {
-  DenseElementsAttr attr;
-  if (!matchPattern(value, m_Constant(&attr)) || !attr.isSplat())
-    return false;
-  if (isa<FloatType>(attr.getElementType()))
-    return attr.getSplatValue<APFloat>().isZero();
-  return attr.getSplatValue<APInt>().isZero();
 }
 
 DenseElementsAttr getFloatConstant(Value value) {
@@ -108,7 +101,8 @@ std::optional<FoldableConv> getFoldableConv(Value value) {
     return std::nullopt;
   int64_t channels = resultType.getShape().back();
   if (auto conv = dyn_cast<tosa::Conv2DOp>(op)) {
-    if (!isZeroConstant(conv.getInputZp()) || !isZeroConstant(conv.getWeightZp()))
+    if (!isZeroSplatConstant(conv.getInputZp()) ||
+        !isZeroSplatConstant(conv.getWeightZp()))
       return std::nullopt;
     DenseElementsAttr w = getFloatConstant(conv.getWeight());
     if (!w || !getFloatConstant(conv.getBias()))
@@ -118,7 +112,8 @@ std::optional<FoldableConv> getFoldableConv(Value value) {
                         [perChannel](int64_t i) { return i / perChannel; }};
   }
   if (auto conv = dyn_cast<tosa::DepthwiseConv2DOp>(op)) {
-    if (!isZeroConstant(conv.getInputZp()) || !isZeroConstant(conv.getWeightZp()))
+    if (!isZeroSplatConstant(conv.getInputZp()) ||
+        !isZeroSplatConstant(conv.getWeightZp()))
       return std::nullopt;
     DenseElementsAttr w = getFloatConstant(conv.getWeight());
     if (!w || !getFloatConstant(conv.getBias()))
@@ -132,7 +127,8 @@ std::optional<FoldableConv> getFoldableConv(Value value) {
                         [cm](int64_t i) { return i % cm; }};
   }
   if (auto matmul = dyn_cast<tosa::MatMulOp>(op)) {
-    if (!isZeroConstant(matmul.getAZp()) || !isZeroConstant(matmul.getBZp()))
+    if (!isZeroSplatConstant(matmul.getAZp()) ||
+        !isZeroSplatConstant(matmul.getBZp()))
       return std::nullopt;
     if (!getFloatConstant(matmul.getB()))
       return std::nullopt;
@@ -187,7 +183,7 @@ struct FoldScale : OpRewritePattern<tosa::MulOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tosa::MulOp mul,
                                 PatternRewriter &rewriter) const override {
-    if (!isZeroConstant(mul.getShift()))
+    if (!isZeroSplatConstant(mul.getShift()))
       return rewriter.notifyMatchFailure(mul, "quantized multiplication");
     for (auto [convSide, scaleSide] :
          {std::pair{mul.getInput1(), mul.getInput2()},

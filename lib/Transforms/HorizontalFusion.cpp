@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FuseDialect/Transforms/Passes.h"
+#include "FuseDialect/Utils/Constants.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Matchers.h"
@@ -26,6 +27,7 @@ namespace mlir::fuse {
 } // namespace mlir::fuse
 
 using namespace mlir;
+using namespace mlir::fuse;
 
 namespace {
 
@@ -34,15 +36,6 @@ DenseElementsAttr getConstant(Value value) {
   if (!matchPattern(value, m_Constant(&attr)))
     return {};
   return attr;
-}
-
-bool isZero(Value value) {
-  DenseElementsAttr attr = getConstant(value);
-  if (!attr || !attr.isSplat())
-    return false;
-  if (isa<FloatType>(attr.getElementType()))
-    return attr.getSplatValue<APFloat>().isZero();
-  return attr.getSplatValue<APInt>().isZero();
 }
 
 /// Concatenates element lists of `parts` (row-major, `outer` rows before
@@ -120,7 +113,8 @@ void replaceBySlices(OpBuilder &b, ArrayRef<Operation *> ops, Value wide) {
 /// zero-points, float. Key: attributes and kernel shape.
 std::optional<std::string> convKey(tosa::Conv2DOp conv) {
   if (!getConstant(conv.getWeight()) || !getConstant(conv.getBias()) ||
-      !isZero(conv.getInputZp()) || !isZero(conv.getWeightZp()))
+      !isZeroSplatConstant(conv.getInputZp()) ||
+      !isZeroSplatConstant(conv.getWeightZp()))
     return std::nullopt;
   auto w = cast<RankedTensorType>(conv.getWeight().getType());
   auto bias = cast<RankedTensorType>(conv.getBias().getType());
@@ -137,8 +131,8 @@ std::optional<std::string> convKey(tosa::Conv2DOp conv) {
 }
 
 std::optional<std::string> matmulKey(tosa::MatMulOp matmul) {
-  if (!getConstant(matmul.getB()) || !isZero(matmul.getAZp()) ||
-      !isZero(matmul.getBZp()))
+  if (!getConstant(matmul.getB()) || !isZeroSplatConstant(matmul.getAZp()) ||
+      !isZeroSplatConstant(matmul.getBZp()))
     return std::nullopt;
   auto b = cast<RankedTensorType>(matmul.getB().getType());
   if (!b.hasStaticShape())

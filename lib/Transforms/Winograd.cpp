@@ -45,6 +45,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FuseDialect/Transforms/Passes.h"
+#include "FuseDialect/Utils/Constants.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
@@ -58,6 +59,7 @@ namespace mlir::fuse {
 } // namespace mlir::fuse
 
 using namespace mlir;
+using namespace mlir::fuse;
 
 namespace {
 
@@ -65,15 +67,6 @@ namespace {
 constexpr int64_t kOut = 2, kWindow = 4, kKernel = 3;
 constexpr double kG[kWindow][kKernel] = {
     {1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
-
-bool isZeroConstant(Value value) {
-  DenseElementsAttr attr;
-  if (!matchPattern(value, m_Constant(&attr)) || !attr.isSplat())
-    return false;
-  if (isa<FloatType>(attr.getElementType()))
-    return attr.getSplatValue<APFloat>().isZero();
-  return attr.getSplatValue<APInt>().isZero();
-}
 
 /// The tile grid's shapes and the values the rewrite builds on.
 struct WinogradConv {
@@ -104,7 +97,8 @@ std::optional<WinogradConv> getWinogradConv(tosa::Conv2DOp conv,
       !llvm::all_of(conv.getStride(), [](int64_t s) { return s == 1; }) ||
       !llvm::all_of(conv.getDilation(), [](int64_t d) { return d == 1; }))
     return std::nullopt;
-  if (!isZeroConstant(conv.getInputZp()) || !isZeroConstant(conv.getWeightZp()))
+  if (!isZeroSplatConstant(conv.getInputZp()) ||
+      !isZeroSplatConstant(conv.getWeightZp()))
     return std::nullopt;
   DenseElementsAttr filter;
   if (!matchPattern(conv.getWeight(), m_Constant(&filter)))
