@@ -31,14 +31,16 @@
 // The planner then puts step 1 in one group, each GEMM in its own, and
 // fuses step 3 into them where it can (docs/Codegen.md, "Winograd").
 //
-// Taken: tosa.conv2d, f32, 3x3, stride 1, dilation 1, any padding, static
+// Taken: tosa.conv2d, f32, 3x3, stride 1, dilation 1, padding up to 2, static
 // shapes, a constant filter, zero zero points, at least `min-channels` (32)
 // input and output channels (narrower GEMMs do not pay for the transforms),
 // whose input is not another contraction's result that stays direct (a 1x1
 // convolution's: see runOnOperation).
 //
 // Values change: the sums are regrouped (the transforms add inputs before
-// the multiplies, the filter's transform is rounded to f32). The measured
+// the multiplies, the filter's transform is rounded to f32), and an
+// infinite input can give NaN where the direct sum gives infinity (inf -
+// inf in a transform). The measured
 // error against a double-precision convolution is at or below the direct
 // convolution's on ResNet's and VGG's shapes (docs/Performance.md).
 //
@@ -52,6 +54,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::fuse {
 #define GEN_PASS_DEF_FUSEWINOGRADPASS
@@ -62,6 +65,11 @@ using namespace mlir;
 using namespace mlir::fuse;
 
 namespace {
+
+/// The most filter elements per output channel times output channels (F x
+/// C) rewritten: the transformed filters are 16 F x C constants built in
+/// memory (ResNet's and VGG's largest, 512 x 512, are 2^18).
+constexpr int64_t kMaxFilterPairs = int64_t(1) << 24;
 
 /// F(2x2, 3x3): outputs per tile side, window side, kernel side.
 constexpr int64_t kOut = 2, kWindow = 4, kKernel = 3;
@@ -101,7 +109,9 @@ std::optional<WinogradConv> getWinogradConv(tosa::Conv2DOp conv,
       !isZeroSplatConstant(conv.getWeightZp()))
     return std::nullopt;
   DenseElementsAttr filter;
-  if (!matchPattern(conv.getWeight(), m_Constant(&filter)))
+  // A splat filter (every weight equal) is left direct: nothing to gain,
+  // and its elements would be expanded in memory.
+  if (!matchPattern(conv.getWeight(), m_Constant(&filter)) || filter.isSplat())
     return std::nullopt;
 
   WinogradConv w{conv, filter};
@@ -113,8 +123,16 @@ std::optional<WinogradConv> getWinogradConv(tosa::Conv2DOp conv,
   w.outH = result.getDimSize(1);
   w.outW = result.getDimSize(2);
   ArrayRef<int64_t> pad = conv.getPad(); // top, bottom, left, right
+  // Shapes the verifier leaves unchecked agree (input and filter channels,
+  // the result's batch and filters); no empty batch; padding at most the
+  // kernel's reach, so that no sum below overflows.
+  if (weight.getDimSize(3) != w.c || result.getDimSize(0) != w.n ||
+      result.getDimSize(3) != w.f || w.n < 1 ||
+      w.f > kMaxFilterPairs / std::max<int64_t>(w.c, 1))
+    return std::nullopt;
   if (w.c < minChannels || w.f < minChannels || w.outH < kOut ||
-      w.outW < kOut || llvm::any_of(pad, [](int64_t p) { return p < 0; }) ||
+      w.outW < kOut ||
+      llvm::any_of(pad, [](int64_t p) { return p < 0 || p > kKernel - 1; }) ||
       w.outH != w.h + pad[0] + pad[1] - (kKernel - 1) ||
       w.outW != w.w + pad[2] + pad[3] - (kKernel - 1) ||
       (bias.getDimSize(0) != w.f && bias.getDimSize(0) != 1))
@@ -171,7 +189,7 @@ struct Builder {
 /// U_p = (G g G^T)_p for window position p = 4 * row + column, as the
 /// F x 1 x 1 x C filter of a 1x1 convolution; in double, rounded once.
 SmallVector<SmallVector<float>> transformFilter(const WinogradConv &w) {
-  SmallVector<float> g = llvm::to_vector(w.filter.getValues<float>());
+  auto g = w.filter.getValues<float>();
   auto at = [&](int64_t f, int64_t k, int64_t l, int64_t c) {
     return double(g[((f * kKernel + k) * kKernel + l) * w.c + c]);
   };
@@ -323,25 +341,21 @@ struct FuseWinogradPass final
     // it again at every overlap (ResNet-50 at two threads 1.065x the time).
     // Such a convolution stays direct unless its input's contraction is
     // itself rewritten (VGG's and U-Net's chains of 3x3 convolutions).
-    SmallVector<tosa::Conv2DOp> convs;
-    getOperation()->walk([&](tosa::Conv2DOp conv) { convs.push_back(conv); });
-    llvm::SmallPtrSet<Operation *, 16> eligible;
-    for (tosa::Conv2DOp conv : convs)
-      if (getWinogradConv(conv, minChannels))
-        eligible.insert(conv);
-    SmallVector<Operation *> rewritten;
-    for (tosa::Conv2DOp conv : convs) {
-      if (!eligible.contains(conv))
-        continue;
+    // Decided in program order, so that a producer's decision is known.
+    llvm::SetVector<Operation *> rewritten;
+    getOperation()->walk([&](tosa::Conv2DOp conv) {
+      if (!getWinogradConv(conv, minChannels))
+        return;
       Operation *source = getContractionSource(conv.getInput());
-      if (!source || eligible.contains(source))
-        rewritten.push_back(conv);
-    }
+      if (!source || rewritten.contains(source))
+        rewritten.insert(conv);
+    });
     RewritePatternSet patterns(&getContext());
     patterns.add<ConvToWinograd>(&getContext(), minChannels);
     GreedyRewriteConfig config;
     config.setStrictness(GreedyRewriteStrictness::ExistingOps);
-    if (failed(applyOpPatternsGreedily(rewritten, std::move(patterns), config)))
+    if (failed(applyOpPatternsGreedily(rewritten.getArrayRef(),
+                                       std::move(patterns), config)))
       return signalPassFailure();
   }
 };

@@ -183,9 +183,11 @@ def fuse_ops_options(fuse_opt, target, options):
     and `fuse_opt` has it; an older build (a bench's baseline) has only
     direct convolutions, which `winograd=false` then asks for."""
     options = (options or "").split()
+    named = [o for o in options if o.split("=", 1)[0] == "winograd"]
     if "--winograd " not in _help_text(fuse_opt):
-        options = [o for o in options if o != "winograd=false"]
-    elif target == "cpu" and not any(o.startswith("winograd=") for o in options):
+        options = [o for o in options if o not in named or
+                   o.split("=", 1)[-1].lower() not in ("false", "0", "off")]
+    elif target == "cpu" and not named:
         options.insert(0, "winograd=true")
     return "--fuse-ops" + ("=" + " ".join(options) if options else "")
 

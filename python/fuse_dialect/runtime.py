@@ -312,16 +312,19 @@ def load(path, weights=None, threads=0):
 
 
 def compile(model, target="cpu", output=None, weights="embedded", lower_options="",
-            cpu="native", threads=0, dims=None):
+            cpu="native", threads=0, dims=None, fuse_options=""):
     """`model` (.onnx or .mlir) compiled for `target` and loaded. With
     `output` the library is kept there (and its weights file beside it);
     without, it is built in a temporary folder, loaded, and the folder
     removed (the loaded library stays valid). `dims` sizes an ONNX model's
-    symbolic input dimensions, e.g. {"batch": 8}."""
+    symbolic input dimensions, e.g. {"batch": 8}; `fuse_options` adds
+    `--fuse-ops` options (on the CPU, "winograd=false" keeps 3x3
+    convolutions direct)."""
     work = None if output is not None else tempfile.mkdtemp(prefix="fuse-model-")
     try:
         path = output if work is None else os.path.join(work, "model.so")
-        aot.compile_library(model, path, target, weights, lower_options, cpu, dims=dims)
+        aot.compile_library(model, path, target, weights, lower_options, cpu, dims=dims,
+                            fuse_options=fuse_options)
         return Model(path, None, threads)
     finally:
         if work:

@@ -258,7 +258,7 @@ def FuseWinogradPass : Pass<"fuse-winograd"> {
   let summary = "3x3 convolutions of stride 1 by Winograd's F(2x2, 3x3): "
                 "input transform, 16 GEMMs, output transform";
   let description = [{
-    A `tosa.conv2d` of f32, 3x3, stride 1, dilation 1, any padding, static
+    A `tosa.conv2d` of f32, 3x3, stride 1, dilation 1, padding up to 2, static
     shapes, a constant filter, zero zero points and at least
     `min-channels` (32) input and output channels, whose input is not the
     result of a contraction that stays direct (a 1x1 convolution and its
@@ -273,7 +273,8 @@ def FuseWinogradPass : Pass<"fuse-winograd"> {
     1x1 convolutions' speed.
 
     Values change: the sums are regrouped and the transformed filter is
-    rounded. Against a double-precision convolution the largest error
+    rounded; an infinite input can give NaN where the direct sum gives
+    infinity. Against a double-precision convolution the largest error
     measured on ResNet's and VGG's shapes is at or below the direct
     convolution's (docs/Performance.md). Off by default in `--fuse-ops`
     (`winograd=true`); the CPU library compiler turns it on.

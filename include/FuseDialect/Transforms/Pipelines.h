@@ -33,7 +33,8 @@ struct FuseOpsOptions : public PassPipelineOptions<FuseOpsOptions> {
       *this, "winograd",
       llvm::cl::desc("3x3 convolutions of stride 1 by Winograd's F(2x2, "
                      "3x3) (fuse-winograd): 2.25 times fewer multiplies, "
-                     "sums regrouped (values change by rounding)"),
+                     "sums regrouped (values change by rounding; an "
+                     "infinite input can give NaN)"),
       llvm::cl::init(false)};
   PassOptions::Option<bool> formGroups{
       *this, "form-groups",

@@ -31,7 +31,9 @@ result must be reversed alike, and every other sample of every result
 unchanged. A graph the proof accepts that mixes samples fails.
 --winograd runs fuse-winograd (min-channels=1: the graphs' convolutions
 are narrow) before --fuse-ops, so that every 3x3 convolution of stride 1
-is checked as Winograd's F(2x2, 3x3).
+is checked as Winograd's F(2x2, 3x3) against the unfused program (a
+mismatch is not reclassified as "inexact"; idempotence is still checked
+on plain --fuse-ops).
 --parallel-threads N compares instead the OpenMP CPU lowering at N threads
 (three runs) with the one-thread lowering of the same fused program: they
 must agree exactly.
