@@ -51,10 +51,10 @@
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir::fuse {
 #define GEN_PASS_DEF_FUSEWINOGRADPASS
@@ -146,14 +146,15 @@ std::optional<WinogradConv> getWinogradConv(tosa::Conv2DOp conv,
 
 /// Builds the TOSA ops of the rewrite at one location.
 struct Builder {
-  PatternRewriter &b;
+  OpBuilder &b;
   Location loc;
 
   RankedTensorType type(ArrayRef<int64_t> shape) {
     return RankedTensorType::get(shape, b.getF32Type());
   }
   Value shape(ArrayRef<int64_t> values) {
-    return tosa::getTosaConstShape(b, loc, values);
+    ImplicitLocOpBuilder builder(loc, b);
+    return tosa::getTosaConstShape(builder, values);
   }
   Value reshape(Value x, ArrayRef<int64_t> to) {
     return tosa::ReshapeOp::create(b, loc, type(to), x, shape(to));
@@ -208,91 +209,80 @@ SmallVector<SmallVector<float>> transformFilter(const WinogradConv &w) {
   return u;
 }
 
-struct ConvToWinograd final : OpRewritePattern<tosa::Conv2DOp> {
-  ConvToWinograd(MLIRContext *context, int64_t minChannels)
-      : OpRewritePattern(context), minChannels(minChannels) {}
-  int64_t minChannels;
+/// Replaces `w.conv` by steps 1-3 of the file comment.
+void rewriteToWinograd(RewriterBase &rewriter, const WinogradConv &w) {
+  tosa::Conv2DOp conv = w.conv;
+  rewriter.setInsertionPoint(conv);
+  Builder b{rewriter, conv.getLoc()};
+  int64_t n = w.n, c = w.c, f = w.f, th = w.tilesH, tw = w.tilesW;
 
-  LogicalResult matchAndRewrite(tosa::Conv2DOp conv,
-                                PatternRewriter &rewriter) const override {
-    std::optional<WinogradConv> w = getWinogradConv(conv, minChannels);
-    if (!w)
-      return rewriter.notifyMatchFailure(conv, "not a Winograd F(2x2, 3x3) "
-                                               "convolution");
-    Builder b{rewriter, conv.getLoc()};
-    int64_t n = w->n, c = w->c, f = w->f, th = w->tilesH, tw = w->tilesW;
-
-    // 1. Pad to 2 * tiles + 2 rows and columns (at least the convolution's
-    //    own padding: the extra rows only reach outputs sliced off below),
-    //    view as pairs, and take the window's rows, then its columns.
-    int64_t rows = kOut * th + kKernel - 1, cols = kOut * tw + kKernel - 1;
-    SmallVector<int64_t> padding = {0,          0,
-                                    w->padTop,  rows - w->h - w->padTop,
-                                    w->padLeft, cols - w->w - w->padLeft,
-                                    0,          0};
-    Value zero = b.constant({1}, {0.0f});
-    Value padded =
-        tosa::PadOp::create(rewriter, b.loc, b.type({n, rows, cols, c}),
-                            conv.getInput(), b.shape(padding), zero);
-    Value pairs =
-        b.reshape(padded, {n, rows / kOut, kOut, cols / kOut, kOut, c});
-    SmallVector<Value> windowRows;
-    for (int64_t i = 0; i < kWindow; ++i)
-      windowRows.push_back(b.slice(pairs, {0, i / kOut, i % kOut, 0, 0, 0},
-                                   {n, th, 1, cols / kOut, kOut, c}));
-    SmallVector<Value> v; // V_p, p = 4 * row + column
-    for (Value row : b.inputTransform(windowRows)) {
-      SmallVector<Value> windowCols;
-      for (int64_t j = 0; j < kWindow; ++j)
-        windowCols.push_back(b.slice(row, {0, 0, 0, j / kOut, j % kOut, 0},
-                                     {n, th, 1, tw, 1, c}));
-      for (Value col : b.inputTransform(windowCols))
-        v.push_back(b.reshape(col, {n, th, tw, c}));
-    }
-
-    // 2. The 16 GEMMs, as 1x1 convolutions of the tile grid.
-    SmallVector<SmallVector<float>> u = transformFilter(*w);
-    Value noBias = b.constant({f}, SmallVector<float>(f, 0.0f));
-    SmallVector<Value> m;
-    for (auto [vp, up] : llvm::zip_equal(v, u)) {
-      Value filter = b.constant({f, 1, 1, c}, up);
-      m.push_back(tosa::Conv2DOp::create(
-          rewriter, b.loc, b.type({n, th, tw, f}), vp, filter, noBias,
-          conv.getInputZp(), conv.getWeightZp(),
-          rewriter.getDenseI64ArrayAttr({0, 0, 0, 0}),
-          rewriter.getDenseI64ArrayAttr({1, 1}),
-          rewriter.getDenseI64ArrayAttr({1, 1}), conv.getAccTypeAttr(),
-          conv.getLocalBoundAttr()));
-    }
-
-    // 3. A^T M A: down the window's rows, then along its columns; each
-    //    tile's 2 x 2 outputs back in place.
-    SmallVector<SmallVector<Value>> byRow(kOut); // [a][column]
-    for (int64_t col = 0; col < kWindow; ++col) {
-      SmallVector<Value> column;
-      for (int64_t row = 0; row < kWindow; ++row)
-        column.push_back(m[row * kWindow + col]);
-      for (auto [a, s] : llvm::enumerate(b.outputTransform(column)))
-        byRow[a].push_back(s);
-    }
-    SmallVector<Value> outRows;
-    for (ArrayRef<Value> s : byRow) {
-      SmallVector<Value> outCols;
-      for (Value y : b.outputTransform(s))
-        outCols.push_back(b.reshape(y, {n, th, 1, tw, 1, f}));
-      outRows.push_back(b.concat(outCols, 4, {n, th, 1, tw, kOut, f}));
-    }
-    Value tiles = b.concat(outRows, 2, {n, th, kOut, tw, kOut, f});
-    Value result = b.reshape(tiles, {n, kOut * th, kOut * tw, f});
-    if (kOut * th != w->outH || kOut * tw != w->outW)
-      result = b.slice(result, {0, 0, 0, 0}, {n, w->outH, w->outW, f});
-    int64_t biasSize =
-        cast<RankedTensorType>(conv.getBias().getType()).getDimSize(0);
-    result = b.add(result, b.reshape(conv.getBias(), {1, 1, 1, biasSize}));
-    rewriter.replaceOp(conv, result);
-    return success();
+  // 1. Pad to 2 * tiles + 2 rows and columns (at least the convolution's
+  //    own padding: the extra rows only reach outputs sliced off below),
+  //    view as pairs, and take the window's rows, then its columns.
+  int64_t rows = kOut * th + kKernel - 1, cols = kOut * tw + kKernel - 1;
+  SmallVector<int64_t> padding = {
+      0, 0, w.padTop, rows - w.h - w.padTop, w.padLeft, cols - w.w - w.padLeft,
+      0, 0};
+  Value zero = b.constant({1}, {0.0f});
+  Value padded =
+      tosa::PadOp::create(rewriter, b.loc, b.type({n, rows, cols, c}),
+                          conv.getInput(), b.shape(padding), zero);
+  Value pairs = b.reshape(padded, {n, rows / kOut, kOut, cols / kOut, kOut, c});
+  SmallVector<Value> windowRows;
+  for (int64_t i = 0; i < kWindow; ++i)
+    windowRows.push_back(b.slice(pairs, {0, i / kOut, i % kOut, 0, 0, 0},
+                                 {n, th, 1, cols / kOut, kOut, c}));
+  SmallVector<Value> v; // V_p, p = 4 * row + column
+  for (Value row : b.inputTransform(windowRows)) {
+    SmallVector<Value> windowCols;
+    for (int64_t j = 0; j < kWindow; ++j)
+      windowCols.push_back(
+          b.slice(row, {0, 0, 0, j / kOut, j % kOut, 0}, {n, th, 1, tw, 1, c}));
+    for (Value col : b.inputTransform(windowCols))
+      v.push_back(b.reshape(col, {n, th, tw, c}));
   }
-};
+
+  // 2. The 16 GEMMs, as 1x1 convolutions of the tile grid.
+  SmallVector<SmallVector<float>> u = transformFilter(w);
+  Value noBias = b.constant({f}, SmallVector<float>(f, 0.0f));
+  SmallVector<Value> m;
+  for (auto [vp, up] : llvm::zip_equal(v, u)) {
+    Value filter = b.constant({f, 1, 1, c}, up);
+    m.push_back(tosa::Conv2DOp::create(
+        rewriter, b.loc, b.type({n, th, tw, f}), vp, filter, noBias,
+        conv.getInputZp(), conv.getWeightZp(),
+        rewriter.getDenseI64ArrayAttr({0, 0, 0, 0}),
+        rewriter.getDenseI64ArrayAttr({1, 1}),
+        rewriter.getDenseI64ArrayAttr({1, 1}), conv.getAccTypeAttr(),
+        conv.getLocalBoundAttr()));
+  }
+
+  // 3. A^T M A: down the window's rows, then along its columns; each
+  //    tile's 2 x 2 outputs back in place.
+  SmallVector<SmallVector<Value>> byRow(kOut); // [a][column]
+  for (int64_t col = 0; col < kWindow; ++col) {
+    SmallVector<Value> column;
+    for (int64_t row = 0; row < kWindow; ++row)
+      column.push_back(m[row * kWindow + col]);
+    for (auto [a, s] : llvm::enumerate(b.outputTransform(column)))
+      byRow[a].push_back(s);
+  }
+  SmallVector<Value> outRows;
+  for (ArrayRef<Value> s : byRow) {
+    SmallVector<Value> outCols;
+    for (Value y : b.outputTransform(s))
+      outCols.push_back(b.reshape(y, {n, th, 1, tw, 1, f}));
+    outRows.push_back(b.concat(outCols, 4, {n, th, 1, tw, kOut, f}));
+  }
+  Value tiles = b.concat(outRows, 2, {n, th, kOut, tw, kOut, f});
+  Value result = b.reshape(tiles, {n, kOut * th, kOut * tw, f});
+  if (kOut * th != w.outH || kOut * tw != w.outW)
+    result = b.slice(result, {0, 0, 0, 0}, {n, w.outH, w.outW, f});
+  int64_t biasSize =
+      cast<RankedTensorType>(conv.getBias().getType()).getDimSize(0);
+  result = b.add(result, b.reshape(conv.getBias(), {1, 1, 1, biasSize}));
+  rewriter.replaceOp(conv, result);
+}
 
 /// The contraction whose result `value` is, through ops that keep its
 /// elements in place and read nothing else computed (a ReLU, a bias, a pad):
@@ -342,21 +332,21 @@ struct FuseWinogradPass final
     // Such a convolution stays direct unless its input's contraction is
     // itself rewritten (VGG's and U-Net's chains of 3x3 convolutions).
     // Decided in program order, so that a producer's decision is known.
-    llvm::SetVector<Operation *> rewritten;
+    SmallVector<WinogradConv> rewritten;
+    llvm::SmallPtrSet<Operation *, 16> rewrittenOps;
     getOperation()->walk([&](tosa::Conv2DOp conv) {
-      if (!getWinogradConv(conv, minChannels))
+      std::optional<WinogradConv> w = getWinogradConv(conv, minChannels);
+      if (!w)
         return;
       Operation *source = getContractionSource(conv.getInput());
-      if (!source || rewritten.contains(source))
-        rewritten.insert(conv);
+      if (!source || rewrittenOps.contains(source)) {
+        rewritten.push_back(*w);
+        rewrittenOps.insert(conv);
+      }
     });
-    RewritePatternSet patterns(&getContext());
-    patterns.add<ConvToWinograd>(&getContext(), minChannels);
-    GreedyRewriteConfig config;
-    config.setStrictness(GreedyRewriteStrictness::ExistingOps);
-    if (failed(applyOpPatternsGreedily(rewritten.getArrayRef(),
-                                       std::move(patterns), config)))
-      return signalPassFailure();
+    IRRewriter rewriter(&getContext());
+    for (const WinogradConv &w : rewritten)
+      rewriteToWinograd(rewriter, w);
   }
 };
 
